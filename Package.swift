@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// PureVision: MediaPipe's vision models, read from their own .tflite / .task files and run natively in Swift.
+//
+// Dependency arrows (imports):
+//   Kernels -> TensorCore, COpenBLAS (Linux) / Accelerate (Apple)
+//   TFLite  -> TensorCore            (the reader stays pure: it never sees kernels)
+//   Engine  -> Kernels, TFLite
+//   purevision (CLI), bench -> Engine
+//   _TestSupport -> TensorCore
+
+let package = Package(
+    name: "PureVision",
+    products: [
+        .library(name: "Engine", targets: ["Engine"]),
+        .library(name: "TFLite", targets: ["TFLite"]),
+        .executable(name: "purevision", targets: ["PureVisionCLI"]),
+        .executable(name: "bench", targets: ["bench"]),
+    ],
+    targets: [
+        // MARK: System libraries (Debian: libopenblas-dev, libpng-dev, libjpeg-dev)
+        .systemLibrary(name: "COpenBLAS", path: "Sources/COpenBLAS"),
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
+        .systemLibrary(name: "CJPEG", path: "Sources/CJPEG"),
+
+        // MARK: Public API
+        .target(name: "TensorCore"),
+        .target(
+            name: "Kernels",
+            dependencies: [
+                "TensorCore",
+                .target(name: "COpenBLAS", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        .target(name: "TFLite", dependencies: ["TensorCore"]),
+        .target(name: "Engine", dependencies: ["TensorCore", "Kernels", "TFLite"]),
+
+        // MARK: Executables
+        .executableTarget(name: "PureVisionCLI", dependencies: ["Engine"]),
+        .executableTarget(name: "bench", dependencies: ["Engine"], path: "Benchmarks/bench"),
+
+        // MARK: Test support and unit test bundles
+        .target(name: "_TestSupport", dependencies: ["TensorCore"]),
+        .testTarget(name: "TensorCoreTests", dependencies: ["TensorCore", "_TestSupport"]),
+        .testTarget(name: "KernelsTests", dependencies: ["Kernels", "_TestSupport"]),
+        .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "_TestSupport"]),
+        .testTarget(
+            name: "EngineTests",
+            dependencies: ["Engine", "TFLite", "_TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+    ]
+)

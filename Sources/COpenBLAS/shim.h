@@ -1,0 +1,2 @@
+// OpenBLAS's CBLAS interface (Debian: libopenblas-dev installs cblas.h through the alternatives system).
+#include <cblas.h>

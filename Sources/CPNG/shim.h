@@ -1,0 +1,2 @@
+// libpng (Debian: libpng-dev).
+#include <png.h>
