@@ -28,8 +28,9 @@ func expectNearlyEqual(
     _ actual: [Float], _ expected: [Float], tolerance: Float, _ context: @autoclosure () -> String = "",
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    #expect(actual.count == expected.count, "count \(actual.count) vs \(expected.count) \(context())",
-            sourceLocation: sourceLocation)
+    #expect(
+        actual.count == expected.count, "count \(actual.count) vs \(expected.count) \(context())",
+        sourceLocation: sourceLocation)
     for index in 0..<min(actual.count, expected.count) {
         let a = actual[index]
         let e = expected[index]
@@ -59,7 +60,9 @@ struct GEMMTests {
         var cases: [Case] = []
         for (m, n, k) in [(1, 1, 1), (1, 31, 17), (2, 3, 9), (7, 8, 33), (17, 9, 1), (31, 17, 64), (64, 33, 7)] {
             for layout in [GEMMRightLayout.kByN, .nByK] {
-                for rowPadding in [0, 3] { cases.append(Case(m: m, n: n, k: k, layout: layout, rowPadding: rowPadding)) }
+                for rowPadding in [0, 3] {
+                    cases.append(Case(m: m, n: n, k: k, layout: layout, rowPadding: rowPadding))
+                }
             }
         }
         return cases
