@@ -1,7 +1,7 @@
 /// How one level of a sparse tensor's traversal is stored (TFLite's `DimensionMetadata`).
 public enum SparseDimension: Sendable, Hashable {
     /// Every index `0..<size` is present.
-    case dense(Int)
+    case dense(size: Int)
     /// Compressed sparse row: the children of parent position `p` are `indices[segments[p]..<segments[p + 1]]`.
     case sparseCSR(segments: [Int], indices: [Int])
 }
