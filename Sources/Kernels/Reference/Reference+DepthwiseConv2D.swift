@@ -1,8 +1,9 @@
 extension Reference {
     /// Depthwise 2-D convolution, NHWC, as plain nested loops.
     ///
-    /// `output[b, oy, ox, c] = clamp(bias[c] + Σ_{ky, kx} input[b, iy, ix, c / depthMultiplier] · filter[0, ky, kx, c])`
-    /// with `iy = oy·strideHeight − paddingTop + ky·dilationHeight` (likewise `ix`); taps outside the input read zero.
+    /// `output[b, oy, ox, c] = clamp(bias[c] + Σ_{ky, kx} input[b, iy, ix, c / depthMultiplier] · filter[0, ky, kx,
+    /// c])` with `iy = oy·strideHeight − paddingTop + ky·dilationHeight` (likewise `ix`); taps outside the input
+    /// read zero.
     ///
     /// - Parameters:
     ///   - input: `[batch, inputHeight, inputWidth, inputChannels]`.
