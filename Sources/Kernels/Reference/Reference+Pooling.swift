@@ -1,0 +1,70 @@
+extension Reference {
+    /// Max pooling, NHWC, as plain nested loops: each output is the clamped maximum of the window's in-bounds
+    /// input values (`-Float.greatestFiniteMagnitude` before clamping if the window misses the input entirely).
+    ///
+    /// - Parameters:
+    ///   - input: `[batch, inputHeight, inputWidth, channels]`.
+    ///   - output: `[batch, outputHeight, outputWidth, channels]`.
+    public static func maxPool2D(
+        geometry g: Pool2DGeometry, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+        clamp: ClampRange
+    ) {
+        precondition(g.isValid, "maxPool2D: invalid geometry \(g)")
+        for b in 0..<g.batch {
+            for oy in 0..<g.outputHeight {
+                for ox in 0..<g.outputWidth {
+                    for c in 0..<g.channels {
+                        var maximum = -Float.greatestFiniteMagnitude
+                        for fy in 0..<g.filterHeight {
+                            let iy = oy * g.strideHeight - g.paddingTop + fy
+                            if iy < 0 || iy >= g.inputHeight { continue }
+                            for fx in 0..<g.filterWidth {
+                                let ix = ox * g.strideWidth - g.paddingLeft + fx
+                                if ix < 0 || ix >= g.inputWidth { continue }
+                                let value = input[((b * g.inputHeight + iy) * g.inputWidth + ix) * g.channels + c]
+                                maximum = max(maximum, value)
+                            }
+                        }
+                        output[((b * g.outputHeight + oy) * g.outputWidth + ox) * g.channels + c] = clamp.apply(maximum)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Average pooling, NHWC, as plain nested loops: each output is the clamped mean of the window's in-bounds
+    /// input values only (padding is not counted, as in TFLite). A window that misses the input entirely (which
+    /// TFLite rejects) yields `clamp(0)`.
+    ///
+    /// - Parameters:
+    ///   - input: `[batch, inputHeight, inputWidth, channels]`.
+    ///   - output: `[batch, outputHeight, outputWidth, channels]`.
+    public static func averagePool2D(
+        geometry g: Pool2DGeometry, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+        clamp: ClampRange
+    ) {
+        precondition(g.isValid, "averagePool2D: invalid geometry \(g)")
+        for b in 0..<g.batch {
+            for oy in 0..<g.outputHeight {
+                for ox in 0..<g.outputWidth {
+                    for c in 0..<g.channels {
+                        var sum: Float = 0
+                        var count = 0
+                        for fy in 0..<g.filterHeight {
+                            let iy = oy * g.strideHeight - g.paddingTop + fy
+                            if iy < 0 || iy >= g.inputHeight { continue }
+                            for fx in 0..<g.filterWidth {
+                                let ix = ox * g.strideWidth - g.paddingLeft + fx
+                                if ix < 0 || ix >= g.inputWidth { continue }
+                                sum += input[((b * g.inputHeight + iy) * g.inputWidth + ix) * g.channels + c]
+                                count += 1
+                            }
+                        }
+                        let average = count == 0 ? 0 : sum / Float(count)
+                        output[((b * g.outputHeight + oy) * g.outputWidth + ox) * g.channels + c] = clamp.apply(average)
+                    }
+                }
+            }
+        }
+    }
+}
