@@ -259,7 +259,8 @@ def main():
     parser.add_argument("--models", nargs="+", help="check these .tflite files instead of random models")
     parser.add_argument("--input-seed", type=int, default=1, help="seed for --models inputs (default 1)")
     parser.add_argument("--purevision", default=".build/release/purevision", help="path of the purevision CLI")
-    parser.add_argument("--output-name", default="output{i}.npy", help="CLI output file pattern (default output{i}.npy)")
+    parser.add_argument("--output-name", default="output{i}.npy",
+                        help="CLI output file pattern (default output{i}.npy)")
     parser.add_argument("--litert-only", action="store_true", help="only build and run models in LiteRT")
     parser.add_argument("--keep", help="keep the generated files in this directory")
     args = parser.parse_args()
