@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a whole file into memory with stdio.
+///
+/// - Throws: `.fileNotFound` when nothing exists at `path`, `.unreadableFile` for any other failure.
+func readFileBytes(_ path: String) throws(ModelFormatError) -> [UInt8] {
+    guard let file = fopen(path, "rb") else {
+        let code = errno
+        if code == ENOENT { throw .fileNotFound(path) }
+        throw .unreadableFile(path: path, reason: String(cString: strerror(code)))
+    }
+    defer { fclose(file) }
+    guard fseek(file, 0, SEEK_END) == 0 else { throw .unreadableFile(path: path, reason: "not seekable") }
+    let size = ftell(file)
+    guard size >= 0, fseek(file, 0, SEEK_SET) == 0 else {
+        throw .unreadableFile(path: path, reason: "cannot determine the size")
+    }
+    let count = Int(size)
+    var readCount = 0
+    let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+        if let base = buffer.baseAddress, count > 0 {
+            readCount = fread(base, 1, count, file)
+        }
+        // Bytes past a short read are zeroed so the array is always fully initialized.
+        for index in readCount..<count { buffer[index] = 0 }
+        initialized = count
+    }
+    guard readCount == count else { throw .unreadableFile(path: path, reason: "short read (\(readCount) of \(count))") }
+    return bytes
+}

@@ -1,0 +1,63 @@
+/// A file named by model metadata; its bytes live in the ZIP appended to the model.
+public struct AssociatedFile: Sendable, Hashable {
+    /// The file name inside the appended ZIP, e.g. `"labels.txt"`.
+    public var name: String?
+    public var description: String?
+    public var type: AssociatedFileType
+    public var locale: String?
+    public var version: String?
+
+    public init(
+        name: String?, description: String? = nil, type: AssociatedFileType, locale: String? = nil,
+        version: String? = nil
+    ) {
+        self.name = name
+        self.description = description
+        self.type = type
+        self.locale = locale
+        self.version = version
+    }
+
+    /// The `[AssociatedFile]` vector in field `id` of `table` (empty when absent).
+    static func list(_ table: FlatTable, _ id: Int) throws(ModelFormatError) -> [AssociatedFile] {
+        var result: [AssociatedFile] = []
+        for file in try table.tables(id, what: "associated_files") {
+            result.append(AssociatedFile(
+                name: try file.string(0, what: "AssociatedFile.name"),
+                description: try file.string(1, what: "AssociatedFile.description"),
+                type: AssociatedFileType(rawValue: try file.integer(2, default: Int8(0), what: "AssociatedFile.type")),
+                locale: try file.string(3, what: "AssociatedFile.locale"),
+                version: try file.string(4, what: "AssociatedFile.version")))
+        }
+        return result
+    }
+}
+
+/// What an associated file holds (metadata `AssociatedFileType`).
+public enum AssociatedFileType: Sendable, Hashable {
+    case unknown
+    case descriptions
+    /// One label per line, for each index of a tensor axis.
+    case tensorAxisLabels
+    /// One label per line, for each value of a tensor.
+    case tensorValueLabels
+    case tensorAxisScoreCalibration
+    case vocabulary
+    case scannIndexFile
+    /// A code this reader has no name for.
+    case other(Int8)
+
+    /// Creates the type for a schema code.
+    public init(rawValue: Int8) {
+        switch rawValue {
+        case 0: self = .unknown
+        case 1: self = .descriptions
+        case 2: self = .tensorAxisLabels
+        case 3: self = .tensorValueLabels
+        case 4: self = .tensorAxisScoreCalibration
+        case 5: self = .vocabulary
+        case 6: self = .scannIndexFile
+        default: self = .other(rawValue)
+        }
+    }
+}
