@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Times PureVision's bench and LiteRT on the same models and the same inputs, and prints them side by side.
+
+Our side: `BENCH --json [--filter NAME] --runs R`, one JSON object per line such as
+{"name":"palm_detection_full","kind":"model","threads":1,"runs":50,"min_ms":9.1,"median_ms":9.4,"p90_ms":9.8};
+missing fields and non-JSON lines are tolerated. LiteRT's side, in the same run: the default interpreter (XNNPACK)
+with each thread count, and the builtin reference kernels (BUILTIN_WITHOUT_DEFAULT_DELEGATES) with one thread,
+each timed over R invocations after 5 warm-up runs, on the SplitMix64 seed-1 inputs (int8 inputs are that stream
+quantized with the input tensor's scale and zero point). Ratios are ours / LiteRT (below 1: we are faster).
+
+Run from the repository root:
+    python3 tools/compare_speed.py [--bench .build/release/bench] [--runs 50] [--threads 1 2] [--json]
+    python3 tools/compare_speed.py --no-bench --models palm_detection_full   # LiteRT only
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pvtools  # noqa: E402
+
+DEFAULT_MODELS = ["palm_detection_full", "hand_landmark_full", "face_detection_short_range",
+                  "face_detection_full_range_sparse", "face_landmark", "efficientnet_lite0"]
+OPTIONAL_MODELS = ["efficientnet_lite0_int8"]  # timed when the bench reports it or --models names it
+WARMUP = 5
+
+
+def run_bench(bench, runs, names):
+    """Our results keyed by (name, threads); empty when the bench is missing or fails."""
+    results = {}
+    command = [bench, "--json", "--runs", str(runs)]
+    if len(names) == 1:
+        command += ["--filter", names[0]]
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=3600)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        print(f"bench not run: {error}", file=sys.stderr)
+        return results
+    if proc.returncode != 0:
+        print(f"bench exited {proc.returncode}: {proc.stderr.strip()[-300:]}", file=sys.stderr)
+    for line in proc.stdout.splitlines():
+        line = line.strip()
+        if not line.startswith("{"):
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if not isinstance(record, dict) or "name" not in record or record.get("kind", "model") != "model":
+            continue
+        results[(record["name"], int(record.get("threads", 1)))] = record
+    return results
+
+
+def model_inputs(interp):
+    details = interp.get_input_details()
+    floats = pvtools.splitmix64_inputs(1, [tuple(int(x) for x in d["shape"]) for d in details])
+    inputs = []
+    for detail, values in zip(details, floats):
+        dtype = np.dtype(detail["dtype"])
+        if dtype.kind in "iu":
+            scale, zero_point = detail["quantization"]
+            info = np.iinfo(dtype)
+            values = np.clip(np.round(values / scale) + zero_point, info.min, info.max)
+        inputs.append(values.astype(dtype))
+    return inputs
+
+
+def time_litert(model_path, num_threads, reference, runs):
+    """(min, median, p90) in milliseconds over `runs` invocations after the warm-up."""
+    make = pvtools.reference_interpreter if reference else pvtools.xnnpack_interpreter
+    interp = make(model_path=model_path, num_threads=num_threads)
+    interp.allocate_tensors()
+    for detail, value in zip(interp.get_input_details(), model_inputs(interp)):
+        interp.set_tensor(detail["index"], value)
+    for _ in range(WARMUP):
+        interp.invoke()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        interp.invoke()
+        times.append((time.perf_counter() - start) * 1000.0)
+    return float(np.min(times)), float(np.median(times)), float(np.percentile(times, 90))
+
+
+def _fmt(value, digits=2):
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _ratio(ours, theirs):
+    return None if ours is None or not theirs else ours / theirs
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bench", default=".build/release/bench", help="path of our bench executable")
+    parser.add_argument("--no-bench", action="store_true", help="time LiteRT only")
+    parser.add_argument("--runs", type=int, default=50, help="timed runs per configuration (default 50)")
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2], help="thread counts (default 1 2)")
+    parser.add_argument("--models", nargs="+", help="model stems in Models/ (default: the six float models)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per row instead of a table")
+    args = parser.parse_args()
+
+    names = args.models or DEFAULT_MODELS + OPTIONAL_MODELS
+    ours = {} if args.no_bench else run_bench(args.bench, args.runs, names)
+    if not args.models:
+        names = DEFAULT_MODELS + [n for n in OPTIONAL_MODELS if any(key[0] == n for key in ours)]
+
+    rows = []
+    for name in names:
+        path = os.path.join(pvtools.MODELS_DIR, name + ".tflite")
+        if not os.path.exists(path):
+            print(f"skipping {name}: {path} not found", file=sys.stderr)
+            continue
+        builtin = time_litert(path, 1, True, args.runs)
+        for threads in args.threads:
+            xnnpack = time_litert(path, threads, False, args.runs)
+            mine = ours.get((name, threads), {}).get("median_ms")
+            mine = float(mine) if isinstance(mine, (int, float)) else None
+            row = {
+                "name": name, "threads": threads, "runs": args.runs, "ours_median_ms": mine,
+                "litert_xnnpack_min_ms": xnnpack[0], "litert_xnnpack_median_ms": xnnpack[1],
+                "litert_xnnpack_p90_ms": xnnpack[2], "ratio_vs_xnnpack": _ratio(mine, xnnpack[1]),
+            }
+            if threads == 1:
+                row.update({"litert_builtin_min_ms": builtin[0], "litert_builtin_median_ms": builtin[1],
+                            "litert_builtin_p90_ms": builtin[2], "ratio_vs_builtin": _ratio(mine, builtin[1])})
+            rows.append(row)
+            if args.json:
+                print(json.dumps(row), flush=True)
+
+    if not args.json:
+        header = (f"{'model':34s} {'thr':>3s} {'ours ms':>9s} {'XNNPACK ms':>11s} {'ratio':>6s} "
+                  f"{'builtin ms':>11s} {'ratio':>6s}")
+        print(header)
+        print("-" * len(header))
+        for row in rows:
+            print(f"{row['name']:34s} {row['threads']:3d} {_fmt(row['ours_median_ms']):>9s} "
+                  f"{_fmt(row['litert_xnnpack_median_ms']):>11s} {_fmt(row['ratio_vs_xnnpack']):>6s} "
+                  f"{_fmt(row.get('litert_builtin_median_ms')):>11s} {_fmt(row.get('ratio_vs_builtin')):>6s}")
+        print(f"medians over {args.runs} runs after {WARMUP} warm-up runs; LiteRT builtin kernels with 1 thread; "
+              f"ratio = ours / LiteRT")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
