@@ -107,7 +107,7 @@ struct TFLiteModelTests {
         #expect(quantization.zeroPoints.prefix(3) == [0, 0, 0])
         #expect(quantization.quantizedDimension == 0)
         // The first buffer stored through offset/size: 96 × 1 × 1 × 16 int8 weights of tensor 10.
-        let external = try #require(model.buffers.firstIndex(where: \.isExternal))
+        let external = try #require(model.buffers.firstIndex { $0.isExternal })
         #expect(external == 7)
         #expect(model.buffers[7].range == 565_712..<(565_712 + 1536))
         #expect(graph.tensors[10].name == "_blocks.1.expand/w")
