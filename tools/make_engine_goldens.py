@@ -115,6 +115,8 @@ def make_model_goldens(stem, photo_key, scale, offset):
             "offset": float(offset32),
             "formula": "x = float32(u8) * float32(scale) + float32(offset)",
         },
+        "litert": f"ai-edge-litert {pvtools.LITERT_VERSION}",
+        "command": COMMAND,
         "_top": int(np.argmax(photo_outputs[0])) if stem == "efficientnet_lite0" else None,
     }
 
