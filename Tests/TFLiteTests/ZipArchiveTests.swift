@@ -75,7 +75,8 @@ struct ZipArchiveTests {
 
     @Test func appendedArchiveUsesDelta() throws {
         let prefix = [UInt8](repeating: 0xAB, count: 1001)
-        let archive = try ZipArchive(bytes: Self.makeZip([("labels.txt", 0, Array("cat\ndog\n".utf8))], prefix: prefix))
+        let zip = Self.makeZip([("labels.txt", 0, Array("cat\ndog\n".utf8))], prefix: prefix)
+        let archive = try ZipArchive(bytes: zip)
         #expect(archive.entries[0].dataRange.lowerBound == 1001 + 30 + 10)
         #expect(Array(try archive.data(named: "labels.txt")) == Array("cat\ndog\n".utf8))
     }
@@ -101,7 +102,8 @@ struct ZipArchiveTests {
         #expect {
             try archive.data(named: "a.txt")
         } throws: { error in
-            guard case .zipChecksumMismatch(let name, let expected, _) = error as? ModelFormatError else { return false }
+            let formatError = error as? ModelFormatError
+            guard case .zipChecksumMismatch(let name, let expected, _)? = formatError else { return false }
             return name == "a.txt" && expected == 0x3610_A686
         }
     }
@@ -125,7 +127,8 @@ struct ZipArchiveTests {
         for _ in 0..<2000 {
             var mutated = zip
             for _ in 0..<Int.random(in: 1...4, using: &generator) {
-                mutated[Int.random(in: 0..<mutated.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                let index = Int.random(in: 0..<mutated.count, using: &generator)
+                mutated[index] = UInt8.random(in: 0...255, using: &generator)
             }
             if let archive = try? ZipArchive(bytes: mutated) {
                 for entry in archive.entries { _ = try? archive.data(named: entry.name) }
