@@ -15,7 +15,8 @@ struct DequantizeTests {
         // scale 0.5, zero point -1: q = 3 → 2, q = -1 → 0, q = -128 → -63.5, q = 127 → 64.
         let input: [Int8] = [3, -1, -128, 127]
         var output = [Float](repeating: .nan, count: 4)
-        Dequantize.int8(input: input, shape: [4], scales: [0.5], zeroPoints: [-1], quantizedDimension: 0, output: &output)
+        Dequantize.int8(
+            input: input, shape: [4], scales: [0.5], zeroPoints: [-1], quantizedDimension: 0, output: &output)
         #expect(output == [2, 0, -63.5, 64])
     }
 

@@ -16,7 +16,9 @@ struct StridedSliceTests {
         Case(shape: [31], begin: [30], strides: [-1], output: [31]),
         Case(shape: [4, 6], begin: [0, 2], strides: [1, 1], output: [4, 3]),
         Case(shape: [3, 4, 5], begin: [2, 0, 4], strides: [1, 1, 1], output: [1, 4, 1]),
-        Case(shape: [2, 3, 1, 4, 2, 3], begin: [1, 2, 0, 1, 0, 2], strides: [1, -1, 1, 2, 1, -1], output: [1, 3, 1, 2, 2, 3]),
+        Case(
+            shape: [2, 3, 1, 4, 2, 3], begin: [1, 2, 0, 1, 0, 2], strides: [1, -1, 1, 2, 1, -1],
+            output: [1, 3, 1, 2, 2, 3]),
         Case(shape: [5, 5], begin: [0, 0], strides: [1, 1], output: [0, 5]),
     ]
 
