@@ -1,8 +1,9 @@
 /// Prepared depthwise 2-D convolution over NHWC input with filter `[1, kernelHeight, kernelWidth, outputChannels]`.
 ///
-/// Runs a loop over output pixels with the channel loop innermost (contiguous in input, filter and output, so it
-/// vectorizes): each output pixel starts from the bias, accumulates its in-bounds taps and is clamped while it is
-/// still in L1. Output rows are split over the pool's threads. Needs no scratch.
+/// Runs a loop over output pixels with the channels innermost (contiguous in input, filter and output): with
+/// depth multiplier 1, each block of 16 (then 4) channels of a pixel starts from the bias and accumulates all
+/// in-bounds taps in vector registers before one store; the pixel is then clamped while still in L1. Output rows
+/// are split over the pool's threads. Needs no scratch.
 public struct DepthwiseConv2DKernel: Sendable {
     /// The geometry this kernel was prepared for.
     public let geometry: DepthwiseConv2DGeometry
@@ -75,18 +76,23 @@ public struct DepthwiseConv2DKernel: Sendable {
         let upper = clamp.upper
         for ox in 0..<g.outputWidth {
             let out = output + (row * g.outputWidth + ox) * channels
-            out.update(from: biases, count: channels)
             let ix0 = ox * g.strideWidth - g.paddingLeft
             let kxStart = min(g.kernelWidth, max(0, (-ix0 + g.dilationWidth - 1) / g.dilationWidth))
             let kxEnd = max(kxStart, min(g.kernelWidth, (g.inputWidth - ix0 + g.dilationWidth - 1) / g.dilationWidth))
-            for ky in kyStart..<kyEnd {
-                let inputRow = image + (iy0 + ky * g.dilationHeight) * g.inputWidth * inputChannels
-                for kx in kxStart..<kxEnd {
-                    let pixel = inputRow + (ix0 + kx * g.dilationWidth) * inputChannels
-                    let w = weights + (ky * g.kernelWidth + kx) * channels
-                    if multiplier == 1 {
-                        for c in 0..<channels { out[c] += pixel[c] * w[c] }
-                    } else {
+            let taps = DepthwiseTaps(
+                image: image, weights: weights, inputRowStride: g.inputWidth * inputChannels,
+                inputPixelStride: inputChannels, weightRowStride: g.kernelWidth * channels, weightTapStride: channels,
+                rowOrigin: iy0, columnOrigin: ix0, dilationHeight: g.dilationHeight, dilationWidth: g.dilationWidth,
+                rows: kyStart..<kyEnd, columns: kxStart..<kxEnd)
+            if multiplier == 1 {
+                taps.accumulate(biases: biases, out: out, channels: channels)
+            } else {
+                out.update(from: biases, count: channels)
+                for ky in taps.rows {
+                    let inputRow = image + (iy0 + ky * g.dilationHeight) * taps.inputRowStride
+                    for kx in taps.columns {
+                        let pixel = inputRow + (ix0 + kx * g.dilationWidth) * inputChannels
+                        let w = weights + (ky * g.kernelWidth + kx) * channels
                         for ic in 0..<inputChannels {
                             let value = pixel[ic]
                             let base = ic * multiplier
@@ -96,6 +102,70 @@ public struct DepthwiseConv2DKernel: Sendable {
                 }
             }
             for c in 0..<channels { out[c] = min(max(out[c], lower), upper) }
+        }
+    }
+}
+
+/// The in-bounds taps of one output pixel of a depth-multiplier-1 depthwise convolution.
+private struct DepthwiseTaps {
+    let image: UnsafePointer<Float>
+    let weights: UnsafePointer<Float>
+    let inputRowStride: Int
+    let inputPixelStride: Int
+    let weightRowStride: Int
+    let weightTapStride: Int
+    let rowOrigin: Int
+    let columnOrigin: Int
+    let dilationHeight: Int
+    let dilationWidth: Int
+    let rows: Range<Int>
+    let columns: Range<Int>
+
+    /// `out[c] = biases[c] + Σ_taps pixel[c] · weight[c]`, unclamped. Channels go in blocks of 16 and then 4 with
+    /// the accumulator held in registers across all taps (one store per block), then one at a time.
+    @inline(__always)
+    func accumulate(biases: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, channels: Int) {
+        var c = 0
+        while c + 16 <= channels {
+            var sum = UnsafeRawPointer(biases + c).loadUnaligned(as: SIMD16<Float>.self)
+            for ky in rows {
+                let inputRow = image + (rowOrigin + ky * dilationHeight) * inputRowStride + c
+                let weightRow = weights + ky * weightRowStride + c
+                for kx in columns {
+                    let x = UnsafeRawPointer(inputRow + (columnOrigin + kx * dilationWidth) * inputPixelStride)
+                    let w = UnsafeRawPointer(weightRow + kx * weightTapStride)
+                    sum += x.loadUnaligned(as: SIMD16<Float>.self) * w.loadUnaligned(as: SIMD16<Float>.self)
+                }
+            }
+            UnsafeMutableRawPointer(out + c).storeBytes(of: sum, as: SIMD16<Float>.self)
+            c += 16
+        }
+        while c + 4 <= channels {
+            var sum = UnsafeRawPointer(biases + c).loadUnaligned(as: SIMD4<Float>.self)
+            for ky in rows {
+                let inputRow = image + (rowOrigin + ky * dilationHeight) * inputRowStride + c
+                let weightRow = weights + ky * weightRowStride + c
+                for kx in columns {
+                    let x = UnsafeRawPointer(inputRow + (columnOrigin + kx * dilationWidth) * inputPixelStride)
+                    let w = UnsafeRawPointer(weightRow + kx * weightTapStride)
+                    sum += x.loadUnaligned(as: SIMD4<Float>.self) * w.loadUnaligned(as: SIMD4<Float>.self)
+                }
+            }
+            UnsafeMutableRawPointer(out + c).storeBytes(of: sum, as: SIMD4<Float>.self)
+            c += 4
+        }
+        while c < channels {
+            var sum = biases[c]
+            for ky in rows {
+                let inputRow = image + (rowOrigin + ky * dilationHeight) * inputRowStride + c
+                let weightRow = weights + ky * weightRowStride + c
+                for kx in columns {
+                    let x = inputRow[(columnOrigin + kx * dilationWidth) * inputPixelStride]
+                    sum += x * weightRow[kx * weightTapStride]
+                }
+            }
+            out[c] = sum
+            c += 1
         }
     }
 }
