@@ -43,6 +43,7 @@ public enum ModelFormatError: Error, Equatable, CustomStringConvertible {
     /// `inner` happened while reading the object described by the first value.
     indirect case context(String, ModelFormatError)
 
+    /// A one-line, human-readable explanation.
     public var description: String {
         switch self {
         case .fileNotFound(let path):

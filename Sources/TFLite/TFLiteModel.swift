@@ -90,10 +90,12 @@ public struct TFLiteModel: Sendable {
 
 /// One `Model.metadata` entry: a name and the buffer holding its bytes.
 public struct MetadataEntry: Sendable, Hashable {
+    /// The entry name, e.g. `"TFLITE_METADATA"`.
     public var name: String
     /// Index into `TFLiteModel.buffers`, validated.
     public var bufferIndex: Int
 
+    /// Creates the value from its fields.
     public init(name: String, bufferIndex: Int) {
         self.name = name
         self.bufferIndex = bufferIndex

@@ -2,11 +2,16 @@
 public struct AssociatedFile: Sendable, Hashable {
     /// The file name inside the appended ZIP, e.g. `"labels.txt"`.
     public var name: String?
+    /// A human-readable description, when recorded.
     public var description: String?
+    /// What the file holds.
     public var type: AssociatedFileType
+    /// The language of the file's contents, when recorded.
     public var locale: String?
+    /// The version of the file's contents, when recorded.
     public var version: String?
 
+    /// Creates the value from its fields.
     public init(
         name: String?, description: String? = nil, type: AssociatedFileType, locale: String? = nil,
         version: String? = nil

@@ -2,10 +2,15 @@
 ///
 /// Field ids follow `mediapipe/tasks/metadata/metadata_schema.fbs`.
 public struct ModelMetadata: Sendable {
+    /// The name, when recorded.
     public var name: String?
+    /// A human-readable description, when recorded.
     public var description: String?
+    /// The model version, when recorded.
     public var version: String?
+    /// The model author, when recorded.
     public var author: String?
+    /// The model license, when recorded.
     public var license: String?
     /// Files (labels, vocabularies…) that apply to the whole model; their bytes are in the appended ZIP.
     public var associatedFiles: [AssociatedFile]
@@ -40,6 +45,7 @@ public struct ModelMetadata: Sendable {
         }
     }
 
+    /// Creates the value from its fields.
     public init(
         name: String? = nil, description: String? = nil, version: String? = nil, author: String? = nil,
         license: String? = nil, associatedFiles: [AssociatedFile] = [], subgraphs: [SubGraphMetadata] = [],
@@ -58,12 +64,15 @@ public struct ModelMetadata: Sendable {
 
 /// Metadata of one subgraph: its tensors and the pre/post-processing shared by them.
 public struct SubGraphMetadata: Sendable {
+    /// The name, when recorded.
     public var name: String?
     /// One entry per subgraph input, in input order.
     public var inputTensors: [TensorMetadata]
     /// One entry per subgraph output, in output order.
     public var outputTensors: [TensorMetadata]
+    /// Processing shared by all inputs.
     public var inputProcessUnits: [ProcessUnit]
+    /// Processing shared by all outputs.
     public var outputProcessUnits: [ProcessUnit]
 
     init(_ table: FlatTable) throws(ModelFormatError) {
@@ -77,7 +86,9 @@ public struct SubGraphMetadata: Sendable {
 
 /// Metadata of one input or output tensor.
 public struct TensorMetadata: Sendable {
+    /// The name, when recorded.
     public var name: String?
+    /// A human-readable description, when recorded.
     public var description: String?
     /// What the tensor holds (image, features, boxes, audio).
     public var content: ContentProperties?

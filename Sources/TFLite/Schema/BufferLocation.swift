@@ -8,6 +8,7 @@ public struct BufferLocation: Sendable, Hashable {
     /// True when the data lives outside the flatbuffer (`offset`/`size` fields), false when inline or empty.
     public var isExternal: Bool
 
+    /// Creates the value from its fields.
     public init(range: Range<Int>, isExternal: Bool) {
         self.range = range
         self.isExternal = isExternal

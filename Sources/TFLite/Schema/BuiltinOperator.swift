@@ -357,6 +357,7 @@ public enum BuiltinOperator: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The same text as `name`.
     public var description: String { name }
 
     private static let byCode: [BuiltinOperator] = [

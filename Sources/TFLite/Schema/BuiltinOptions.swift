@@ -2,6 +2,7 @@
 ///
 /// Options tables the engine needs are decoded into typed payloads; tables without fields are `.none`; any
 /// other table is `.other(typeCode:)` with its union type code. Missing fields take the schema defaults.
+/// The table is decoded by its union type code as stored; whether it suits the operator is for the engine to check.
 public enum BuiltinOptions: Sendable, Hashable {
     /// No options: the operator has none, or its options table has no fields.
     case none

@@ -12,6 +12,7 @@ public struct Operator: Sendable {
     /// The custom options bytes (inline, or the large-model `large_custom_options_offset/size` range), if any.
     public var customOptions: [UInt8]?
 
+    /// Creates the value from its fields.
     public init(opcodeIndex: Int, inputs: [Int], outputs: [Int], options: BuiltinOptions, customOptions: [UInt8]?) {
         self.opcodeIndex = opcodeIndex
         self.inputs = inputs

@@ -8,6 +8,7 @@ public struct OperatorCode: Sendable, Hashable {
     /// The operator version (schema default 1).
     public var version: Int32
 
+    /// Creates the value from its fields.
     public init(builtin: BuiltinOperator, customName: String? = nil, version: Int32 = 1) {
         self.builtin = builtin
         self.customName = customName

@@ -11,6 +11,7 @@ public struct Subgraph: Sendable {
     /// The operators in execution order.
     public var operators: [Operator]
 
+    /// Creates the value from its fields.
     public init(name: String?, tensors: [TensorInfo], inputs: [Int], outputs: [Int], operators: [Operator]) {
         self.name = name
         self.tensors = tensors

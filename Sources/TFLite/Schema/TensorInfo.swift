@@ -17,6 +17,7 @@ public struct TensorInfo: Sendable {
     /// True for variable tensors (state that operators mutate).
     public var isVariable: Bool
 
+    /// Creates the value from its fields.
     public init(
         name: String, shape: [Int], shapeSignature: [Int]? = nil, type: TensorType, bufferIndex: Int,
         quantization: QuantizationInfo? = nil, sparsity: SparsityInfo? = nil, isVariable: Bool = false
@@ -35,14 +36,18 @@ public struct TensorInfo: Sendable {
 /// Affine quantization: `real = scale × (quantized − zeroPoint)`, per tensor (one scale) or per channel along
 /// `quantizedDimension` (one scale per index of that dimension).
 public struct QuantizationInfo: Sendable, Hashable {
+    /// One scale per tensor, or one per index of `quantizedDimension`.
     public var scales: [Float]
+    /// The zero points, parallel to `scales`.
     public var zeroPoints: [Int64]
     /// The axis the per-channel scales run along (schema default 0).
     public var quantizedDimension: Int
     /// Recorded float ranges, for import back into TensorFlow.
     public var min: [Float]
+    /// Recorded float maxima, parallel to `min`.
     public var max: [Float]
 
+    /// Creates the value from its fields.
     public init(
         scales: [Float], zeroPoints: [Int64], quantizedDimension: Int = 0, min: [Float] = [], max: [Float] = []
     ) {
@@ -63,6 +68,7 @@ public struct SparsityInfo: Sendable, Hashable {
     /// One entry per traversed dimension, in traversal order.
     public var dimensionMetadata: [DimensionMetadata]
 
+    /// Creates the value from its fields.
     public init(traversalOrder: [Int], blockMap: [Int], dimensionMetadata: [DimensionMetadata]) {
         self.traversalOrder = traversalOrder
         self.blockMap = blockMap

@@ -7,11 +7,15 @@
 public struct ZipArchive: Sendable {
     /// One entry of the central directory.
     public struct Entry: Sendable, Hashable {
+        /// The entry name (path inside the archive).
         public var name: String
         /// The compression method (0 = stored, 8 = deflate).
         public var method: UInt16
+        /// Stored bytes of the entry.
         public var compressedSize: Int
+        /// Bytes of the entry once decompressed.
         public var uncompressedSize: Int
+        /// CRC-32 recorded in the central directory.
         public var crc32: UInt32
         /// The entry's (possibly compressed) bytes within `ZipArchive.bytes`.
         public var dataRange: Range<Int>
