@@ -16,32 +16,83 @@ public enum ResizeBilinear {
         let widthScale = scale(input: inputWidth, output: outputWidth, alignCorners: alignCorners)
         let rowCount = batch * outputHeight
         let pixelsPerRow = outputWidth * channels
+        let exactDouble = !alignCorners && !halfPixelCenters && outputHeight == 2 * inputHeight
+            && outputWidth == 2 * inputWidth
         pool.parallelRanges(rowCount, minimumChunk: max(1, 8_192 / max(1, pixelsPerRow))) { rows in
             for row in rows {
                 let b = row / outputHeight
                 let y = row % outputHeight
+                let destinationRow = output + row * pixelsPerRow
+                if exactDouble {
+                    upsampleRowByTwo(
+                        input: input + b * inputHeight * inputWidth * channels, inputHeight: inputHeight,
+                        inputWidth: inputWidth, channels: channels, outputRow: y, output: destinationRow)
+                    continue
+                }
                 let (inY, y0, y1) = source(
                     y, scale: heightScale, halfPixelCenters: halfPixelCenters, inputSize: inputHeight)
                 let dy = inY - Float(y0)
                 let top = input + (b * inputHeight + y0) * inputWidth * channels
                 let bottom = input + (b * inputHeight + y1) * inputWidth * channels
-                var destination = output + row * pixelsPerRow
+                var destination = destinationRow
                 for x in 0..<outputWidth {
                     let (inX, x0, x1) = source(
                         x, scale: widthScale, halfPixelCenters: halfPixelCenters, inputSize: inputWidth)
                     let dx = inX - Float(x0)
+                    // TFLite's optimized kernel accumulates the four corners in this order, each product rounded
+                    // before it is added; keeping the order keeps results bit-identical to it.
                     let w00 = (1 - dy) * (1 - dx)
-                    let w10 = dy * (1 - dx)
                     let w01 = (1 - dy) * dx
+                    let w10 = dy * (1 - dx)
                     let w11 = dy * dx
                     let p00 = top + x0 * channels
-                    let p10 = bottom + x0 * channels
                     let p01 = top + x1 * channels
+                    let p10 = bottom + x0 * channels
                     let p11 = bottom + x1 * channels
                     for i in 0..<channels {
-                        destination[i] = p00[i] * w00 + p10[i] * w10 + p01[i] * w01 + p11[i] * w11
+                        var sum = p00[i] * w00
+                        sum += p01[i] * w01
+                        sum += p10[i] * w10
+                        sum += p11[i] * w11
+                        destination[i] = sum
                     }
                     destination += channels
+                }
+            }
+        }
+    }
+
+    /// Exact 2× upsampling (no corner alignment, no half-pixel centres): output row `outputRow` from input rows
+    /// `outputRow / 2` and the next one (clamped). Even output pixels copy or halve sums of neighbours; this is the
+    /// specialised form TFLite's optimized kernel uses, and its rounding is reproduced exactly.
+    @inline(__always)
+    static func upsampleRowByTwo(
+        input: UnsafePointer<Float>, inputHeight: Int, inputWidth: Int, channels: Int, outputRow: Int,
+        output: UnsafeMutablePointer<Float>
+    ) {
+        let y0 = outputRow / 2
+        let y1 = min(y0 + 1, inputHeight - 1)
+        let isOddRow = outputRow % 2 == 1
+        let top = input + y0 * inputWidth * channels
+        let bottom = input + y1 * inputWidth * channels
+        for x0 in 0..<inputWidth {
+            let x1 = min(x0 + 1, inputWidth - 1)
+            let left = output + 2 * x0 * channels
+            let right = left + channels
+            let a = top + x0 * channels
+            let b = top + x1 * channels
+            if isOddRow {
+                let c = bottom + x0 * channels
+                let d = bottom + x1 * channels
+                for i in 0..<channels {
+                    let leftValue = (a[i] + c[i]) / 2
+                    left[i] = leftValue
+                    right[i] = (leftValue + (b[i] + d[i]) / 2) / 2
+                }
+            } else {
+                for i in 0..<channels {
+                    left[i] = a[i]
+                    right[i] = (a[i] + b[i]) / 2
                 }
             }
         }
