@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(
             name: "EngineTests",
             dependencies: ["Engine", "TFLite", "_TestSupport"],
-            resources: [.copy("Fixtures")]
+            exclude: ["Fixtures"]
         ),
     ]
 )

@@ -1,0 +1,39 @@
+import Kernels
+import TFLite
+
+/// PRELU: `x ≥ 0 ? x : alpha · x`, with alpha broadcast to the input (usually one slope per channel).
+enum PReLUOperator: OperatorLowering {
+    static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
+        try context.expectArity(inputs: 2...2)
+        let input = try context.input(0)
+        let alpha = try context.input(1)
+        try context.expectFloat(input, "input")
+        try context.expectFloat(alpha, "alpha")
+        guard let shape = BinaryOperator.broadcastShape(input.shape, alpha.shape) else {
+            throw context.failure("alpha \(alpha.shape) does not broadcast to input \(input.shape)")
+        }
+        try context.setOutput(0, shape: shape)
+        let output = context.output(0)
+        let (inputShape, alphaShape) = (input.shape, alpha.shape)
+        let ctx = context
+        let reference = context.useReference
+        let pool = context.pool
+        return context.lowered(reading: [input, alpha]) { binder in
+            let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Float.self))
+            let a = UnsafePointer(ctx.pointer(alpha, binder).assumingMemoryBound(to: Float.self))
+            let y = binder.floats(output.index)
+            if reference {
+                return {
+                    Reference.prelu(
+                        input: x, inputShape: inputShape, alpha: a, alphaShape: alphaShape, output: y,
+                        outputShape: shape)
+                }
+            }
+            return {
+                PReLU.run(
+                    input: x, inputShape: inputShape, alpha: a, alphaShape: alphaShape, output: y, outputShape: shape,
+                    pool: pool)
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Engine
+import Foundation
+import TensorCore
+
+/// Dispatches `purevision SUBCOMMAND …`.
+enum CommandLineTool {
+    static let usage = """
+        usage: purevision run MODEL --input IN.npy [--input IN2.npy ...] --output-dir DIR [--threads N] [--reference]
+
+        Subcommands:
+          run    Run a .tflite model on .npy inputs; writes DIR/output_0.npy, output_1.npy, ... (float32 outputs
+                 as float32, little-endian, in the model's output shapes).
+        """
+
+    static func run(_ arguments: [String]) throws {
+        guard let subcommand = arguments.first else {
+            print(usage)
+            throw CommandLineError.usage("missing subcommand")
+        }
+        let rest = Array(arguments.dropFirst())
+        switch subcommand {
+        case "run": try RunCommand.run(rest)
+        case "-h", "--help", "help": print(usage)
+        default: throw CommandLineError.usage("unknown subcommand '\(subcommand)'")
+        }
+    }
+}
+
+/// A problem with the command line or the files it names.
+enum CommandLineError: Error, CustomStringConvertible {
+    case usage(String)
+    case file(String)
+
+    var description: String {
+        switch self {
+        case .usage(let message): "\(message) (see 'purevision --help')"
+        case .file(let message): message
+        }
+    }
+}
+
+/// A minimal option parser: `--name value`, repeated options, flags and positional arguments.
+struct ParsedArguments {
+    var positional: [String] = []
+    var values: [String: [String]] = [:]
+    var flags: Set<String> = []
+
+    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>) throws {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if valueOptions.contains(argument) {
+                guard index + 1 < arguments.count else { throw CommandLineError.usage("\(argument) needs a value") }
+                values[argument, default: []].append(arguments[index + 1])
+                index += 2
+            } else if flagOptions.contains(argument) {
+                flags.insert(argument)
+                index += 1
+            } else if argument.hasPrefix("--") {
+                throw CommandLineError.usage("unknown option \(argument)")
+            } else {
+                positional.append(argument)
+                index += 1
+            }
+        }
+    }
+
+    func single(_ name: String) throws -> String? {
+        guard let list = values[name] else { return nil }
+        guard list.count == 1 else { throw CommandLineError.usage("\(name) given more than once") }
+        return list[0]
+    }
+}
+
+/// Reads a whole file.
+func readFile(_ path: String) throws -> [UInt8] {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw CommandLineError.file("cannot read '\(path)'")
+    }
+    return [UInt8](data)
+}
