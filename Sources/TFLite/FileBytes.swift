@@ -9,7 +9,7 @@ import Darwin
 /// Reads a whole file into memory with stdio.
 ///
 /// - Throws: `.fileNotFound` when nothing exists at `path`, `.unreadableFile` for any other failure.
-func readFileBytes(_ path: String) throws(ModelFormatError) -> [UInt8] {
+package func readFileBytes(_ path: String) throws(ModelFormatError) -> [UInt8] {
     guard let file = fopen(path, "rb") else {
         let code = errno
         if code == ENOENT { throw .fileNotFound(path) }

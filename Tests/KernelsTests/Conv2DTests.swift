@@ -1,5 +1,5 @@
 import Testing
-@testable import Kernels
+import Kernels
 
 struct Conv2DTests {
     struct Case: Sendable, CustomTestStringConvertible {

@@ -1,5 +1,5 @@
 import Testing
-@testable import Kernels
+import Kernels
 
 /// SplitMix64: a tiny seeded generator so every kernel test sees the same data on every run.
 /// Shared by the GEMM, convolution, fully-connected, pooling and reduction tests.

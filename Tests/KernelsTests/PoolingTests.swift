@@ -1,5 +1,5 @@
 import Testing
-@testable import Kernels
+import Kernels
 
 struct PoolingTests {
     enum Kind: Sendable { case max, average }

@@ -1,5 +1,5 @@
 import Testing
-@testable import Kernels
+import Kernels
 
 struct ReductionTests {
     struct Case: Sendable, CustomTestStringConvertible {

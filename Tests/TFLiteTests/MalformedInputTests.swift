@@ -1,5 +1,5 @@
 import Testing
-@testable import TFLite
+import TFLite
 
 /// Hostile and damaged input: every case must throw or parse, never crash, hang or allocate without bound.
 struct MalformedInputTests {

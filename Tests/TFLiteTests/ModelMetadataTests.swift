@@ -1,5 +1,5 @@
 import Testing
-@testable import TFLite
+import TFLite
 
 /// Expected values were read with MediaPipe 0.10.14's `metadata_schema_py_generated.py` and Python `zipfile`.
 struct ModelMetadataTests {

@@ -1,6 +1,6 @@
 import TensorCore
 import Testing
-@testable import TFLite
+import TFLite
 
 /// Facts below were read from the files with LiteRT 2.3.0's `schema_py_generated.py`.
 struct TFLiteModelTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import TFLite
+import TFLite
 
 /// The bundled models, found from this file's location: `<package root>/Models/<name>`.
 enum TestModels {

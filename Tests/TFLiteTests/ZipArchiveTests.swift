@@ -1,5 +1,5 @@
 import Testing
-@testable import TFLite
+import TFLite
 
 struct ZipArchiveTests {
     /// A ZIP with one entry per `(name, method, data)`, optionally after `prefix` bytes, with offsets relative to

@@ -99,7 +99,7 @@ public enum GEMM {
 
     /// The dependency-free loop nest behind ``multiply(m:n:k:a:lda:b:ldb:layout:c:ldc:)`` on platforms without
     /// BLAS; same contract. Kept callable everywhere so tests cover it.
-    static func portableMultiply(
+    package static func portableMultiply(
         m: Int, n: Int, k: Int,
         a: UnsafePointer<Float>, lda: Int,
         b: UnsafePointer<Float>, ldb: Int, layout: GEMMRightLayout,

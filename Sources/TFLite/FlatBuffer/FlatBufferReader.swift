@@ -6,15 +6,15 @@
 /// Two limits keep hostile input cheap: tables nest at most `maxDepth` deep (which also ends reference cycles),
 /// and the total number of tables and vector elements decoded is capped by a budget proportional to the buffer
 /// size, so shared or overlapping references cannot multiply the work.
-final class FlatBufferReader {
+package final class FlatBufferReader {
     /// The buffer being decoded.
     let bytes: [UInt8]
     /// The deepest table nesting accepted (the root table is depth 0).
-    static let maxDepth = 64
+    package static let maxDepth = 64
     private var workRemaining: Int
 
     /// Creates a reader; `workFactor` scales the element budget (units per byte of input).
-    init(bytes: [UInt8], workFactor: Int = 4) {
+    package init(bytes: [UInt8], workFactor: Int = 4) {
         self.bytes = bytes
         self.workRemaining = bytes.count * workFactor + 65_536
     }
@@ -62,13 +62,13 @@ final class FlatBufferReader {
     }
 
     /// The root table, whose offset is stored in the first four bytes.
-    func rootTable(what: String) throws(ModelFormatError) -> FlatTable {
+    package func rootTable(what: String) throws(ModelFormatError) -> FlatTable {
         let position = try followOffset(at: 0, what: what)
         return try table(at: position, depth: 0, what: what)
     }
 
     /// The table starting at `position`, with its vtable validated.
-    func table(at position: Int, depth: Int, what: String) throws(ModelFormatError) -> FlatTable {
+    package func table(at position: Int, depth: Int, what: String) throws(ModelFormatError) -> FlatTable {
         guard depth <= Self.maxDepth else { throw .nestingTooDeep(what: what, depth: Self.maxDepth) }
         try charge(1, what: what)
         guard position & 3 == 0 else { throw .misaligned(what: what, offset: position) }
@@ -90,7 +90,7 @@ final class FlatBufferReader {
     }
 
     /// The vector whose length word is at `position`; its elements must fit in the buffer.
-    func vector(at position: Int, elementSize: Int, depth: Int, what: String) throws(ModelFormatError) -> FlatVector {
+    package func vector(at position: Int, elementSize: Int, depth: Int, what: String) throws(ModelFormatError) -> FlatVector {
         guard position & 3 == 0 else { throw .misaligned(what: what, offset: position) }
         let length = Int(try load(UInt32.self, at: position, what: what))
         let start = position + 4
@@ -101,7 +101,7 @@ final class FlatBufferReader {
 
     /// The zero-terminated string whose length word is at `position`, decoded as UTF-8 (invalid sequences become
     /// U+FFFD).
-    func string(at position: Int, what: String) throws(ModelFormatError) -> String {
+    package func string(at position: Int, what: String) throws(ModelFormatError) -> String {
         guard position & 3 == 0 else { throw .misaligned(what: what, offset: position) }
         let length = Int(try load(UInt32.self, at: position, what: what))
         let start = position + 4

@@ -2,7 +2,7 @@
 ///
 /// Field `id` is the field's declaration index in the schema, where a union occupies two ids (its type byte, then
 /// its value). An absent field yields the schema default passed by the caller.
-struct FlatTable {
+package struct FlatTable {
     let reader: FlatBufferReader
     /// Start of the table (its `soffset_t` to the vtable).
     let position: Int
@@ -25,7 +25,7 @@ struct FlatTable {
     }
 
     /// An integer field, or `defaultValue` when absent.
-    func integer<T: FixedWidthInteger>(_ id: Int, default defaultValue: T, what: String) throws(ModelFormatError) -> T {
+    package func integer<T: FixedWidthInteger>(_ id: Int, default defaultValue: T, what: String) throws(ModelFormatError) -> T {
         guard let at = try fieldPosition(id, size: MemoryLayout<T>.size, what: what) else { return defaultValue }
         return reader.loadUnchecked(T.self, at: at)
     }
@@ -49,19 +49,19 @@ struct FlatTable {
     }
 
     /// A sub-table field, or nil when absent.
-    func table(_ id: Int, what: String) throws(ModelFormatError) -> FlatTable? {
+    package func table(_ id: Int, what: String) throws(ModelFormatError) -> FlatTable? {
         guard let at = try target(id, what: what) else { return nil }
         return try reader.table(at: at, depth: depth + 1, what: what)
     }
 
     /// A string field, or nil when absent.
-    func string(_ id: Int, what: String) throws(ModelFormatError) -> String? {
+    package func string(_ id: Int, what: String) throws(ModelFormatError) -> String? {
         guard let at = try target(id, what: what) else { return nil }
         return try reader.string(at: at, what: what)
     }
 
     /// A vector field with elements of `elementSize` bytes, or nil when absent.
-    func vector(_ id: Int, elementSize: Int, what: String) throws(ModelFormatError) -> FlatVector? {
+    package func vector(_ id: Int, elementSize: Int, what: String) throws(ModelFormatError) -> FlatVector? {
         guard let at = try target(id, what: what) else { return nil }
         return try reader.vector(at: at, elementSize: elementSize, depth: depth + 1, what: what)
     }
@@ -82,7 +82,7 @@ struct FlatTable {
     }
 
     /// A vector of sub-tables; an absent vector is empty.
-    func tables(_ id: Int, what: String) throws(ModelFormatError) -> [FlatTable] {
+    package func tables(_ id: Int, what: String) throws(ModelFormatError) -> [FlatTable] {
         try vector(id, elementSize: 4, what: what)?.tables(what: what) ?? []
     }
 

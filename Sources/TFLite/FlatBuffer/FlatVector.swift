@@ -1,9 +1,9 @@
 /// A FlatBuffers vector whose `count × elementSize` bytes are known to lie inside the buffer.
-struct FlatVector {
+package struct FlatVector {
     let reader: FlatBufferReader
     /// Position of element 0.
-    let start: Int
-    let count: Int
+    package let start: Int
+    package let count: Int
     let elementSize: Int
     /// Depth of the table holding the vector; element tables are one deeper.
     let depth: Int

@@ -1,5 +1,5 @@
 /// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320), as ZIP records it.
-enum CRC32 {
+package enum CRC32 {
     private static let table: [UInt32] = (0..<256).map { index in
         var crc = UInt32(index)
         for _ in 0..<8 {
@@ -9,7 +9,7 @@ enum CRC32 {
     }
 
     /// The CRC-32 of `bytes`.
-    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+    package static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         table.withUnsafeBufferPointer { table in
             bytes.withUnsafeBufferPointer { data in
