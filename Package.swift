@@ -7,7 +7,9 @@ import PackageDescription
 //   Kernels -> TensorCore, COpenBLAS (Linux) / Accelerate (Apple)
 //   TFLite  -> TensorCore            (the reader stays pure: it never sees kernels)
 //   Engine  -> Kernels, TFLite
-//   purevision (CLI), bench -> Engine
+//   ImageIO -> TensorCore, CPNG, CJPEG
+//   PureVision (vision tasks) -> Engine, ImageIO
+//   purevision (CLI), bench -> PureVision
 //   _TestSupport -> TensorCore
 
 let package = Package(
@@ -15,6 +17,8 @@ let package = Package(
     products: [
         .library(name: "Engine", targets: ["Engine"]),
         .library(name: "TFLite", targets: ["TFLite"]),
+        .library(name: "ImageIO", targets: ["ImageIO"]),
+        .library(name: "PureVision", targets: ["PureVision"]),
         .executable(name: "purevision", targets: ["PureVisionCLI"]),
         .executable(name: "bench", targets: ["bench"]),
     ],
@@ -35,16 +39,24 @@ let package = Package(
         ),
         .target(name: "TFLite", dependencies: ["TensorCore"]),
         .target(name: "Engine", dependencies: ["TensorCore", "Kernels", "TFLite"]),
+        .target(name: "ImageIO", dependencies: ["TensorCore", "CPNG", "CJPEG"]),
+        .target(name: "PureVision", dependencies: ["Engine", "ImageIO", "TFLite", "Kernels"]),
 
         // MARK: Executables
-        .executableTarget(name: "PureVisionCLI", dependencies: ["Engine"]),
-        .executableTarget(name: "bench", dependencies: ["Engine"], path: "Benchmarks/bench"),
+        .executableTarget(name: "PureVisionCLI", dependencies: ["Engine", "PureVision", "ImageIO"]),
+        .executableTarget(name: "bench", dependencies: ["Engine", "PureVision", "ImageIO"], path: "Benchmarks/bench"),
 
         // MARK: Test support and unit test bundles
         .target(name: "_TestSupport", dependencies: ["TensorCore"]),
         .testTarget(name: "TensorCoreTests", dependencies: ["TensorCore", "_TestSupport"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "_TestSupport"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "_TestSupport"]),
+        .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "_TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "PureVisionTests",
+            dependencies: ["PureVision", "ImageIO", "Engine", "_TestSupport"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "EngineTests",
             dependencies: ["Engine", "TFLite", "_TestSupport"],

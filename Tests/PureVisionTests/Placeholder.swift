@@ -1,0 +1,4 @@
+import Testing
+import PureVision
+
+@Test func placeholder() { #expect(Bool(true)) }
