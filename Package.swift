@@ -46,7 +46,7 @@ let package = Package(
 
         // MARK: Executables
         .executableTarget(name: "PureVisionCLI", dependencies: ["Engine", "PureVision", "ImageIO"]),
-        .executableTarget(name: "bench", dependencies: ["Engine", "PureVision", "ImageIO"], path: "Benchmarks/bench"),
+        .executableTarget(name: "bench", dependencies: ["Engine", "PureVision", "ImageIO", "_TestSupport"], path: "Benchmarks/bench"),
 
         // MARK: Test support and unit test bundles
         .target(name: "_TestSupport", dependencies: ["TensorCore"]),

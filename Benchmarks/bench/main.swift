@@ -1,1 +1,14 @@
-print("bench: not built yet")
+import Foundation
+
+/// `swift run -c release bench [--json] [--filter NAME] [--runs N] [--threads 1,2] [--models-dir DIR]`
+///
+/// Times every bundled model (and, as they land, every task pipeline) with the prepared interpreter: min, median
+/// and p90 latency over N runs after warm-up, for each thread count, with the build configuration and the CPU.
+/// `tools/compare_speed.py` runs this next to LiteRT and prints the ratios.
+do {
+    let options = try BenchOptions(CommandLine.arguments.dropFirst())
+    try Bench(options: options).run()
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}

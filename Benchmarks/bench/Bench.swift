@@ -1,0 +1,117 @@
+import Engine
+import Foundation
+import TensorCore
+import _TestSupport
+
+/// Runs the configured measurements and prints one line per (name, thread count).
+struct Bench {
+    let options: BenchOptions
+
+    static let models = [
+        "palm_detection_full", "hand_landmark_full", "face_detection_short_range",
+        "face_detection_full_range_sparse", "face_landmark", "efficientnet_lite0",
+    ]
+
+    func run() throws {
+        printHeader()
+        for model in Self.models where options.filter.map({ model.contains($0) }) ?? true {
+            for threads in options.threadCounts {
+                try measureModel(model, threads: threads)
+            }
+        }
+    }
+
+    private func printHeader() {
+        #if DEBUG
+            let configuration = "debug"
+            FileHandle.standardError.write(
+                Data(
+                    "WARNING: this is a DEBUG build; its timings mean nothing. Use `swift run -c release bench`.\n"
+                        .utf8))
+        #else
+            let configuration = "release"
+        #endif
+        let cpu = SystemInfo.cpuModel
+        if options.json {
+            print(
+                #"{"kind":"environment","configuration":"\#(configuration)","cpu":"\#(cpu)","cores":\#(SystemInfo.coreCount)}"#)
+        } else {
+            print("PureVision bench — \(configuration) build, CPU: \(cpu), \(SystemInfo.coreCount) cores")
+            print("runs \(options.runs) after \(options.warmup) warm-up; times in ms")
+            print(
+                "name".padding(toLength: 36, withPad: " ", startingAt: 0)
+                    + "threads      min   median      p90   arena MB   peak RSS MB")
+        }
+    }
+
+    private func measureModel(_ name: String, threads: Int) throws {
+        let path = (options.modelsDirectory as NSString).appendingPathComponent("\(name).tflite")
+        let interpreter = try Interpreter(contentsOf: path, options: InterpreterOptions(threadCount: threads))
+        var random = SplitMix64(seed: 1)
+        let times = interpreter.withSession { session in
+            for index in interpreter.inputs.indices {
+                let input = session.floatInput(index)
+                for i in input.indices { input[i] = random.nextSignedUnitFloat() }
+            }
+            for _ in 0..<options.warmup { session.invoke() }
+            var times: [Double] = []
+            times.reserveCapacity(options.runs)
+            for _ in 0..<options.runs {
+                let start = DispatchTime.now().uptimeNanoseconds
+                session.invoke()
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            }
+            return times
+        }
+        report(name: name, kind: "model", threads: threads, times: times, arenaBytes: interpreter.arenaByteCount)
+    }
+
+    private func report(name: String, kind: String, threads: Int, times: [Double], arenaBytes: Int) {
+        let sorted = times.sorted()
+        let min = sorted[0]
+        let median = sorted[sorted.count / 2]
+        let p90 = sorted[Swift.min(sorted.count - 1, Int((Double(sorted.count) * 0.9).rounded(.up)) - 1)]
+        let peak = SystemInfo.peakResidentBytes
+        if options.json {
+            print(
+                #"{"name":"\#(name)","kind":"\#(kind)","threads":\#(threads),"runs":\#(times.count),"min_ms":\#(format(min)),"median_ms":\#(format(median)),"p90_ms":\#(format(p90)),"arena_bytes":\#(arenaBytes),"peak_rss_bytes":\#(peak)}"#
+            )
+        } else {
+            print(
+                name.padding(toLength: 36, withPad: " ", startingAt: 0)
+                    + String(threads).leftPadded(7) + format(min).leftPadded(9) + format(median).leftPadded(9)
+                    + format(p90).leftPadded(9) + format(Double(arenaBytes) / 1_048_576).leftPadded(11)
+                    + format(Double(peak) / 1_048_576).leftPadded(14))
+        }
+    }
+
+    private func format(_ value: Double) -> String { String(format: "%.3f", value) }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? " " + self : String(repeating: " ", count: width - count) + self }
+}
+
+/// Facts about the machine the bench runs on.
+enum SystemInfo {
+    static var cpuModel: String {
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
+        for line in text.split(separator: "\n") where line.hasPrefix("model name") {
+            return line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) }
+                ?? "unknown"
+        }
+        return "unknown"
+    }
+
+    static var coreCount: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    /// The process's peak resident set (VmHWM), in bytes; 0 where /proc is unavailable.
+    static var peakResidentBytes: Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let digits = line.filter(\.isNumber)
+            return (Int(digits) ?? 0) * 1024
+        }
+        return 0
+    }
+}
