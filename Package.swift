@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "TFLite", dependencies: ["TensorCore"]),
         .target(name: "Engine", dependencies: ["TensorCore", "Kernels", "TFLite"]),
         // libjpeg reports errors by longjmp; this small C target is the only place that catches them.
-        .target(name: "CJPEGSupport", dependencies: ["CJPEG"]),
+        .target(name: "CJPEGSupport", dependencies: ["CJPEG"], linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "ImageIO", dependencies: ["TensorCore", "CPNG", "CJPEG", "CJPEGSupport"]),
         .target(name: "PureVision", dependencies: ["Engine", "ImageIO", "TFLite", "Kernels"]),
 
