@@ -108,6 +108,16 @@ public struct Image: @unchecked Sendable {
             storage: .borrowed(pixels))
     }
 
+    /// An image owning tightly packed `pixels` whose size the caller has already validated (a copy or conversion
+    /// of a valid image): `pixels.count == width · height · format.channelCount`.
+    init(validatedWidth width: Int, height: Int, format: PixelFormat, packedPixels pixels: [UInt8],
+         orientation: ImageOrientation) {
+        assert(pixels.count == width * height * format.channelCount)
+        self.init(
+            width: width, height: height, format: format, bytesPerRow: width * format.channelCount,
+            orientation: orientation, storage: .owned(pixels))
+    }
+
     private init(
         width: Int, height: Int, format: PixelFormat, bytesPerRow: Int, orientation: ImageOrientation,
         storage: Storage
