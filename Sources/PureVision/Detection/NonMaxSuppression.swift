@@ -1,0 +1,204 @@
+/// Non-maximum suppression of single-label detections, as MediaPipe's `NonMaxSuppressionCalculator` does
+/// for one input stream without an image (boxes already relative).
+///
+/// Detections are visited in `std::sort` score order (see the tie rule below); the overlap is computed on the
+/// relative boxes with MediaPipe's rectangle semantics (edges included, `std::min`/`std::max` NaN behaviour),
+/// and two boxes overlap when the similarity is **strictly greater** than `minSuppressionThreshold`.
+///
+/// - `.default`: a detection is kept unless it overlaps an already kept one; stops at `maxNumDetections`.
+/// - `.weighted`: the top remaining detection collects every remaining detection (itself included) that
+///   overlaps it; the output keeps the top detection's score and class, with box corners and keypoints
+///   replaced by the score-weighted means `Σ(v·s) / Σs`, accumulated in float in score order. The loop ends
+///   when an iteration removes nothing — so a top detection that does not overlap itself (an empty box)
+///   is emitted and ends suppression, dropping the rest, as in MediaPipe. `maxNumDetections` is ignored.
+///
+/// Ties: MediaPipe's `std::sort` is not stable; this port replays libstdc++'s introsort, so equal scores come
+/// out in the same order as in MediaPipe's Linux build (for ≤ 16 detections: input order).
+public enum NonMaxSuppression {
+    /// Suppresses overlapping detections.
+    ///
+    /// - Returns: the retained detections in visiting order; `nil` when `detections` is empty and
+    ///   `returnEmptyDetections` is false (MediaPipe then emits no packet at all).
+    public static func suppress(
+        _ detections: [Detection], options: NonMaxSuppressionOptions
+    ) -> [Detection]? {
+        if detections.isEmpty {
+            return options.returnEmptyDetections ? [] : nil
+        }
+        let order = ScoreOrder.indices(detections.map(\.score))
+        switch options.algorithm {
+        case .default:
+            return greedy(detections, order: order, options: options)
+        case .weighted:
+            return weighted(detections, order: order, options: options)
+        }
+    }
+
+    /// The overlap similarity of two detections' boxes, as MediaPipe's `OverlapSimilarity(type, rect1, rect2)`.
+    public static func similarity(
+        _ first: Detection, _ second: Detection, overlapType: NonMaxSuppressionOptions.OverlapType
+    ) -> Float {
+        similarity(RelativeRect(first), RelativeRect(second), overlapType)
+    }
+
+    private static func greedy(
+        _ detections: [Detection], order: [Int], options: NonMaxSuppressionOptions
+    ) -> [Detection] {
+        let maxCount = options.maxNumDetections > -1 ? options.maxNumDetections : order.count
+        var output: [Detection] = []
+        var retained: [RelativeRect] = []
+        for index in order {
+            let detection = detections[index]
+            if options.minScoreThreshold > 0 && detection.score < options.minScoreThreshold { break }
+            let rect = RelativeRect(detection)
+            let suppressed = retained.contains {
+                similarity($0, rect, options.overlapType) > options.minSuppressionThreshold
+            }
+            if !suppressed {
+                output.append(detection)
+                retained.append(rect)
+            }
+            if output.count >= maxCount { break }
+        }
+        return output
+    }
+
+    private static func weighted(
+        _ detections: [Detection], order: [Int], options: NonMaxSuppressionOptions
+    ) -> [Detection] {
+        let rects = detections.map(RelativeRect.init)
+        var remaining = order
+        var output: [Detection] = []
+        while let topIndex = remaining.first {
+            let top = detections[topIndex]
+            if options.minScoreThreshold > 0 && top.score < options.minScoreThreshold { break }
+            var candidates: [Int] = []
+            var rest: [Int] = []
+            for index in remaining {
+                if similarity(rects[index], rects[topIndex], options.overlapType) > options.minSuppressionThreshold {
+                    candidates.append(index)
+                } else {
+                    rest.append(index)
+                }
+            }
+            output.append(candidates.isEmpty ? top : weightedMean(of: candidates, top: top, in: detections))
+            if rest.count == remaining.count { break }
+            remaining = rest
+        }
+        return output
+    }
+
+    private static func weightedMean(of candidates: [Int], top: Detection, in detections: [Detection]) -> Detection {
+        let keypointCount = top.keypoints.count
+        var keypointSums = [Float](repeating: 0, count: keypointCount * 2)
+        var xMinSum: Float = 0
+        var yMinSum: Float = 0
+        var xMaxSum: Float = 0
+        var yMaxSum: Float = 0
+        var totalScore: Float = 0
+        for index in candidates {
+            let candidate = detections[index]
+            let score = candidate.score
+            totalScore += score
+            xMinSum += candidate.xMin * score
+            yMinSum += candidate.yMin * score
+            xMaxSum += (candidate.xMin + candidate.width) * score
+            yMaxSum += (candidate.yMin + candidate.height) * score
+            for k in 0..<min(keypointCount, candidate.keypoints.count) {
+                keypointSums[2 * k] += candidate.keypoints[k].x * score
+                keypointSums[2 * k + 1] += candidate.keypoints[k].y * score
+            }
+        }
+        var result = top
+        result.xMin = xMinSum / totalScore
+        result.yMin = yMinSum / totalScore
+        result.width = xMaxSum / totalScore - result.xMin
+        result.height = yMaxSum / totalScore - result.yMin
+        for k in 0..<keypointCount {
+            result.keypoints[k] = Keypoint(x: keypointSums[2 * k] / totalScore, y: keypointSums[2 * k + 1] / totalScore)
+        }
+        return result
+    }
+
+    private static func similarity(
+        _ rect1: RelativeRect, _ rect2: RelativeRect, _ type: NonMaxSuppressionOptions.OverlapType
+    ) -> Float {
+        guard rect1.intersects(rect2) else { return 0 }
+        let intersection = rect1.intersection(rect2).area
+        let normalization: Float
+        switch type {
+        case .jaccard:
+            normalization = rect1.union(rect2).area
+        case .modifiedJaccard:
+            normalization = rect2.area
+        case .intersectionOverUnion:
+            normalization = rect1.area + rect2.area - intersection
+        }
+        return normalization > 0 ? intersection / normalization : 0
+    }
+}
+
+/// MediaPipe's `Rectangle_f` built from a relative box: corners `(x, y)` and `(x + w, y + h)`.
+struct RelativeRect {
+    var xMin: Float
+    var yMin: Float
+    var xMax: Float
+    var yMax: Float
+
+    init(_ detection: Detection) {
+        xMin = detection.xMin
+        yMin = detection.yMin
+        xMax = detection.xMin + detection.width
+        yMax = detection.yMin + detection.height
+    }
+
+    /// `Rectangle(Point2 p0, Point2 p1)`: orders each axis with `<=`, as `Rectangle::Set` does.
+    init(corner p0: (x: Float, y: Float), corner p1: (x: Float, y: Float)) {
+        if p0.x <= p1.x { (xMin, xMax) = (p0.x, p1.x) } else { (xMin, xMax) = (p1.x, p0.x) }
+        if p0.y <= p1.y { (yMin, yMax) = (p0.y, p1.y) } else { (yMin, yMax) = (p1.y, p0.y) }
+    }
+
+    /// `SetEmpty()`.
+    static let empty = RelativeRect(
+        xMin: .greatestFiniteMagnitude, yMin: .greatestFiniteMagnitude,
+        xMax: -.greatestFiniteMagnitude, yMax: -.greatestFiniteMagnitude
+    )
+
+    private init(xMin: Float, yMin: Float, xMax: Float, yMax: Float) {
+        self.xMin = xMin
+        self.yMin = yMin
+        self.xMax = xMax
+        self.yMax = yMax
+    }
+
+    var isEmpty: Bool { xMin > xMax || yMin > yMax }
+
+    var area: Float { (xMax - xMin) * (yMax - yMin) }
+
+    func intersects(_ other: RelativeRect) -> Bool {
+        !(isEmpty || other.isEmpty || other.xMax < xMin || xMax < other.xMin
+            || other.yMax < yMin || yMax < other.yMin)
+    }
+
+    func intersection(_ other: RelativeRect) -> RelativeRect {
+        let low = (x: cppMax(xMin, other.xMin), y: cppMax(yMin, other.yMin))
+        let high = (x: cppMin(xMax, other.xMax), y: cppMin(yMax, other.yMax))
+        if low.x > high.x || low.y > high.y { return .empty }
+        return RelativeRect(corner: low, corner: high)
+    }
+
+    func union(_ other: RelativeRect) -> RelativeRect {
+        RelativeRect(
+            corner: (cppMin(xMin, other.xMin), cppMin(yMin, other.yMin)),
+            corner: (cppMax(xMax, other.xMax), cppMax(yMax, other.yMax))
+        )
+    }
+}
+
+/// `std::min(a, b)`: `b < a ? b : a` (returns `a` when either is NaN).
+@inline(__always)
+func cppMin(_ a: Float, _ b: Float) -> Float { b < a ? b : a }
+
+/// `std::max(a, b)`: `a < b ? b : a` (returns `a` when either is NaN).
+@inline(__always)
+func cppMax(_ a: Float, _ b: Float) -> Float { a < b ? b : a }
