@@ -169,7 +169,9 @@ public struct Image: @unchecked Sendable {
             storage: .owned(packed))
     }
 
-    private static func validate(
+    /// Throws the error `init(width:height:format:pixels:bytesPerRow:orientation:)` would for these values
+    /// (`byteCount` nil: no pixel-count check).
+    static func validate(
         width: Int, height: Int, format: PixelFormat, bytesPerRow: Int, byteCount: Int?
     ) throws(ImageError) {
         guard width > 0, height > 0 else { throw .invalidDimensions(width: width, height: height) }
@@ -178,7 +180,11 @@ public struct Image: @unchecked Sendable {
         else { throw .tooLarge(width: width, height: height) }
         let rowBytes = width * format.channelCount
         guard bytesPerRow >= rowBytes else { throw .strideTooShort(bytesPerRow: bytesPerRow, rowBytes: rowBytes) }
-        let needed = (height - 1) * bytesPerRow + rowBytes
+        let (rowStarts, overflow) = (height - 1).multipliedReportingOverflow(by: bytesPerRow)
+        guard !overflow, rowStarts <= Int.max - rowBytes else {
+            throw .tooLarge(width: width, height: height)
+        }
+        let needed = rowStarts + rowBytes
         if let byteCount, byteCount < needed { throw .truncated("\(byteCount) bytes for \(needed) needed") }
     }
 }
