@@ -1,0 +1,186 @@
+/// Receives the interpolated 8-bit levels of the warp, one output element at a time.
+package protocol WarpSink {
+    /// Stores the level `value` (0…255) of element `index` of the NHWC output.
+    func store(_ value: Int32, at index: Int)
+}
+
+/// Writes the levels unchanged as bytes.
+package struct ByteWarpSink: WarpSink {
+    package let output: UnsafeMutablePointer<UInt8>
+
+    package init(output: UnsafeMutablePointer<UInt8>) { self.output = output }
+
+    @inline(__always)
+    package func store(_ value: Int32, at index: Int) { output[index] = UInt8(truncatingIfNeeded: value) }
+}
+
+/// Writes `fma(level, scale, offset)`: OpenCV 3.4.10's `convertTo` in MediaPipe 0.10.14 fuses the multiply-add
+/// (observed in MediaPipe's own tensors for the range [−1, 1]; with offset 0 both forms agree).
+package struct FloatWarpSink: WarpSink {
+    package let output: UnsafeMutablePointer<Float>
+    package let scale: Float
+    package let offset: Float
+
+    package init(output: UnsafeMutablePointer<Float>, scale: Float, offset: Float) {
+        self.output = output
+        self.scale = scale
+        self.offset = offset
+    }
+
+    @inline(__always)
+    package func store(_ value: Int32, at index: Int) {
+        output[index] = offset.addingProduct(Float(value), scale)
+    }
+}
+
+/// The source of a warp: interleaved 8-bit pixels, and which byte of a pixel feeds each RGB output channel.
+package struct WarpSource {
+    package var pixels: UnsafePointer<UInt8>
+    package var width: Int
+    package var height: Int
+    package var bytesPerRow: Int
+    package var bytesPerPixel: Int
+    /// Byte offsets within a pixel of the red, green and blue values (all 0 for gray).
+    package var channelOffsets: SIMD3<Int>
+
+    package init(
+        pixels: UnsafePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int, bytesPerPixel: Int,
+        channelOffsets: SIMD3<Int>
+    ) {
+        self.pixels = pixels
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow
+        self.bytesPerPixel = bytesPerPixel
+        self.channelOffsets = channelOffsets
+    }
+}
+
+/// OpenCV 3.4.10's `warpPerspective` with `INTER_LINEAR` on 8-bit pixels, in its fixed-point arithmetic.
+///
+/// For output pixel (x, y), with `inverse` the destination→source matrix m: columns are processed in blocks of
+/// `bw = min(1024 / min(16, H), W)` (64 when H ≥ 16); with `x = x₀ + j` in a block, `X₀ = m0·x₀ + m1·y + m2`
+/// (likewise Y₀, W₀ with m3…m5, m6…m8) and `fX = (X₀ + m0·j) · (32 / (W₀ + m6·j))` (0 when the denominator is 0),
+/// clamped to Int32 and rounded half to even; `X >> 5` is the source column and `X & 31` its fraction in 1/32 px.
+/// The level is `(Σ wᵢ·pᵢ + 512) >> 10` with weights (32−fx)(32−fy), fx(32−fy), (32−fx)fy, fx·fy over the pixels
+/// (sx, sy), (sx+1, sy), (sx, sy+1), (sx+1, sy+1); a neighbour outside the image reads 0 (`.zero`) or the nearest
+/// edge pixel (`.replicate`). Output is NHWC `[H, W, 3]`, RGB, each element passed to `sink`.
+package enum FixedPointWarp {
+    package static func warp<Sink: WarpSink>(
+        _ source: WarpSource, inverse m: SIMD16<Double>, outputWidth: Int, outputHeight: Int, border: BorderMode,
+        into sink: Sink
+    ) {
+        let blockHeight = min(16, outputHeight)
+        let blockWidth = min(1024 / blockHeight, outputWidth)
+        let m0 = m[0]
+        let m1 = m[1]
+        let m2 = m[2]
+        let m3 = m[3]
+        let m4 = m[4]
+        let m5 = m[5]
+        let m6 = m[6]
+        let m7 = m[7]
+        let m8 = m[8]
+        let lastColumn = source.width - 1
+        let lastRow = source.height - 1
+        let rowBytes = source.bytesPerRow
+        let pixelBytes = source.bytesPerPixel
+        let base = source.pixels
+        let offsets = source.channelOffsets
+        let isGray = offsets == SIMD3(repeating: 0) && pixelBytes == 1
+        let replicate = border == .replicate
+        for y in 0..<outputHeight {
+            let yd = Double(y)
+            var blockStart = 0
+            while blockStart < outputWidth {
+                let blockEnd = min(blockStart + blockWidth, outputWidth)
+                let xd = Double(blockStart)
+                let x0 = m0 * xd + m1 * yd + m2
+                let y0 = m3 * xd + m4 * yd + m5
+                let w0 = m6 * xd + m7 * yd + m8
+                for x in blockStart..<blockEnd {
+                    let jd = Double(x - blockStart)
+                    let denominator = w0 + m6 * jd
+                    let w = denominator != 0 ? 32 / denominator : 0
+                    let fx = clampToInt32((x0 + m0 * jd) * w)
+                    let fy = clampToInt32((y0 + m3 * jd) * w)
+                    let ix = Int(fx.rounded(.toNearestOrEven))
+                    let iy = Int(fy.rounded(.toNearestOrEven))
+                    let sx = min(max(ix >> 5, -32768), 32767)
+                    let sy = min(max(iy >> 5, -32768), 32767)
+                    let ax = Int32(truncatingIfNeeded: ix & 31)
+                    let ay = Int32(truncatingIfNeeded: iy & 31)
+                    let w00 = (32 - ax) * (32 - ay)
+                    let w01 = ax * (32 - ay)
+                    let w10 = (32 - ax) * ay
+                    let w11 = ax * ay
+                    let outIndex = (y * outputWidth + x) * 3
+                    let p00: UnsafePointer<UInt8>?
+                    let p01: UnsafePointer<UInt8>?
+                    let p10: UnsafePointer<UInt8>?
+                    let p11: UnsafePointer<UInt8>?
+                    if sx >= 0, sx < lastColumn, sy >= 0, sy < lastRow {
+                        let p = base + sy * rowBytes + sx * pixelBytes
+                        p00 = p
+                        p01 = p + pixelBytes
+                        p10 = p + rowBytes
+                        p11 = p + rowBytes + pixelBytes
+                    } else if replicate {
+                        let cx0 = min(max(sx, 0), lastColumn)
+                        let cx1 = min(max(sx + 1, 0), lastColumn)
+                        let row0 = base + min(max(sy, 0), lastRow) * rowBytes
+                        let row1 = base + min(max(sy + 1, 0), lastRow) * rowBytes
+                        p00 = row0 + cx0 * pixelBytes
+                        p01 = row0 + cx1 * pixelBytes
+                        p10 = row1 + cx0 * pixelBytes
+                        p11 = row1 + cx1 * pixelBytes
+                    } else {
+                        let inX0 = sx >= 0 && sx <= lastColumn
+                        let inX1 = sx + 1 >= 0 && sx + 1 <= lastColumn
+                        let inY0 = sy >= 0 && sy <= lastRow
+                        let inY1 = sy + 1 >= 0 && sy + 1 <= lastRow
+                        let row0 = base + (inY0 ? sy : 0) * rowBytes
+                        let row1 = base + (inY1 ? sy + 1 : 0) * rowBytes
+                        p00 = inY0 && inX0 ? row0 + sx * pixelBytes : nil
+                        p01 = inY0 && inX1 ? row0 + (sx + 1) * pixelBytes : nil
+                        p10 = inY1 && inX0 ? row1 + sx * pixelBytes : nil
+                        p11 = inY1 && inX1 ? row1 + (sx + 1) * pixelBytes : nil
+                    }
+                    if isGray {
+                        let v = level(p00, p01, p10, p11, 0, w00, w01, w10, w11)
+                        sink.store(v, at: outIndex)
+                        sink.store(v, at: outIndex + 1)
+                        sink.store(v, at: outIndex + 2)
+                    } else {
+                        sink.store(level(p00, p01, p10, p11, offsets[0], w00, w01, w10, w11), at: outIndex)
+                        sink.store(level(p00, p01, p10, p11, offsets[1], w00, w01, w10, w11), at: outIndex + 1)
+                        sink.store(level(p00, p01, p10, p11, offsets[2], w00, w01, w10, w11), at: outIndex + 2)
+                    }
+                }
+                blockStart = blockEnd
+            }
+        }
+    }
+
+    /// `min(max(v, Int32.min), Int32.max)` with C++'s `std::min`/`std::max` operand order, so NaN becomes Int32.max.
+    @inline(__always)
+    private static func clampToInt32(_ value: Double) -> Double {
+        let upper = Double(Int32.max)
+        let lower = Double(Int32.min)
+        let clamped = value < upper ? value : upper
+        return lower < clamped ? clamped : lower
+    }
+
+    /// One channel's bilinear level; a missing neighbour (outside, zero border) counts as 0.
+    @inline(__always)
+    private static func level(
+        _ p00: UnsafePointer<UInt8>?, _ p01: UnsafePointer<UInt8>?, _ p10: UnsafePointer<UInt8>?,
+        _ p11: UnsafePointer<UInt8>?, _ offset: Int, _ w00: Int32, _ w01: Int32, _ w10: Int32, _ w11: Int32
+    ) -> Int32 {
+        let v00 = p00.map { Int32($0[offset]) } ?? 0
+        let v01 = p01.map { Int32($0[offset]) } ?? 0
+        let v10 = p10.map { Int32($0[offset]) } ?? 0
+        let v11 = p11.map { Int32($0[offset]) } ?? 0
+        return (v00 * w00 + v01 * w01 + v10 * w10 + v11 * w11 + 512) >> 10
+    }
+}
