@@ -40,18 +40,19 @@ import Testing
             #expect(throws: NumpyFileError.self) { try NumpyFile.decode(Array(good.prefix(length))) }
         }
         var fortran = good
-        let text = String(decoding: good, as: UTF8.self)
-        if let range = text.utf8.firstRange(of: Array("False".utf8)) {
-            let start = text.utf8.distance(from: text.utf8.startIndex, to: range.lowerBound)
-            fortran.replaceSubrange(start..<start + 5, with: Array("True ".utf8))
-            #expect(throws: NumpyFileError.unsupported("Fortran-order arrays")) { try NumpyFile.decode(fortran) }
-        }
+        let falseAt = try #require(Self.offset(of: "False", in: good))
+        fortran.replaceSubrange(falseAt..<falseAt + 5, with: Array("True ".utf8))
+        #expect(throws: NumpyFileError.unsupported("Fortran-order arrays")) { try NumpyFile.decode(fortran) }
         var bigEndian = good
-        if let range = text.utf8.firstRange(of: Array("<f4".utf8)) {
-            let start = text.utf8.distance(from: text.utf8.startIndex, to: range.lowerBound)
-            bigEndian[start] = UInt8(ascii: ">")
-            #expect(throws: NumpyFileError.self) { try NumpyFile.decode(bigEndian) }
-        }
+        let descrAt = try #require(Self.offset(of: "<f4", in: good))
+        bigEndian[descrAt] = UInt8(ascii: ">")
+        #expect(throws: NumpyFileError.unsupported("big-endian dtype '>f4'")) { try NumpyFile.decode(bigEndian) }
+    }
+
+    /// The byte offset of the first occurrence of `text` in `bytes`.
+    static func offset(of text: String, in bytes: [UInt8]) -> Int? {
+        let needle = Array(text.utf8)
+        return (0...(bytes.count - needle.count)).first { bytes[$0..<$0 + needle.count].elementsEqual(needle) }
     }
 }
 

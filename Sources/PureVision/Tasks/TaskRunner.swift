@@ -3,7 +3,7 @@ import Foundation
 import ImageIO
 
 /// One frame handed to a task: its image plus whatever per-call options the task takes.
-protocol FrameRequest: Sendable {
+package protocol FrameRequest: Sendable {
     var image: Image { get }
 }
 
@@ -16,11 +16,11 @@ protocol FrameRequest: Sendable {
 /// - live-stream events are delivered on one serial queue, in timestamp order, one per accepted frame.
 ///
 /// Processing is serialised: one frame at a time, whatever the calling threads.
-final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchecked Sendable {
-    typealias Process = @Sendable (Request, _ timestampInMilliseconds: Int) throws(VisionTaskError) -> Result
-    typealias Handler = @Sendable (LiveStreamEvent<Result>) -> Void
+package final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchecked Sendable {
+    package typealias Process = @Sendable (Request, _ timestampInMilliseconds: Int) throws(VisionTaskError) -> Result
+    package typealias Handler = @Sendable (LiveStreamEvent<Result>) -> Void
 
-    let mode: RunningMode
+    package let mode: RunningMode
     private let process: Process
     private let handler: Handler?
     private let callbackQueue: DispatchQueue
@@ -40,7 +40,7 @@ final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchecked Send
     private var continuations: [UUID: AsyncStream<LiveStreamEvent<Result>>.Continuation] = [:]
 
     /// Creates a runner. Live-stream mode requires `handler`; the other modes must not have one.
-    init(mode: RunningMode, label: String, handler: Handler?, process: @escaping Process) throws(VisionTaskError) {
+    package init(mode: RunningMode, label: String, handler: Handler?, process: @escaping Process) throws(VisionTaskError) {
         switch (mode, handler) {
         case (.liveStream, nil):
             throw .resultHandler("The live-stream mode needs a result handler (resultListener).")
@@ -57,14 +57,14 @@ final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchecked Send
     }
 
     /// Image mode: processes one image now.
-    func runImage(_ request: Request) throws(VisionTaskError) -> Result {
+    package func runImage(_ request: Request) throws(VisionTaskError) -> Result {
         try expect(.image)
         try checkOpen()
         return try serialized { () throws(VisionTaskError) -> Result in try process(request, 0) }
     }
 
     /// Video mode: processes one frame now; its timestamp must exceed the previous one.
-    func runVideo(_ request: Request, timestampInMilliseconds timestamp: Int) throws(VisionTaskError) -> Result {
+    package func runVideo(_ request: Request, timestampInMilliseconds timestamp: Int) throws(VisionTaskError) -> Result {
         try expect(.video)
         // Timestamps are checked and frames processed under one lock, so frames run in timestamp order.
         processing.lock()
@@ -74,7 +74,7 @@ final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchecked Send
     }
 
     /// Live-stream mode: queues the frame and returns at once.
-    func submit(_ request: Request, timestampInMilliseconds timestamp: Int) throws(VisionTaskError) {
+    package func submit(_ request: Request, timestampInMilliseconds timestamp: Int) throws(VisionTaskError) {
         try expect(.liveStream)
         state.lock()
         defer { state.unlock() }
@@ -96,7 +96,7 @@ final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchecked Send
     }
 
     /// Runs `process` off the caller's thread, for the `async` API (image mode).
-    func runImageAsync(_ request: Request) async throws -> Result {
+    package func runImageAsync(_ request: Request) async throws -> Result {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, Error>) in
             DispatchQueue.global().async {
                 do {
@@ -109,7 +109,7 @@ final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchecked Send
     }
 
     /// Runs a video frame off the caller's thread, for the `async` API.
-    func runVideoAsync(_ request: Request, timestampInMilliseconds timestamp: Int) async throws -> Result {
+    package func runVideoAsync(_ request: Request, timestampInMilliseconds timestamp: Int) async throws -> Result {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, Error>) in
             DispatchQueue.global().async {
                 do {
@@ -122,7 +122,7 @@ final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchecked Send
     }
 
     /// A stream of every live-stream event from now on, in timestamp order; it finishes when the task closes.
-    func events() -> AsyncStream<LiveStreamEvent<Result>> {
+    package func events() -> AsyncStream<LiveStreamEvent<Result>> {
         let (stream, continuation) = AsyncStream<LiveStreamEvent<Result>>.makeStream(bufferingPolicy: .unbounded)
         let id = UUID()
         state.lock()
@@ -142,17 +142,12 @@ final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchecked Send
         return stream
     }
 
-    /// Stops accepting frames, waits for the frame being processed, reports a waiting frame as dropped, and — unless
-    /// called from the result queue itself — waits until every event has been delivered. Idempotent.
-    func close() {
+    /// Stops accepting frames, finishes the frame being processed and the one waiting (as MediaPipe's graph does
+    /// when it closes), and — unless called from the result queue itself — waits until every event has been
+    /// delivered. Idempotent.
+    package func close() {
         state.lock()
-        if !isClosed {
-            isClosed = true
-            if let replaced = waiting {
-                waiting = nil
-                record(.dropped(timestampInMilliseconds: replaced.timestamp))
-            }
-        }
+        isClosed = true
         while isBusy { state.wait() }
         let streams = Array(continuations.values)
         continuations.removeAll()
