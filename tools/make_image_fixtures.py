@@ -3,7 +3,7 @@
 from them, plus digests of PIL's decode of the shared test photos.
 
 Reference: Pillow (pinned in tools/requirements.txt). For each fixture `<name>.<ext>` the expected pixels are
-`<name>.npy`, uint8 (H, W) or (H, W, C), `np.asarray(Image.open(f).convert(mode))` with mode L / RGB / RGBA as
+`<name>.<ext>.npy`, uint8 (H, W) or (H, W, C), `np.asarray(Image.open(f).convert(mode))` with mode L / RGB / RGBA as
 `cases.json` says. Two exceptions, both because PIL has no 8-bit conversion for them that other decoders share:
 16-bit gray opens as I;16, whose convert("L") clips at 255, so its expected pixels are the high bytes (what PIL does
 for 16-bit RGB). PIL cannot write 16-bit RGB or interlaced PNGs, so those (and every PNG here) are written by the
@@ -64,6 +64,12 @@ def write_png(path, samples, color_type, bit_depth=8, interlace=False, palette=N
     path.write_bytes(data)
 
 
+def pattern16(channels, seed):
+    """`pattern` as the high bytes, seeded random low bytes: 16-bit samples that are not multiples of 257."""
+    high = pattern(channels, seed)
+    return high * 256 + np.random.RandomState(seed + 100).randint(0, 256, size=high.shape).astype(np.uint32)
+
+
 def pattern(channels, seed, maximum=255):
     """A smooth gradient plus seeded noise: JPEG-friendly, with every channel different."""
     rng = np.random.RandomState(seed)
@@ -90,7 +96,7 @@ def main():
     def add(name, mode, pixels=None, source=None):
         path = OUT / name
         values = expected(path, mode) if pixels is None else pixels
-        np.save(OUT / (path.stem + ".npy"), values)
+        np.save(OUT / (name + ".npy"), values)
         cases.append({"file": name, "mode": mode, "shape": list(values.shape), "source": source or "PIL"})
 
     rgb = pattern(3, 1).astype(np.uint8)
@@ -124,13 +130,13 @@ def main():
     add("palette_trns.png", "RGBA")
     write_png(OUT / "gray_trns.png", gray, color_type=0, trns=struct.pack(">H", int(gray[0, 0])))
     add("gray_trns.png", "RGBA")
-    rgb16 = pattern(3, 6, maximum=65535)
+    rgb16 = pattern16(3, 6)
     write_png(OUT / "rgb16.png", rgb16, color_type=2, bit_depth=16)
     add("rgb16.png", "RGB")
-    rgba16 = pattern(4, 7, maximum=65535)
+    rgba16 = pattern16(4, 7)
     write_png(OUT / "rgba16.png", rgba16, color_type=6, bit_depth=16)
     add("rgba16.png", "RGBA")
-    gray16 = pattern(1, 8, maximum=65535)
+    gray16 = pattern16(1, 8)
     write_png(OUT / "gray16.png", gray16, color_type=0, bit_depth=16)
     add("gray16.png", "L", pixels=(gray16[:, :, 0] >> 8).astype(np.uint8), source="high byte of the 16-bit samples")
     write_png(OUT / "rgb_interlaced.png", rgb, color_type=2, interlace=True)
