@@ -37,7 +37,9 @@ public struct RotationVector: Sendable, Hashable {
     public static let palmDetection = RotationVector(startKeypointIndex: 0, endKeypointIndex: 2, targetAngle: 90)
 
     /// The face detector's internal face rect: right eye (0) to left eye (1), target 0°.
-    public static let faceDetection = RotationVector.degrees(startKeypointIndex: 0, endKeypointIndex: 1, targetAngle: 0)
+    public static let faceDetection = RotationVector.degrees(
+        startKeypointIndex: 0, endKeypointIndex: 1, targetAngle: 0
+    )
 }
 
 /// Converts detections to rotated normalized rects, as MediaPipe's `DetectionsToRectsCalculator` does for
