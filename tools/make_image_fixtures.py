@@ -112,6 +112,9 @@ def main():
     Image.fromarray(gray).save(OUT / "gray.jpg", quality=90)
     add("gray.jpg", "L")
 
+    # Not decoded: CMYK JPEGs are refused (tests expect .unsupportedFormat).
+    Image.fromarray(rgb).convert("CMYK").save(OUT / "cmyk.jpg", quality=90)
+
     rgba = pattern(4, 3).astype(np.uint8)
     write_png(OUT / "rgb.png", rgb, color_type=2)
     add("rgb.png", "RGB")

@@ -189,6 +189,14 @@ public struct Image: @unchecked Sendable {
     }
 }
 
+extension Image: CustomStringConvertible {
+    /// A one-line summary (never the pixels): size, format, stride, orientation, owned or borrowed.
+    public var description: String {
+        "Image(\(width)×\(height) \(format.rawValue), bytesPerRow \(bytesPerRow), \(orientation.rawValue), "
+            + (isBorrowed ? "borrowed)" : "owned)")
+    }
+}
+
 /// Why an image could not be built, decoded or written.
 public enum ImageError: Error, Equatable, CustomStringConvertible {
     /// Width or height is zero or negative.

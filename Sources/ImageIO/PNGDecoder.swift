@@ -60,8 +60,9 @@ enum PNGDecoder {
     }
 
     /// libpng 1.6.39's simplified API returns wrong samples when it reads interlaced 16-bit images into 8-bit
-    /// buffers (found with the fixtures; non-interlaced and 8-bit interlaced images are right), so these are read as 16-bit linear samples, which libpng returns unchanged when the file has no gAMA
-    /// chunk but with color premultiplied by alpha. The high byte of each sample is kept (as PIL does); color is
+    /// buffers (found with the fixtures; non-interlaced and 8-bit interlaced images are right), so these are read
+    /// as 16-bit linear samples, which libpng returns unchanged when the file has no gAMA chunk, but with color
+    /// premultiplied by alpha. The high byte of each sample is kept (as PIL does); color is
     /// un-premultiplied first, which keeps it within 1 of PIL's wherever the 8-bit alpha is not 0.
     private static func readInterlacedSixteenBit(
         _ png: inout png_image, format: PixelFormat, into pixels: inout [UInt8]
