@@ -1,0 +1,95 @@
+import Testing
+import PureVision
+
+@Suite struct NonMaxSuppressionTests {
+    private func box(_ score: Float, _ x: Float, _ y: Float, _ w: Float, _ h: Float, kp: [Keypoint] = []) -> Detection {
+        Detection(score: score, xMin: x, yMin: y, width: w, height: h, keypoints: kp)
+    }
+
+    @Test func similarityMeasures() {
+        let a = box(1, 0, 0, 1, 1)
+        let b = box(1, 0.5, 0, 1, 1)
+        #expect(NonMaxSuppression.similarity(a, b, overlapType: .intersectionOverUnion) == Float(0.5) / 1.5)
+        #expect(NonMaxSuppression.similarity(a, b, overlapType: .jaccard) == Float(0.5) / 1.5)
+        let c = box(1, 0.5, 0.5, 1, 1)
+        #expect(NonMaxSuppression.similarity(a, c, overlapType: .intersectionOverUnion) == Float(0.25) / 1.75)
+        #expect(NonMaxSuppression.similarity(a, c, overlapType: .jaccard) == Float(0.25) / 2.25, "enclosing box")
+        #expect(NonMaxSuppression.similarity(a, box(1, 0, 0, 2, 2), overlapType: .modifiedJaccard) == 0.25)
+        #expect(NonMaxSuppression.similarity(a, box(1, 1, 0, 1, 1), overlapType: .intersectionOverUnion) == 0)
+        #expect(NonMaxSuppression.similarity(a, box(1, 3, 3, 1, 1), overlapType: .intersectionOverUnion) == 0)
+    }
+
+    @Test(arguments: [NonMaxSuppressionOptions.Algorithm.default, .weighted])
+    func similarityEqualToThresholdIsNotSuppressed(_ algorithm: NonMaxSuppressionOptions.Algorithm) throws {
+        // IoU of these two is exactly 0.5 / 1.5 in float; that value as threshold keeps both.
+        let detections = [box(0.9, 0, 0, 1, 1), box(0.8, 0.5, 0, 1, 1)]
+        let iou = NonMaxSuppression.similarity(detections[0], detections[1], overlapType: .intersectionOverUnion)
+        var options = NonMaxSuppressionOptions(
+            algorithm: algorithm, overlapType: .intersectionOverUnion, minSuppressionThreshold: iou)
+        #expect(NonMaxSuppression.suppress(detections, options: options) == detections)
+        options.minSuppressionThreshold = iou.nextDown
+        #expect(try #require(NonMaxSuppression.suppress(detections, options: options)).count == 1)
+    }
+
+    @Test func greedyKeepsHighestAndRespectsMaximum() {
+        let detections = [
+            box(0.6, 0, 0, 1, 1), box(0.9, 0.1, 0, 1, 1), box(0.7, 5, 5, 1, 1), box(0.8, 10, 10, 1, 1),
+        ]
+        var options = NonMaxSuppressionOptions(
+            algorithm: .default, overlapType: .intersectionOverUnion, minSuppressionThreshold: 0.3)
+        let all = NonMaxSuppression.suppress(detections, options: options)
+        #expect(all == [detections[1], detections[3], detections[2]])
+        options.maxNumDetections = 2
+        #expect(NonMaxSuppression.suppress(detections, options: options) == [detections[1], detections[3]])
+        options.maxNumDetections = -1
+        options.minScoreThreshold = 0.75
+        #expect(NonMaxSuppression.suppress(detections, options: options) == [detections[1], detections[3]])
+    }
+
+    @Test func weightedAveragesCornersAndKeypointsKeepingTopScore() throws {
+        let top = box(0.75, 0, 0, 1, 1, kp: [Keypoint(x: 0, y: 0)])
+        let other = box(0.25, 0.25, 0, 1, 1, kp: [Keypoint(x: 1, y: 0.5)])
+        let far = box(0.5, 4, 4, 1, 1, kp: [Keypoint(x: 4, y: 4)])
+        let result = try #require(NonMaxSuppression.suppress([other, far, top], options: .palmDetection))
+        #expect(result.count == 2)
+        let merged = result[0]
+        #expect(merged.score == 0.75)
+        // Σ(v·s)/Σs with Σs = 1: xmin 0.0625, xmax 1.0625, y unchanged.
+        #expect(merged.xMin == 0.0625 && merged.width == 1.0625 - 0.0625)
+        #expect(merged.yMin == 0 && merged.height == 1)
+        #expect(merged.keypoints == [Keypoint(x: 0.25, y: 0.125)])
+        #expect(result[1] == far, "a lone detection is its own weighted mean")
+    }
+
+    @Test func weightedIgnoresMaximumCount() throws {
+        let detections = (0..<5).map { box(Float($0 + 1) / 10, Float($0) * 3, 0, 1, 1) }
+        var options = NonMaxSuppressionOptions.palmDetection
+        options.maxNumDetections = 2
+        #expect(try #require(NonMaxSuppression.suppress(detections, options: options)).count == 5)
+    }
+
+    @Test func weightedStopsAtATopThatDoesNotOverlapItself() {
+        // A zero-area top box has IoU 0 with itself: MediaPipe emits it and ends, dropping the rest.
+        let detections = [box(0.9, 0.5, 0.5, 0, 0), box(0.8, 3, 3, 1, 1)]
+        #expect(NonMaxSuppression.suppress(detections, options: .palmDetection) == [detections[0]])
+    }
+
+    @Test(arguments: [NonMaxSuppressionOptions.Algorithm.default, .weighted])
+    func tiesUpToSixteenKeepInputOrder(_ algorithm: NonMaxSuppressionOptions.Algorithm) {
+        let detections = (0..<16).map { box(0.5, Float($0) * 2, 0, 1, 1) }
+        let options = NonMaxSuppressionOptions(
+            algorithm: algorithm, overlapType: .intersectionOverUnion, minSuppressionThreshold: 0.3)
+        #expect(NonMaxSuppression.suppress(detections, options: options) == detections)
+    }
+
+    @Test func emptyInput() {
+        #expect(NonMaxSuppression.suppress([], options: .palmDetection) == [])
+        #expect(NonMaxSuppression.suppress([], options: .faceDetection) == nil)
+    }
+
+    @Test func nanScoresDoNotCrash() {
+        let detections = (0..<40).map { box($0 % 3 == 0 ? .nan : Float($0 % 5), Float($0), 0, 1, 1) }
+        let result = NonMaxSuppression.suppress(detections, options: .palmDetection)
+        #expect(result != nil)
+    }
+}
