@@ -9,6 +9,8 @@ Reference: Pillow (pinned in tools/requirements.txt). For each fixture `<name>.<
 for 16-bit RGB). PIL cannot write 16-bit RGB or interlaced PNGs, so those (and every PNG here) are written by the
 small PNG writer below; PIL only reads them.
 
+`rgb.png.L.npy` is PIL's convert("L") of rgb.png (its RGB to luma conversion).
+
 `photos.json` lists the photos in /work/shared/testdata/{faces,hands,objects}: size, mode and the SHA-256 of PIL's
 decoded pixels (row-major, channels interleaved), and `photo_<stem>_rows.npy` holds their first, middle and last
 rows so a mismatch can be located.
@@ -118,6 +120,8 @@ def main():
     rgba = pattern(4, 3).astype(np.uint8)
     write_png(OUT / "rgb.png", rgb, color_type=2)
     add("rgb.png", "RGB")
+    # PIL's RGB -> L conversion of rgb.png, for Image.converted(to: .gray8).
+    np.save(OUT / "rgb.png.L.npy", expected(OUT / "rgb.png", "L"))
     write_png(OUT / "rgba.png", rgba, color_type=6)
     add("rgba.png", "RGBA")
     write_png(OUT / "gray.png", gray, color_type=0)

@@ -93,11 +93,11 @@ public struct Canvas: Sendable {
     public mutating func drawRectangle(x: Int, y: Int, width: Int, height: Int, color: RGBColor, thickness: Int = 1) {
         guard width > 0, height > 0, thickness > 0 else { return }
         let x1 = Self.clampedSum(x, width), y1 = Self.clampedSum(y, height)
-        let t = min(thickness, max(width, height))
-        fillRectangle(x0: x, y0: y, x1: x1, y1: Self.clampedSum(y, t), color: color)
-        fillRectangle(x0: x, y0: Self.clampedSum(y1, -t), x1: x1, y1: y1, color: color)
-        fillRectangle(x0: x, y0: y, x1: Self.clampedSum(x, t), y1: y1, color: color)
-        fillRectangle(x0: Self.clampedSum(x1, -t), y0: y, x1: x1, y1: y1, color: color)
+        let tx = min(thickness, width), ty = min(thickness, height)
+        fillRectangle(x0: x, y0: y, x1: x1, y1: Self.clampedSum(y, ty), color: color)
+        fillRectangle(x0: x, y0: Self.clampedSum(y1, -ty), x1: x1, y1: y1, color: color)
+        fillRectangle(x0: x, y0: y, x1: Self.clampedSum(x, tx), y1: y1, color: color)
+        fillRectangle(x0: Self.clampedSum(x1, -tx), y0: y, x1: x1, y1: y1, color: color)
     }
 
     /// Draws `text` in the built-in 5×7 bitmap font with its top-left corner at (x, y), each font pixel a

@@ -9,9 +9,8 @@ public enum PNGEncoder {
     /// upright image.
     /// - Throws: `ImageError.corrupt` when libpng fails to encode.
     public static func encode(_ image: Image) throws(ImageError) -> [UInt8] {
-        let channels = image.format.channelCount
-        // libpng takes the row stride in channels, so a stride that is not a whole number of pixels is packed.
-        let source = image.bytesPerRow % channels == 0 ? image : image.ownedCopy()
+        // libpng takes the row stride (in bytes for 8-bit data) as an Int32; wider strides are packed first.
+        let source = image.bytesPerRow <= Int(Int32.max) ? image : image.ownedCopy()
         var png = png_image()
         png.version = UInt32(PNG_IMAGE_VERSION)
         png.width = UInt32(source.width)
@@ -22,7 +21,7 @@ public enum PNGEncoder {
         case .rgba8: UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
         case .bgra8: UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA | PNG_FORMAT_FLAG_BGR)
         }
-        let rowStride = Int32(source.bytesPerRow / channels)
+        let rowStride = Int32(source.bytesPerRow)
         let result: Result<[UInt8], ImageError> = source.withUnsafePixels { pixels in
             var size = 0
             guard png_image_write_to_memory(&png, nil, &size, 0, pixels.baseAddress, rowStride, nil) != 0,
