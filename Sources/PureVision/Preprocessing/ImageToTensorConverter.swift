@@ -92,8 +92,9 @@ public struct ImageToTensorConverter: Sendable {
         } else {
             roi = RotatedRect(centerX: 0.5 * width, centerY: 0.5 * height, width: width, height: height, rotation: 0)
         }
-        let values = [roi.centerX, roi.centerY, roi.width, roi.height, roi.rotation]
-        guard values.allSatisfy(\.isFinite), roi.width > 0, roi.height > 0 else {
+        guard roi.centerX.isFinite, roi.centerY.isFinite, roi.width.isFinite, roi.height.isFinite,
+            roi.rotation.isFinite, roi.width > 0, roi.height > 0
+        else {
             throw .invalidRect(rect ?? .fullImage)
         }
         var padding: (left: Float, top: Float, right: Float, bottom: Float) = (0, 0, 0, 0)
@@ -123,7 +124,8 @@ public struct ImageToTensorConverter: Sendable {
         let outputHeight = options.outputHeight
         let destination = SIMD8<Float>(
             0, Float(outputHeight), 0, 0, Float(outputWidth), 0, Float(outputWidth), Float(outputHeight))
-        let forward = PerspectiveTransform.solve(source: PerspectiveTransform.corners(of: roi), destination: destination)
+        let corners = PerspectiveTransform.corners(of: roi)
+        let forward = PerspectiveTransform.solve(source: corners, destination: destination)
         let inverse = PerspectiveTransform.inverted(forward)
         let offsets: SIMD3<Int>
         switch image.format {
