@@ -31,9 +31,13 @@ public enum ImageOrientation: String, Sendable, Hashable, CaseIterable {
     case left
     /// The upright image is the stored one rotated 90° clockwise.
     case right
+    /// `.up`, flipped horizontally.
     case upMirrored
+    /// `.down`, flipped horizontally.
     case downMirrored
+    /// `.left`, flipped horizontally.
     case leftMirrored
+    /// `.right`, flipped horizontally.
     case rightMirrored
 
     /// Whether the orientation mirrors the image.
@@ -216,6 +220,7 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     /// A file could not be read or written.
     case fileAccess(String)
 
+    /// A one-line, human-readable reason.
     public var description: String {
         switch self {
         case .invalidDimensions(let w, let h): "invalid image size \(w)×\(h)"
