@@ -6,10 +6,15 @@ import TensorCore
 enum CommandLineTool {
     static let usage = """
         usage: purevision run MODEL --input IN.npy [--input IN2.npy ...] --output-dir DIR [--threads N] [--reference]
+               purevision faces IMAGE... [--model PATH] [--min-confidence X] [--json] [--out DIR]
 
         Subcommands:
           run    Run a .tflite model on .npy inputs; writes DIR/output_0.npy, output_1.npy, ... (float32 outputs
                  as float32, little-endian, in the model's output shapes).
+          faces  Detect faces (MediaPipe's FaceDetector; default model: the bundled short-range BlazeFace). With
+                 --json one line per image: {"image","width","height","detections":[{"score","boundingBox":
+                 [originX,originY,width,height] (pixels),"keypoints":[[x,y],...] (normalized)}]}. --out writes an
+                 annotated PNG per image.
         """
 
     static func run(_ arguments: [String]) throws {
@@ -20,6 +25,7 @@ enum CommandLineTool {
         let rest = Array(arguments.dropFirst())
         switch subcommand {
         case "run": try RunCommand.run(rest)
+        case "faces": try FacesCommand.run(rest)
         case "-h", "--help", "help": print(usage)
         default: throw CommandLineError.usage("unknown subcommand '\(subcommand)'")
         }

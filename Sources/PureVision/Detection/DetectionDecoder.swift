@@ -31,7 +31,7 @@ public enum DetectionDecoder {
         rawScores: UnsafeBufferPointer<Float>,
         anchors: [Anchor],
         options: DetectionDecoderOptions
-    ) throws(DetectionError) -> [Detection] {
+    ) throws(DetectionError) -> [NormalizedDetection] {
         try validate(options)
         let (boxFloats, boxOverflow) = options.numBoxes.multipliedReportingOverflow(by: options.numCoords)
         let (scoreFloats, scoreOverflow) = options.numBoxes.multipliedReportingOverflow(by: options.numClasses)
@@ -56,12 +56,12 @@ public enum DetectionDecoder {
     private static func decodeValidated(
         boxes: UnsafePointer<Float>, scores: UnsafePointer<Float>,
         anchors: UnsafeBufferPointer<Anchor>, options: DetectionDecoderOptions
-    ) -> [Detection] {
+    ) -> [NormalizedDetection] {
         let numClasses = options.numClasses
         let numCoords = options.numCoords
         let xyOrder = options.reverseOutputOrder
         let clip = options.scoreClippingThresh
-        var detections: [Detection] = []
+        var detections: [NormalizedDetection] = []
         for box in 0..<options.numBoxes {
             if options.maxResults > 0 && detections.count == options.maxResults { break }
             var classID = -1
@@ -117,7 +117,7 @@ public enum DetectionDecoder {
                 let y = rawY / options.yScale * anchor.height + anchor.yCenter
                 keypoints.append(Keypoint(x: x, y: options.flipVertically ? 1 - y : y))
             }
-            detections.append(Detection(
+            detections.append(NormalizedDetection(
                 score: maxScore, classID: classID,
                 xMin: xmin, yMin: options.flipVertically ? 1 - ymax : ymin,
                 width: width, height: height, keypoints: keypoints

@@ -8,7 +8,7 @@ public enum DetectionProjection {
     /// - Parameter matrix: 16 floats, a 4×4 row-major matrix from tensor-normalized to image-normalized
     ///   coordinates (the preprocessing's MATRIX output).
     /// - Throws: `DetectionError.invalidMatrix` unless `matrix` has 16 elements.
-    public static func project(_ detections: [Detection], matrix: [Float]) throws(DetectionError) -> [Detection] {
+    public static func project(_ detections: [NormalizedDetection], matrix: [Float]) throws(DetectionError) -> [NormalizedDetection] {
         guard matrix.count == 16 else { throw .invalidMatrix(count: matrix.count) }
         let m0 = matrix[0], m1 = matrix[1], m3 = matrix[3]
         let m4 = matrix[4], m5 = matrix[5], m7 = matrix[7]

@@ -46,7 +46,7 @@ public struct RotationVector: Sendable, Hashable {
 /// relative boxes and `NORM_RECT(S)` outputs.
 public enum DetectionsToRects {
     /// The unrotated rect of a detection's box: centre `xMin + width / 2` (y likewise), same size.
-    public static func rect(of detection: Detection) -> NormalizedRect {
+    public static func rect(of detection: NormalizedDetection) -> NormalizedRect {
         NormalizedRect(
             xCenter: detection.xMin + detection.width / 2,
             yCenter: detection.yMin + detection.height / 2,
@@ -58,7 +58,7 @@ public enum DetectionsToRects {
     ///
     /// - Throws: `DetectionError.keypointIndexOutOfRange` when the detection lacks a named keypoint.
     public static func rect(
-        of detection: Detection, rotationVector: RotationVector?, imageWidth: Int, imageHeight: Int
+        of detection: NormalizedDetection, rotationVector: RotationVector?, imageWidth: Int, imageHeight: Int
     ) throws(DetectionError) -> NormalizedRect {
         var result = rect(of: detection)
         if let rotationVector {
@@ -71,7 +71,7 @@ public enum DetectionsToRects {
     /// One rect per detection, in order. MediaPipe's `output_zero_rect_for_empty_detections` sentinel is not
     /// produced: no detections give no rects.
     public static func rects(
-        of detections: [Detection], rotationVector: RotationVector?, imageWidth: Int, imageHeight: Int
+        of detections: [NormalizedDetection], rotationVector: RotationVector?, imageWidth: Int, imageHeight: Int
     ) throws(DetectionError) -> [NormalizedRect] {
         var rects: [NormalizedRect] = []
         rects.reserveCapacity(detections.count)
@@ -87,7 +87,7 @@ public enum DetectionsToRects {
     ///
     /// - Throws: `DetectionError.keypointIndexOutOfRange` when the detection lacks a named keypoint.
     public static func rotation(
-        of detection: Detection, rotationVector: RotationVector, imageWidth: Int, imageHeight: Int
+        of detection: NormalizedDetection, rotationVector: RotationVector, imageWidth: Int, imageHeight: Int
     ) throws(DetectionError) -> Float {
         let keypoints = detection.keypoints
         for index in [rotationVector.startKeypointIndex, rotationVector.endKeypointIndex]

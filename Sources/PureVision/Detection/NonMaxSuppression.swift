@@ -20,8 +20,8 @@ public enum NonMaxSuppression {
     /// - Returns: the retained detections in visiting order; `nil` when `detections` is empty and
     ///   `returnEmptyDetections` is false (MediaPipe then emits no packet at all).
     public static func suppress(
-        _ detections: [Detection], options: NonMaxSuppressionOptions
-    ) -> [Detection]? {
+        _ detections: [NormalizedDetection], options: NonMaxSuppressionOptions
+    ) -> [NormalizedDetection]? {
         if detections.isEmpty {
             return options.returnEmptyDetections ? [] : nil
         }
@@ -36,16 +36,16 @@ public enum NonMaxSuppression {
 
     /// The overlap similarity of two detections' boxes, as MediaPipe's `OverlapSimilarity(type, rect1, rect2)`.
     public static func similarity(
-        _ first: Detection, _ second: Detection, overlapType: NonMaxSuppressionOptions.OverlapType
+        _ first: NormalizedDetection, _ second: NormalizedDetection, overlapType: NonMaxSuppressionOptions.OverlapType
     ) -> Float {
         similarity(RelativeRect(first), RelativeRect(second), overlapType)
     }
 
     private static func greedy(
-        _ detections: [Detection], order: [Int], options: NonMaxSuppressionOptions
-    ) -> [Detection] {
+        _ detections: [NormalizedDetection], order: [Int], options: NonMaxSuppressionOptions
+    ) -> [NormalizedDetection] {
         let maxCount = options.maxNumDetections > -1 ? options.maxNumDetections : order.count
-        var output: [Detection] = []
+        var output: [NormalizedDetection] = []
         var retained: [RelativeRect] = []
         for index in order {
             let detection = detections[index]
@@ -64,11 +64,11 @@ public enum NonMaxSuppression {
     }
 
     private static func weighted(
-        _ detections: [Detection], order: [Int], options: NonMaxSuppressionOptions
-    ) -> [Detection] {
+        _ detections: [NormalizedDetection], order: [Int], options: NonMaxSuppressionOptions
+    ) -> [NormalizedDetection] {
         let rects = detections.map(RelativeRect.init)
         var remaining = order
-        var output: [Detection] = []
+        var output: [NormalizedDetection] = []
         while let topIndex = remaining.first {
             let top = detections[topIndex]
             if options.minScoreThreshold > 0 && top.score < options.minScoreThreshold { break }
@@ -88,7 +88,7 @@ public enum NonMaxSuppression {
         return output
     }
 
-    private static func weightedMean(of candidates: [Int], top: Detection, in detections: [Detection]) -> Detection {
+    private static func weightedMean(of candidates: [Int], top: NormalizedDetection, in detections: [NormalizedDetection]) -> NormalizedDetection {
         let keypointCount = top.keypoints.count
         var keypointSums = [Float](repeating: 0, count: keypointCount * 2)
         var xMinSum: Float = 0
@@ -145,7 +145,7 @@ struct RelativeRect {
     var xMax: Float
     var yMax: Float
 
-    init(_ detection: Detection) {
+    init(_ detection: NormalizedDetection) {
         xMin = detection.xMin
         yMin = detection.yMin
         xMax = detection.xMin + detection.width

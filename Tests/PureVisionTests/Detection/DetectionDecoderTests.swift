@@ -16,7 +16,7 @@ import PureVision
         let anchor = Anchor(xCenter: 0.5, yCenter: 0.25, width: 0.5, height: 1)
         let detections = try decode([1, -2, 1, 2, 2, 4], scores: [0], anchors: [anchor], options: options)
         // xc = 1/4·0.5 + 0.5 = 0.625, yc = −2/8·1 + 0.25 = 0, w = 1/2·0.5 = 0.25, h = 2/4·1 = 0.5.
-        #expect(detections == [Detection(
+        #expect(detections == [NormalizedDetection(
             score: 0.5, classID: 0, xMin: 0.5, yMin: -0.25, width: 0.25, height: 0.5,
             keypoints: [Keypoint(x: 2 / 4 * 0.5 + 0.5, y: 4 / 8 * 1 + 0.25)]
         )])
@@ -119,7 +119,7 @@ import PureVision
 
 func decode(
     _ boxes: [Float], scores: [Float], anchors: [Anchor], options: DetectionDecoderOptions
-) throws(DetectionError) -> [Detection] {
+) throws(DetectionError) -> [NormalizedDetection] {
     try boxes.withUnsafeBufferPointer { (boxBuffer) throws(DetectionError) in
         try scores.withUnsafeBufferPointer { (scoreBuffer) throws(DetectionError) in
             try DetectionDecoder.decode(rawBoxes: boxBuffer, rawScores: scoreBuffer, anchors: anchors, options: options)

@@ -9,7 +9,7 @@ import PureVision
 @Suite struct DetectionProjectionTests {
     @Test func identityKeepsDetections() throws {
         let identity: [Float] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
-        let detection = Detection(score: 0.5, xMin: 0.25, yMin: 0.5, width: 0.25, height: 0.125,
+        let detection = NormalizedDetection(score: 0.5, xMin: 0.25, yMin: 0.5, width: 0.25, height: 0.125,
                                   keypoints: [Keypoint(x: 0.3, y: 0.6)])
         #expect(try DetectionProjection.project([detection], matrix: identity) == [detection])
     }
@@ -17,7 +17,7 @@ import PureVision
     @Test func rotationBy90DegreesSwapsAxes() throws {
         // x' = −y + 1, y' = x: a quarter turn of the unit square onto itself.
         let matrix: [Float] = [0, -1, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
-        let detection = Detection(score: 1, xMin: 0.25, yMin: 0.5, width: 0.5, height: 0.25,
+        let detection = NormalizedDetection(score: 1, xMin: 0.25, yMin: 0.5, width: 0.5, height: 0.25,
                                   keypoints: [Keypoint(x: 0.25, y: 0.5)])
         let projected = try #require(try DetectionProjection.project([detection], matrix: matrix).first)
         #expect(projected.keypoints == [Keypoint(x: 0.5, y: 0.25)])
@@ -28,7 +28,7 @@ import PureVision
     @Test func rotationBy45DegreesTakesBounds() throws {
         let c = Float(0.5).squareRoot()
         let matrix: [Float] = [c, -c, 0, 0, c, c, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
-        let detection = Detection(score: 1, xMin: 0, yMin: 0, width: 1, height: 1)
+        let detection = NormalizedDetection(score: 1, xMin: 0, yMin: 0, width: 1, height: 1)
         let projected = try #require(try DetectionProjection.project([detection], matrix: matrix).first)
         // Corners (0,0), (c,c), (0,2c), (−c,c): bounds x ∈ [−c, c], y ∈ [0, 2c].
         #expect(projected.xMin == 1 * -c + 0 && projected.width == c - (-c))
@@ -57,7 +57,7 @@ import PureVision
 
     @Test func palmRotationUsesNinetyRadians() throws {
         // Wrist below the middle-finger MCP in a 200×100 image: the vector points straight up (atan2 = π/2).
-        let detection = Detection(score: 1, xMin: 0.2, yMin: 0.2, width: 0.4, height: 0.6,
+        let detection = NormalizedDetection(score: 1, xMin: 0.2, yMin: 0.2, width: 0.4, height: 0.6,
                                   keypoints: [Keypoint(x: 0.5, y: 0.8), Keypoint(x: 0, y: 0),
                                               Keypoint(x: 0.5, y: 0.3)])
         let rect = try DetectionsToRects.rect(of: detection, rotationVector: .palmDetection,
@@ -74,7 +74,7 @@ import PureVision
     }
 
     @Test func missingKeypointThrows() {
-        let detection = Detection(score: 1, xMin: 0, yMin: 0, width: 1, height: 1, keypoints: [Keypoint(x: 0, y: 0)])
+        let detection = NormalizedDetection(score: 1, xMin: 0, yMin: 0, width: 1, height: 1, keypoints: [Keypoint(x: 0, y: 0)])
         #expect(throws: DetectionError.keypointIndexOutOfRange(index: 2, keypointCount: 1)) {
             try DetectionsToRects.rects(
                 of: [detection], rotationVector: .palmDetection, imageWidth: 10, imageHeight: 10)

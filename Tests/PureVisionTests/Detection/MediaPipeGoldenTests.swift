@@ -49,7 +49,7 @@ import _TestSupport
     }
 
     private func expectRows(
-        _ detections: [Detection], _ golden: [Float], _ label: String,
+        _ detections: [NormalizedDetection], _ golden: [Float], _ label: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(golden.count == detections.count * 6, "\(label): count", sourceLocation: sourceLocation)

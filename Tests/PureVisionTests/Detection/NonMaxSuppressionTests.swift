@@ -2,8 +2,8 @@ import Testing
 import PureVision
 
 @Suite struct NonMaxSuppressionTests {
-    private func box(_ score: Float, _ x: Float, _ y: Float, _ w: Float, _ h: Float, kp: [Keypoint] = []) -> Detection {
-        Detection(score: score, xMin: x, yMin: y, width: w, height: h, keypoints: kp)
+    private func box(_ score: Float, _ x: Float, _ y: Float, _ w: Float, _ h: Float, kp: [Keypoint] = []) -> NormalizedDetection {
+        NormalizedDetection(score: score, xMin: x, yMin: y, width: w, height: h, keypoints: kp)
     }
 
     @Test func similarityMeasures() {

@@ -18,7 +18,7 @@ public struct Keypoint: Sendable, Hashable {
 /// Coordinates are normalized to the frame they were produced in (tensor-normalized after decoding,
 /// image-normalized after projection); `y` grows downwards. The box is stored as MediaPipe stores it:
 /// top-left corner plus size, so `xMin + width` is the right edge.
-public struct Detection: Sendable, Hashable {
+public struct NormalizedDetection: Sendable, Hashable {
     /// The detection's confidence (after the sigmoid when the decoder applies one).
     public var score: Float
     /// The class index the score belongs to (MediaPipe's `label_id`).

@@ -1,0 +1,214 @@
+import Engine
+import ImageIO
+import TFLite
+
+/// MediaPipe's FaceDetector (BlazeFace), natively: image → letterboxed model input → SSD decoding → weighted
+/// non-max suppression → detections in image coordinates, matching MediaPipe Tasks 0.10.14.
+///
+/// The model decides the configuration: a 128×128 input is the short-range model (896 anchors), a 192×192 input
+/// the full-range one (2304 anchors). Rotation through `ImageProcessingOptions` and the image orientation is
+/// supported; a region of interest is not (as in MediaPipe).
+///
+/// A `FaceDetector` is `Sendable`: calls from several threads are serialised.
+public final class FaceDetector: Sendable {
+    /// The options the detector was created with.
+    public let options: FaceDetectorOptions
+    private let runner: TaskRunner<FaceFrame, FaceDetectorResult>
+
+    /// Creates a detector.
+    /// - Throws: `VisionTaskError` for options out of range, a missing or unsupported model, or a result handler
+    ///   that does not fit the running mode.
+    public init(options: FaceDetectorOptions) throws(VisionTaskError) {
+        for (name, value) in [
+            ("minDetectionConfidence", options.minDetectionConfidence),
+            ("minSuppressionThreshold", options.minSuppressionThreshold),
+        ] where !(0...1).contains(value) {
+            throw .invalidOption(name: name, reason: "must be in [0, 1], got \(value)")
+        }
+        self.options = options
+        let pipeline = try FaceDetectionPipeline(options: options)
+        runner = try TaskRunner(
+            mode: options.runningMode, label: "FaceDetector", handler: options.resultHandler,
+            process: { frame, _ throws(VisionTaskError) in try pipeline.detect(frame) })
+    }
+
+    /// Creates an image-mode detector for the model at `modelPath` with default options.
+    public convenience init(modelPath: String) throws(VisionTaskError) {
+        try self.init(options: FaceDetectorOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
+    }
+
+    /// Detects faces in one image (`.image` mode).
+    public func detect(
+        image: Image, imageProcessingOptions: ImageProcessingOptions? = nil
+    ) throws(VisionTaskError) -> FaceDetectorResult {
+        try runner.runImage(FaceFrame(image: image, processing: imageProcessingOptions))
+    }
+
+    /// Detects faces in one video frame (`.video` mode); timestamps must strictly increase.
+    public func detect(
+        videoFrame image: Image, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+    ) throws(VisionTaskError) -> FaceDetectorResult {
+        try runner.runVideo(
+            FaceFrame(image: image, processing: imageProcessingOptions), timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
+    /// (and `liveStreamResults()`). A frame wrapping caller memory is copied first.
+    public func detectAsync(
+        image: Image, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+    ) throws(VisionTaskError) {
+        let owned = image.isBorrowed ? image.ownedCopy() : image
+        try runner.submit(
+            FaceFrame(image: owned, processing: imageProcessingOptions), timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// Detects faces in one image off the calling thread (`.image` mode).
+    public func detect(image: Image, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
+        -> FaceDetectorResult
+    {
+        let owned = image.isBorrowed ? image.ownedCopy() : image
+        return try await runner.runImageAsync(FaceFrame(image: owned, processing: imageProcessingOptions))
+    }
+
+    /// Every live-stream outcome from now on, in timestamp order; the stream ends when the detector is closed.
+    public func liveStreamResults() -> AsyncStream<LiveStreamEvent<FaceDetectorResult>> { runner.events() }
+
+    /// Finishes queued live-stream frames, delivers their results and refuses further calls.
+    public func close() { runner.close() }
+}
+
+/// One frame and its per-call options.
+struct FaceFrame: FrameRequest {
+    let image: Image
+    let processing: ImageProcessingOptions?
+}
+
+/// The prepared detection pipeline: model, anchors, decoding and suppression settings.
+final class FaceDetectionPipeline: Sendable {
+    let loaded: LoadedModel
+    let converter: ImageToTensorConverter
+    let anchors: [Anchor]
+    let decoderOptions: DetectionDecoderOptions
+    let suppression: NonMaxSuppressionOptions
+    let boxesOutput: Int
+    let scoresOutput: Int
+
+    init(options: FaceDetectorOptions) throws(VisionTaskError) {
+        loaded = try LoadedModel.load(options.baseOptions)
+        let interpreter = loaded.interpreter
+        guard interpreter.inputs.count == 1, let input = interpreter.inputs.first, input.elementType == .float32,
+            input.shape.rank == 4, input.shape[0] == 1, input.shape[3] == 3
+        else {
+            throw .model("a face detector takes one float32 [1, H, W, 3] input; this model has \(interpreter.inputs)")
+        }
+        let size = input.shape[1]
+        let anchorOptions: SSDAnchorOptions
+        var decoder: DetectionDecoderOptions
+        switch (input.shape[1], input.shape[2]) {
+        case (128, 128):
+            anchorOptions = .faceShortRange128
+            decoder = .faceShortRange128
+        case (192, 192):
+            anchorOptions = .faceFullRange192
+            decoder = .faceFullRange192
+        default:
+            throw .model("unsupported face detector input \(input.shape): expected 128×128 or 192×192")
+        }
+        let generated: [Anchor]
+        do throws(DetectionError) {
+            generated = try SSDAnchors.generate(anchorOptions)
+        } catch {
+            throw .model("anchors: \(error)")
+        }
+        anchors = generated
+        let count = generated.count
+        let outputs = interpreter.outputs
+        guard outputs.count == 2,
+            let boxes = outputs.firstIndex(where: { $0.shape.dimensions == [1, count, 16] }),
+            let scores = outputs.firstIndex(where: { $0.shape.dimensions == [1, count, 1] })
+        else {
+            throw .model(
+                "a \(size)×\(size) face detector must output [1, \(count), 16] boxes and [1, \(count), 1] scores; "
+                    + "this model outputs \(outputs.map(\.shape))")
+        }
+        boxesOutput = boxes
+        scoresOutput = scores
+        decoder.minScoreThresh = options.minDetectionConfidence
+        decoderOptions = decoder
+        var nms = NonMaxSuppressionOptions.faceDetection
+        nms.minSuppressionThreshold = options.minSuppressionThreshold
+        suppression = nms
+        // Tasks take the range from the model's metadata; models without it use BlazeFace's [-1, 1].
+        let range = try loaded.inputRange() ?? (-1, 1)
+        do {
+            converter = try ImageToTensorConverter(
+                options: ImageToTensorOptions(
+                    outputWidth: size, outputHeight: size, keepAspectRatio: true, border: .zero, range: range))
+        } catch {
+            throw .model("\(error)")
+        }
+    }
+
+    func detect(_ frame: FaceFrame) throws(VisionTaskError) -> FaceDetectorResult {
+        let image = frame.image
+        let rect: NormalizedRect
+        do throws(PreprocessingError) {
+            rect = try (frame.processing ?? ImageProcessingOptions()).normalizedRect(
+                imageWidth: image.width, imageHeight: image.height, orientation: image.orientation,
+                roiAllowed: false)
+        } catch {
+            throw Self.taskError(error)
+        }
+        let (decoded, transform) = try loaded.interpreter.withSession {
+            session throws(VisionTaskError) -> ([NormalizedDetection], ImageToTensorResult) in
+            let input = session.floatInput(0)
+            guard let inputBase = input.baseAddress else { throw .model("the model input is empty") }
+            let transform: ImageToTensorResult
+            do throws(PreprocessingError) {
+                transform = try converter.convert(image, rect: rect, into: inputBase)
+            } catch {
+                throw Self.taskError(error)
+            }
+            session.invoke()
+            do throws(DetectionError) {
+                let detections = try DetectionDecoder.decode(
+                    rawBoxes: session.floatOutput(boxesOutput), rawScores: session.floatOutput(scoresOutput),
+                    anchors: anchors, options: decoderOptions)
+                return (detections, transform)
+            } catch {
+                throw .model("decoding: \(error)")
+            }
+        }
+        let kept = NonMaxSuppression.suppress(decoded, options: suppression) ?? []
+        let projected: [NormalizedDetection]
+        do throws(DetectionError) {
+            projected = try DetectionProjection.project(kept, matrix: transform.matrix)
+        } catch {
+            throw .model("projection: \(error)")
+        }
+        return FaceDetectorResult(detections: projected.map { Self.pixelDetection($0, image: image) })
+    }
+
+    /// MediaPipe's conversion to a pixel box: each of xmin, ymin, width, height is scaled and truncated toward
+    /// zero on its own, then clamped to the image.
+    static func pixelDetection(_ detection: NormalizedDetection, image: Image) -> Detection {
+        let w = Float(image.width)
+        let h = Float(image.height)
+        func pixels(_ value: Float, _ extent: Float, _ limit: Int) -> Int {
+            let scaled = value * extent
+            guard scaled.isFinite else { return 0 }
+            return min(max(Int(scaled.rounded(.towardZero)), 0), limit)
+        }
+        let box = BoundingBox(
+            originX: pixels(detection.xMin, w, image.width), originY: pixels(detection.yMin, h, image.height),
+            width: pixels(detection.width, w, image.width), height: pixels(detection.height, h, image.height))
+        return Detection(
+            boundingBox: box, categories: [Category(index: detection.classID, score: detection.score)],
+            keypoints: detection.keypoints.map { NormalizedKeypoint(x: $0.x, y: $0.y) })
+    }
+
+    static func taskError(_ error: PreprocessingError) -> VisionTaskError {
+        if case .mirroredOrientation(let orientation) = error { return .image(.mirroredOrientation(orientation)) }
+        return .invalidOption(name: "imageProcessingOptions", reason: "\(error)")
+    }
+}

@@ -1,0 +1,65 @@
+/// A rectangle in integer pixels of the input image, as MediaPipe reports detection boxes.
+public struct BoundingBox: Sendable, Hashable, Codable {
+    /// Left edge, in pixels.
+    public var originX: Int
+    /// Top edge, in pixels.
+    public var originY: Int
+    /// Width, in pixels.
+    public var width: Int
+    /// Height, in pixels.
+    public var height: Int
+
+    public init(originX: Int, originY: Int, width: Int, height: Int) {
+        self.originX = originX
+        self.originY = originY
+        self.width = width
+        self.height = height
+    }
+}
+
+/// A classification result: the class index, its score and, when the model names it, its label.
+public struct Category: Sendable, Hashable, Codable {
+    /// The class index in the model's output.
+    public var index: Int
+    /// The score (probability-like, in [0, 1] for the bundled models).
+    public var score: Float
+    /// The label from the model's label file, when there is one.
+    public var categoryName: String?
+    /// The label in the requested display-name locale, when there is one.
+    public var displayName: String?
+
+    public init(index: Int, score: Float, categoryName: String? = nil, displayName: String? = nil) {
+        self.index = index
+        self.score = score
+        self.categoryName = categoryName
+        self.displayName = displayName
+    }
+}
+
+/// A point normalized to the input image: x and y in [0, 1] when inside it.
+public struct NormalizedKeypoint: Sendable, Hashable, Codable {
+    public var x: Float
+    public var y: Float
+
+    public init(x: Float, y: Float) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// One detected object, as MediaPipe Tasks reports it.
+public struct Detection: Sendable, Hashable, Codable {
+    /// The box, in integer pixels of the (stored, unrotated) input image.
+    public var boundingBox: BoundingBox
+    /// The detection's categories; detectors with one class report one category with the detection score.
+    public var categories: [Category]
+    /// Keypoints normalized to the input image (for faces: right eye, left eye, nose tip, mouth, right ear tragion,
+    /// left ear tragion — the subject's right and left).
+    public var keypoints: [NormalizedKeypoint]
+
+    public init(boundingBox: BoundingBox, categories: [Category], keypoints: [NormalizedKeypoint]) {
+        self.boundingBox = boundingBox
+        self.categories = categories
+        self.keypoints = keypoints
+    }
+}

@@ -1,0 +1,60 @@
+import Engine
+import Foundation
+import TFLite
+
+/// A model loaded for a task: the parsed file (for its metadata) and the prepared interpreter.
+struct LoadedModel: Sendable {
+    let model: TFLiteModel
+    let interpreter: Interpreter
+
+    /// Loads the model named by `baseOptions` (a path or the bytes of a `.tflite` file).
+    static func load(_ baseOptions: BaseOptions) throws(VisionTaskError) -> LoadedModel {
+        try load(bytes: try bytes(of: baseOptions), threadCount: baseOptions.threadCount)
+    }
+
+    /// Loads a model from its bytes.
+    static func load(bytes: [UInt8], threadCount: Int) throws(VisionTaskError) -> LoadedModel {
+        guard threadCount >= 1 else {
+            throw .invalidOption(name: "threadCount", reason: "must be ≥ 1, got \(threadCount)")
+        }
+        let model: TFLiteModel
+        do { model = try TFLiteModel(bytes: bytes) } catch { throw .model("\(error)") }
+        do {
+            let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: threadCount))
+            return LoadedModel(model: model, interpreter: interpreter)
+        } catch {
+            throw .model("\(error)")
+        }
+    }
+
+    /// The bytes of the asset `baseOptions` names.
+    static func bytes(of baseOptions: BaseOptions) throws(VisionTaskError) -> [UInt8] {
+        if let path = baseOptions.modelAssetPath {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw .model("cannot read model file '\(path)'")
+            }
+            return [UInt8](data)
+        }
+        if let buffer = baseOptions.modelAssetBuffer { return buffer }
+        throw .invalidOption(name: "baseOptions", reason: "set modelAssetPath or modelAssetBuffer")
+    }
+
+    /// The float input range from the input tensor's metadata `NormalizationOptions` (`(0 − mean) / std` to
+    /// `(255 − mean) / std`), as MediaPipe Tasks derives it; nil when the model has no such metadata.
+    func inputRange() throws(VisionTaskError) -> (min: Float, max: Float)? {
+        let metadata: ModelMetadata?
+        do { metadata = try model.modelMetadata() } catch { throw .model("metadata: \(error)") }
+        guard let subgraph = metadata?.subgraphs.first, let tensor = subgraph.inputTensors.first else { return nil }
+        for unit in tensor.processUnits {
+            guard case .normalization(let mean, let std) = unit else { continue }
+            guard let m = mean.first, let s = std.first, s != 0 else {
+                throw .model("input normalization metadata is empty or has a zero std")
+            }
+            guard mean.allSatisfy({ $0 == m }), std.allSatisfy({ $0 == s }) else {
+                throw .model("per-channel input normalization with different values is not supported")
+            }
+            return ((0 - m) / s, (255 - m) / s)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import ImageIO
+import PureVision
+
+/// `purevision faces IMAGE... [--model PATH] [--min-confidence X] [--json] [--out DIR]`
+enum FacesCommand {
+    static func run(_ arguments: [String]) throws {
+        let parsed = try ParsedArguments(
+            arguments, valueOptions: ["--model", "--min-confidence", "--out"], flagOptions: ["--json"])
+        guard !parsed.positional.isEmpty else { throw CommandLineError.usage("faces needs at least one IMAGE") }
+        var options = FaceDetectorOptions(
+            baseOptions: BaseOptions(
+                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("face_detection_short_range.tflite")))
+        if let text = try parsed.single("--min-confidence") {
+            guard let value = Float(text) else { throw CommandLineError.usage("--min-confidence takes a number") }
+            options.minDetectionConfidence = value
+        }
+        let detector = try FaceDetector(options: options)
+        let outputDirectory = try parsed.single("--out")
+        if let outputDirectory {
+            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        }
+        for path in parsed.positional {
+            let image = try Image(contentsOfFile: path)
+            let result = try detector.detect(image: image)
+            let name = (path as NSString).lastPathComponent
+            if parsed.flags.contains("--json") {
+                print(json(name: name, image: image, result: result))
+            } else {
+                print("\(name): \(result.detections.count) face(s)")
+                for detection in result.detections {
+                    let b = detection.boundingBox
+                    let score = detection.categories.first?.score ?? 0
+                    print("  score \(score)  box x \(b.originX) y \(b.originY) w \(b.width) h \(b.height)")
+                }
+            }
+            if let outputDirectory {
+                let stem = (name as NSString).deletingPathExtension
+                let destination = (outputDirectory as NSString).appendingPathComponent("\(stem)_faces.png")
+                try annotate(image, result).writePNG(toFile: destination)
+            }
+        }
+    }
+
+    static func json(name: String, image: Image, result: FaceDetectorResult) -> String {
+        let detections = result.detections.map { d in
+            let b = d.boundingBox
+            let keypoints = d.keypoints.map { "[\($0.x),\($0.y)]" }.joined(separator: ",")
+            return #"{"score":\#(d.categories.first?.score ?? 0),"boundingBox":[\#(b.originX),\#(b.originY),\#(b.width),\#(b.height)],"keypoints":[\#(keypoints)]}"#
+        }
+        return #"{"image":\#(JSONText.quoted(name)),"width":\#(image.width),"height":\#(image.height),"detections":[\#(detections.joined(separator: ","))]}"#
+    }
+
+    /// Draws each face's box, keypoints and score on a copy of the image.
+    static func annotate(_ image: Image, _ result: FaceDetectorResult) throws -> Image {
+        var canvas = Canvas(image: image)
+        let thickness = max(2, min(image.width, image.height) / 200)
+        let colors: [RGBColor] = [.red, .green, .blue, .yellow, .cyan, .magenta]
+        for detection in result.detections {
+            let b = detection.boundingBox
+            canvas.drawRectangle(x: b.originX, y: b.originY, width: b.width, height: b.height, color: .green, thickness: thickness)
+            for (index, point) in detection.keypoints.enumerated() {
+                canvas.drawCircle(
+                    center: (Double(point.x) * Double(image.width), Double(point.y) * Double(image.height)),
+                    radius: Double(thickness * 2), color: colors[index % colors.count], filled: true, thickness: 1)
+            }
+            let score = detection.categories.first?.score ?? 0
+            canvas.drawText(
+                String(format: "%.2f", score), at: (x: b.originX, y: max(0, b.originY - 10 * max(1, thickness / 2))),
+                color: .green, scale: max(1, thickness / 2))
+        }
+        return canvas.image
+    }
+}
+
+/// Finds the bundled models: `Models/` in the current directory, or above the executable (a `swift build` tree).
+enum BundledModels {
+    static func path(_ name: String) -> String {
+        let manager = FileManager.default
+        let local = "Models/" + name
+        if manager.fileExists(atPath: local) { return local }
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("Models").appendingPathComponent(name).path
+            if manager.fileExists(atPath: candidate) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return local
+    }
+}
+
+/// JSON string quoting for the CLI's hand-written JSON lines.
+enum JSONText {
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let s where s.value < 0x20: out += String(format: "\\u%04x", s.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

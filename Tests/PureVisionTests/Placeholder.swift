@@ -1,4 +1,0 @@
-import Testing
-import PureVision
-
-@Test func placeholder() { #expect(Bool(true)) }
