@@ -9,7 +9,7 @@ reference kernels, then
     purevision run MODEL --input in0.npy [--input in1.npy ...] --output-dir DIR
 
 and compares every output element: |ours - ref| <= 1e-4 + 1e-3 * |ref|. The CLI's outputs are read from DIR as
-output<I>.npy (I = subgraph output index); --output-name changes that pattern. Prints one line per model and
+output_<I>.npy (I = subgraph output index); --output-name changes that pattern. Prints one line per model and
 "N passed, M failed"; exits non-zero on any failure. --litert-only skips the CLI (checks the generator alone).
 
 Run from the repository root:  python3 tools/check_run_parity.py [-n 30] [--seed 0] [--purevision PATH]
@@ -259,7 +259,7 @@ def main():
     parser.add_argument("--models", nargs="+", help="check these .tflite files instead of random models")
     parser.add_argument("--input-seed", type=int, default=1, help="seed for --models inputs (default 1)")
     parser.add_argument("--purevision", default=".build/release/purevision", help="path of the purevision CLI")
-    parser.add_argument("--output-name", default="output{i}.npy",
+    parser.add_argument("--output-name", default="output_{i}.npy",
                         help="CLI output file pattern (default output{i}.npy)")
     parser.add_argument("--litert-only", action="store_true", help="only build and run models in LiteRT")
     parser.add_argument("--keep", help="keep the generated files in this directory")
