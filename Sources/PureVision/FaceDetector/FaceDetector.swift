@@ -208,7 +208,11 @@ final class FaceDetectionPipeline: Sendable {
     }
 
     static func taskError(_ error: PreprocessingError) -> VisionTaskError {
-        if case .mirroredOrientation(let orientation) = error { return .image(.mirroredOrientation(orientation)) }
+        switch error {
+        case .mirroredOrientation(let orientation): return .image(.mirroredOrientation(orientation))
+        case .regionOfInterestNotSupported: return .regionOfInterestNotSupported
+        default: break
+        }
         return .invalidOption(name: "imageProcessingOptions", reason: "\(error)")
     }
 }
