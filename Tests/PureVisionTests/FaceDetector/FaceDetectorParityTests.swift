@@ -135,3 +135,49 @@ import _TestSupport
         try Self.check(golden, model: "face_detection_full_range_sparse.tflite", exactPixels: false)
     }
 }
+
+extension FaceDetectorParityTests {
+    /// The largest differences over every golden, printed for the record and held to far tighter bounds than the
+    /// acceptance thresholds: the port reproduces MediaPipe's arithmetic, so anything beyond float noise is a bug.
+    @Test func worstCaseDifferences() throws {
+        for (name, goldens, model, exact) in [
+            ("short range vs Tasks", Self.shortRange, "face_detection_short_range.tflite", true),
+            ("full range vs legacy", Self.fullRange, "face_detection_full_range_sparse.tflite", false),
+        ] {
+            var keypointError: Float = 0
+            var scoreError: Float = 0
+            var minimumIoU: Float = 1
+            var boxesExact = 0
+            var faces = 0
+            for golden in goldens {
+                let detector = try FaceDetector(
+                    options: FaceDetectorOptions(
+                        baseOptions: BaseOptions(modelAssetPath: Fixtures.model(model)),
+                        minDetectionConfidence: golden.minDetectionConfidence,
+                        minSuppressionThreshold: golden.minSuppressionThreshold))
+                let image = try Image(contentsOfFile: Self.directory + "/" + golden.image)
+                let result = try detector.detect(
+                    image: image,
+                    imageProcessingOptions: ImageProcessingOptions(rotationDegrees: golden.rotationDegrees))
+                guard result.detections.count == golden.detections.count else { continue }
+                for (ours, theirs) in zip(result.detections, golden.detections) {
+                    faces += 1
+                    let b = ours.boundingBox
+                    let box = [b.originX, b.originY, b.width, b.height].map(Float.init)
+                    if box == theirs.box { boxesExact += 1 }
+                    minimumIoU = min(minimumIoU, Self.iou(box, theirs.box))
+                    scoreError = max(scoreError, abs((ours.categories.first?.score ?? 0) - theirs.score))
+                    for (p, q) in zip(ours.keypoints, theirs.keypoints) {
+                        keypointError = max(keypointError, abs(p.x - q[0]), abs(p.y - q[1]))
+                    }
+                }
+            }
+            print(
+                "FaceDetector \(name): \(goldens.count) images, \(faces) faces, boxes identical \(boxesExact)/\(faces), "
+                    + "min IoU \(minimumIoU), max keypoint error \(keypointError), max score error \(scoreError)")
+            #expect(keypointError <= 1e-5, "\(name)")
+            #expect(scoreError <= 1e-5, "\(name)")
+            if exact { #expect(boxesExact == faces, "\(name)") }
+        }
+    }
+}
