@@ -1,0 +1,227 @@
+import Engine
+import ImageIO
+import TFLite
+
+/// MediaPipe's ImageClassifier, natively: image → stretched model input (REPLICATE border, the metadata's
+/// normalization) → one classification head per output tensor, matching MediaPipe Tasks 0.10.14.
+///
+/// Everything about the model comes from its metadata: the input range, labels and display names (associated
+/// files), score calibration, the score threshold and the head names. A model without metadata still runs: its
+/// float input gets the range [0, 1] (MediaPipe refuses such a model) and its categories have indices only.
+/// A uint8-input model gets the raw 0…255 pixels, as in MediaPipe; int8 inputs are refused. uint8 and bool outputs
+/// are dequantized with their scale and zero point.
+///
+/// A region of interest and rotation (`ImageProcessingOptions`, and the image orientation) are supported.
+/// An `ImageClassifier` is `Sendable`: calls from several threads are serialised.
+public final class ImageClassifier: Sendable {
+    /// The options the classifier was created with.
+    public let options: ImageClassifierOptions
+    /// The labels of each head, in output order (empty names for a head without labels).
+    public let labels: [ClassificationLabels]
+    private let runner: TaskRunner<ClassifierFrame, ImageClassifierResult>
+
+    /// Creates a classifier.
+    /// - Throws: `VisionTaskError.invalidOption` for invalid options (`maxResults` 0, an allowlist together with a
+    ///   denylist, a list on a model without labels), `.model` for a missing or unsupported model or inconsistent
+    ///   metadata, `.resultHandler` for a handler that does not fit the running mode.
+    public init(options: ImageClassifierOptions) throws(VisionTaskError) {
+        try options.validate()
+        self.options = options
+        let pipeline = try ClassificationPipeline(options: options)
+        labels = pipeline.heads.map(\.labels)
+        let mode = options.runningMode
+        runner = try TaskRunner(
+            mode: mode, label: "ImageClassifier", handler: options.resultHandler,
+            process: { frame, timestamp throws(VisionTaskError) in
+                var result = try pipeline.classify(frame)
+                if mode != .image { result.timestampInMilliseconds = timestamp }
+                return result
+            })
+    }
+
+    /// Creates an image-mode classifier for the model at `modelPath` with default options.
+    public convenience init(modelPath: String) throws(VisionTaskError) {
+        try self.init(options: ImageClassifierOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
+    }
+
+    /// The labels of every head of a model, with display names for `displayNamesLocale`, without preparing it
+    /// to run.
+    /// - Throws: `VisionTaskError.model` for an unreadable model or metadata.
+    public static func labels(
+        of baseOptions: BaseOptions, displayNamesLocale: String = "en"
+    ) throws(VisionTaskError) -> [ClassificationLabels] {
+        let model: TFLiteModel
+        do { model = try TFLiteModel(bytes: try LoadedModel.bytes(of: baseOptions)) } catch let error as VisionTaskError {
+            throw error
+        } catch {
+            throw .model("\(error)")
+        }
+        let metadata: ModelMetadata?
+        do { metadata = try model.modelMetadata() } catch { throw .model("metadata: \(error)") }
+        let subgraph = metadata?.subgraphs.first
+        let outputCount = model.subgraphs.first?.outputs.count ?? 0
+        var result: [ClassificationLabels] = []
+        for index in 0..<outputCount {
+            let tensor = subgraph.flatMap { $0.outputTensors.indices.contains(index) ? $0.outputTensors[index] : nil }
+            result.append(
+                try ClassificationLabels.read(
+                    model: model, tensor: tensor, headIndex: index, locale: displayNamesLocale))
+        }
+        return result
+    }
+
+    /// Classifies one image (`.image` mode).
+    public func classify(
+        image: Image, imageProcessingOptions: ImageProcessingOptions? = nil
+    ) throws(VisionTaskError) -> ImageClassifierResult {
+        try runner.runImage(ClassifierFrame(image: image, processing: imageProcessingOptions))
+    }
+
+    /// Classifies one video frame (`.video` mode); timestamps must strictly increase.
+    public func classify(
+        videoFrame image: Image, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+    ) throws(VisionTaskError) -> ImageClassifierResult {
+        try runner.runVideo(
+            ClassifierFrame(image: image, processing: imageProcessingOptions),
+            timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
+    /// (and `liveStreamResults()`). A frame wrapping caller memory is copied first.
+    public func classifyAsync(
+        image: Image, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+    ) throws(VisionTaskError) {
+        let owned = image.isBorrowed ? image.ownedCopy() : image
+        try runner.submit(
+            ClassifierFrame(image: owned, processing: imageProcessingOptions),
+            timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// Classifies one image off the calling thread (`.image` mode).
+    public func classify(image: Image, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
+        -> ImageClassifierResult
+    {
+        let owned = image.isBorrowed ? image.ownedCopy() : image
+        return try await runner.runImageAsync(ClassifierFrame(image: owned, processing: imageProcessingOptions))
+    }
+
+    /// Classifies one video frame off the calling thread (`.video` mode); timestamps must strictly increase.
+    public func classify(
+        videoFrame image: Image, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+    ) async throws -> ImageClassifierResult {
+        let owned = image.isBorrowed ? image.ownedCopy() : image
+        return try await runner.runVideoAsync(
+            ClassifierFrame(image: owned, processing: imageProcessingOptions),
+            timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// Every live-stream outcome from now on, in timestamp order; the stream ends when the classifier is closed.
+    public func liveStreamResults() -> AsyncStream<LiveStreamEvent<ImageClassifierResult>> { runner.events() }
+
+    /// Finishes queued live-stream frames, delivers their results and refuses further calls.
+    public func close() { runner.close() }
+}
+
+/// One frame and its per-call options.
+struct ClassifierFrame: FrameRequest {
+    let image: Image
+    let processing: ImageProcessingOptions?
+}
+
+/// The prepared classification pipeline: model, converter and heads.
+final class ClassificationPipeline: Sendable {
+    let loaded: LoadedModel
+    let converter: ImageToTensorConverter
+    let heads: [ClassificationHead]
+    let isByteInput: Bool
+
+    init(options: ImageClassifierOptions) throws(VisionTaskError) {
+        loaded = try LoadedModel.load(options.baseOptions)
+        let interpreter = loaded.interpreter
+        guard interpreter.inputs.count == 1, let input = interpreter.inputs.first, input.shape.rank == 4,
+            input.shape[0] == 1, input.shape[3] == 3
+        else {
+            throw .model("an image classifier takes one [1, H, W, 3] RGB input; this model has \(interpreter.inputs)")
+        }
+        let range: (min: Float, max: Float)
+        switch input.elementType {
+        case .float32:
+            range = try loaded.inputRange() ?? (0, 1)
+            isByteInput = false
+        case .uint8:
+            range = (0, 1)
+            isByteInput = true
+        default:
+            throw .model(
+                "input '\(input.name)' is \(input.elementType): only float32 and uint8 image inputs are supported "
+                    + "(a quantized int8 input is not yet)")
+        }
+        do {
+            converter = try ImageToTensorConverter(
+                options: ImageToTensorOptions(
+                    outputWidth: input.shape[2], outputHeight: input.shape[1], keepAspectRatio: false,
+                    border: .replicate, range: range))
+        } catch {
+            throw .model("\(error)")
+        }
+        let metadata: ModelMetadata?
+        do { metadata = try loaded.model.modelMetadata() } catch { throw .model("metadata: \(error)") }
+        let subgraph = metadata?.subgraphs.first
+        let outputs = interpreter.outputs
+        guard !outputs.isEmpty else { throw .model("the model has no outputs") }
+        if let subgraph, !subgraph.outputTensors.isEmpty, subgraph.outputTensors.count != outputs.count {
+            throw .model(
+                "the model has \(outputs.count) outputs but metadata for \(subgraph.outputTensors.count)")
+        }
+        let quantized = outputs.filter { $0.elementType == .uint8 || $0.elementType == .bool }.count
+        guard quantized == 0 || quantized == outputs.count else {
+            throw .model("either all or none of a classifier's outputs must be quantized")
+        }
+        var heads: [ClassificationHead] = []
+        for (index, output) in outputs.enumerated() {
+            heads.append(
+                try ClassificationHead.make(
+                    index: index, output: output, model: loaded.model, metadata: subgraph, options: options))
+        }
+        self.heads = heads
+    }
+
+    func classify(_ frame: ClassifierFrame) throws(VisionTaskError) -> ImageClassifierResult {
+        let image = frame.image
+        let rect: NormalizedRect
+        do throws(PreprocessingError) {
+            rect = try (frame.processing ?? ImageProcessingOptions()).normalizedRect(
+                imageWidth: image.width, imageHeight: image.height, orientation: image.orientation,
+                roiAllowed: true)
+        } catch {
+            throw FaceDetectionPipeline.taskError(error)
+        }
+        return try loaded.interpreter.withSession { session throws(VisionTaskError) -> ImageClassifierResult in
+            do throws(PreprocessingError) {
+                if isByteInput {
+                    let input = session.input(0).bindMemory(to: UInt8.self)
+                    guard let base = input.baseAddress else { throw .invalidOptions(reason: "empty input") }
+                    try converter.convert(image, rect: rect, into: base)
+                } else {
+                    guard let base = session.floatInput(0).baseAddress else {
+                        throw .invalidOptions(reason: "empty input")
+                    }
+                    try converter.convert(image, rect: rect, into: base)
+                }
+            } catch {
+                throw FaceDetectionPipeline.taskError(error)
+            }
+            session.invoke()
+            var classifications: [Classifications] = []
+            for head in heads {
+                if head.quantization != nil {
+                    let raw = session.output(head.headIndex).bindMemory(to: UInt8.self)
+                    classifications.append(head.classify(floats: nil, bytes: raw))
+                } else {
+                    classifications.append(head.classify(floats: session.floatOutput(head.headIndex), bytes: nil))
+                }
+            }
+            return ImageClassifierResult(classifications: classifications)
+        }
+    }
+}

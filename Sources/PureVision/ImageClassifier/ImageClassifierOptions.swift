@@ -1,0 +1,59 @@
+/// Options of an `ImageClassifier`, with MediaPipe Tasks' defaults.
+///
+/// `scoreThreshold` differs on purpose from MediaPipe's languages, which disagree among themselves: C++, iOS and
+/// current Python send 0 (overriding the model's threshold), Python 0.10.14 and JavaScript leave it unset. Here nil
+/// means "the model's `ScoreThresholdingOptions` if its metadata has one, else no threshold" (Python 0.10.14 and
+/// JavaScript); set 0 to get the C++ / iOS behaviour.
+public struct ImageClassifierOptions: Sendable {
+    /// The model: a `.tflite` image classifier, normally with MediaPipe / TFLite Support metadata.
+    public var baseOptions: BaseOptions
+    /// How the classifier is fed. Default `.image`.
+    public var runningMode: RunningMode
+    /// The locale of the display names (the labels file with this `locale` in the metadata). Default `"en"`.
+    public var displayNamesLocale: String
+    /// The most categories per head, best first; −1 (the default) or any negative value keeps all. 0 is an error.
+    public var maxResults: Int
+    /// Categories scoring below this are dropped; nil uses the model's metadata threshold, if any (see above).
+    public var scoreThreshold: Float?
+    /// Only these category names are kept. Names the model does not have are ignored; if none matches, no filter
+    /// applies at all (MediaPipe's behaviour). Exclusive with `categoryDenylist`; needs a model with labels.
+    public var categoryAllowlist: [String]
+    /// These category names are dropped; unknown names are ignored. Exclusive with `categoryAllowlist`; needs a
+    /// model with labels.
+    public var categoryDenylist: [String]
+    /// Receives every live-stream frame's outcome, on a serial queue, in timestamp order. Required in
+    /// `.liveStream` mode and not allowed in the others.
+    public var resultHandler: (@Sendable (LiveStreamEvent<ImageClassifierResult>) -> Void)?
+
+    /// Creates options.
+    public init(
+        baseOptions: BaseOptions, runningMode: RunningMode = .image, displayNamesLocale: String = "en",
+        maxResults: Int = -1, scoreThreshold: Float? = nil, categoryAllowlist: [String] = [],
+        categoryDenylist: [String] = [],
+        resultHandler: (@Sendable (LiveStreamEvent<ImageClassifierResult>) -> Void)? = nil
+    ) {
+        self.baseOptions = baseOptions
+        self.runningMode = runningMode
+        self.displayNamesLocale = displayNamesLocale
+        self.maxResults = maxResults
+        self.scoreThreshold = scoreThreshold
+        self.categoryAllowlist = categoryAllowlist
+        self.categoryDenylist = categoryDenylist
+        self.resultHandler = resultHandler
+    }
+
+    /// Checks the options that do not depend on the model, as MediaPipe does first.
+    /// - Throws: `VisionTaskError.invalidOption` for `maxResults` 0, both lists set, or a non-finite threshold.
+    public func validate() throws(VisionTaskError) {
+        guard maxResults != 0 else {
+            throw .invalidOption(name: "maxResults", reason: "value must be != 0 (−1 keeps all categories)")
+        }
+        guard categoryAllowlist.isEmpty || categoryDenylist.isEmpty else {
+            throw .invalidOption(
+                name: "categoryAllowlist", reason: "categoryAllowlist and categoryDenylist are mutually exclusive")
+        }
+        if let scoreThreshold, scoreThreshold.isNaN {
+            throw .invalidOption(name: "scoreThreshold", reason: "must be a number, got NaN")
+        }
+    }
+}
