@@ -7,6 +7,7 @@ enum CommandLineTool {
     static let usage = """
         usage: purevision run MODEL --input IN.npy [--input IN2.npy ...] --output-dir DIR [--threads N] [--reference]
                purevision faces IMAGE... [--model PATH] [--min-confidence X] [--json] [--out DIR]
+               purevision hands IMAGE... [--model PATH] [--num-hands N] [--mode image|video] [--json] [--out DIR]
 
         Subcommands:
           run    Run a .tflite model on .npy inputs; writes DIR/output_0.npy, output_1.npy, ... (float32 outputs
@@ -15,6 +16,10 @@ enum CommandLineTool {
                  --json one line per image: {"image","width","height","detections":[{"score","boundingBox":
                  [originX,originY,width,height] (pixels),"keypoints":[[x,y],...] (normalized)}]}. --out writes an
                  annotated PNG per image.
+          hands  Hand landmarks (MediaPipe's HandLandmarker; default model: the bundled hand_landmarker.task). With
+                 --json one line per image: {"image","width","height","timestampMs","hands":[{"handedness":{"index",
+                 "score","categoryName"},"landmarks":[[x,y,z]...21],"worldLandmarks":[[x,y,z]...21]}]}. In --mode
+                 video the images are consecutive frames 33 ms apart. --out draws the landmarks and skeleton.
         """
 
     static func run(_ arguments: [String]) throws {
@@ -26,6 +31,7 @@ enum CommandLineTool {
         switch subcommand {
         case "run": try RunCommand.run(rest)
         case "faces": try FacesCommand.run(rest)
+        case "hands": try HandsCommand.run(rest)
         case "-h", "--help", "help": print(usage)
         default: throw CommandLineError.usage("unknown subcommand '\(subcommand)'")
         }

@@ -1,0 +1,292 @@
+import Engine
+import Foundation
+import ImageIO
+import TFLite
+
+/// The prepared hand pipeline and its tracking state.
+///
+/// Invariant: `process` is only ever called by the task runner, which serialises calls, so the mutable tracking
+/// state needs no lock of its own; the counter is read under `counterLock` from other threads.
+final class HandLandmarkPipeline: @unchecked Sendable {
+    let options: HandLandmarkerOptions
+    let detector: LoadedModel
+    let landmarker: LoadedModel
+    let detectorConverter: ImageToTensorConverter
+    let landmarkConverter: ImageToTensorConverter
+    let anchors: [Anchor]
+    let decoderOptions: DetectionDecoderOptions
+    let boxesOutput: Int
+    let scoresOutput: Int
+    let landmarkInputSize: (width: Int, height: Int)
+
+    private var trackedRects: [NormalizedRect] = []
+    /// A stable identity per tracked hand (for the optional smoother), parallel to `trackedRects`.
+    private var trackedIDs: [Int] = []
+    private var nextTrackID = 0
+    private var smoother: HandLandmarkSmoother?
+    private var detections = 0
+    private let counterLock = NSLock()
+
+    static let detectorEntry = "hand_detector.tflite"
+    static let landmarksEntry = "hand_landmarks_detector.tflite"
+
+    init(options: HandLandmarkerOptions) throws(VisionTaskError) {
+        self.options = options
+        let threads = options.baseOptions.threadCount
+        let (detectorBytes, landmarksBytes) = try Self.modelBytes(options)
+        detector = try LoadedModel.load(bytes: detectorBytes, threadCount: threads)
+        landmarker = try LoadedModel.load(bytes: landmarksBytes, threadCount: threads)
+
+        // Palm detector: 192×192, letterboxed with a zero border, 2016 SSD anchors.
+        let palmInput = try Self.imageInput(detector.interpreter, role: "hand detector")
+        guard palmInput.width == 192, palmInput.height == 192 else {
+            throw .model("the hand detector must take a 192×192 input, this one takes \(palmInput)")
+        }
+        do throws(DetectionError) {
+            anchors = try SSDAnchors.generate(.palmDetection192)
+        } catch {
+            throw .model("anchors: \(error)")
+        }
+        let count = anchors.count
+        let outputs = detector.interpreter.outputs
+        guard let boxes = outputs.firstIndex(where: { $0.shape.dimensions == [1, count, 18] }),
+            let scores = outputs.firstIndex(where: { $0.shape.dimensions == [1, count, 1] })
+        else {
+            throw .model(
+                "the hand detector must output [1, \(count), 18] boxes and [1, \(count), 1] scores; "
+                    + "it outputs \(outputs.map(\.shape))")
+        }
+        boxesOutput = boxes
+        scoresOutput = scores
+        var decoder = DetectionDecoderOptions.palmDetection192
+        decoder.minScoreThresh = options.minHandDetectionConfidence
+        decoderOptions = decoder
+        detectorConverter = try Self.converter(
+            width: 192, height: 192, keepAspectRatio: true, border: .zero, range: try detector.inputRange() ?? (0, 1))
+
+        // Hand landmarks: stretched square crop with a replicated border; outputs 63 + 1 + 1 + 63 floats.
+        let handInput = try Self.imageInput(landmarker.interpreter, role: "hand landmark model")
+        landmarkInputSize = handInput
+        let shapes = landmarker.interpreter.outputs.map { $0.shape.elementCount }
+        guard shapes == [63, 1, 1, 63] else {
+            throw .model("the hand landmark model must output 63, 1, 1 and 63 floats; it outputs \(shapes)")
+        }
+        landmarkConverter = try Self.converter(
+            width: handInput.width, height: handInput.height, keepAspectRatio: false, border: .replicate,
+            range: try landmarker.inputRange() ?? (0, 1))
+        if let parameters = options.landmarkSmoothing {
+            do throws(LandmarkSmoothingError) {
+                smoother = try HandLandmarkSmoother(parameters: parameters)
+            } catch {
+                throw .invalidOption(name: "landmarkSmoothing", reason: "\(error)")
+            }
+        }
+    }
+
+    var palmDetectionCount: Int {
+        counterLock.lock()
+        defer { counterLock.unlock() }
+        return detections
+    }
+
+    // MARK: - Per frame
+
+    func process(_ frame: HandFrame, timestampInMilliseconds: Int, tracking: Bool) throws(VisionTaskError)
+        -> HandLandmarkerResult
+    {
+        let image = frame.image
+        let imageRect: NormalizedRect
+        do throws(PreprocessingError) {
+            imageRect = try (frame.processing ?? ImageProcessingOptions()).normalizedRect(
+                imageWidth: image.width, imageHeight: image.height, orientation: image.orientation,
+                roiAllowed: false)
+        } catch {
+            throw FaceDetectionPipeline.taskError(error)
+        }
+
+        var rects = tracking ? trackedRects : []
+        var ids = tracking ? trackedIDs : []
+        if !tracking || rects.count < options.numHands {
+            let palms = try detectPalms(image, rect: imageRect)
+            if tracking {
+                // Association keeps every tracked rect, in order, and appends the new palms it accepts.
+                rects = HandAssociation.associate(
+                    trackedRects: rects, detectedRects: palms, minSimilarityThreshold: options.minTrackingConfidence,
+                    maxHands: options.numHands)
+                ids = Array(ids.prefix(rects.count))
+                while ids.count < rects.count {
+                    ids.append(nextTrackID)
+                    nextTrackID += 1
+                }
+            } else {
+                rects = Array(palms.prefix(options.numHands))
+            }
+        }
+
+        var hands: [HandEstimate] = []
+        for (index, rect) in rects.enumerated() {
+            guard var hand = try landmarks(image, rect: rect) else { continue }
+            hand.trackID = index < ids.count ? ids[index] : -1
+            hands.append(hand)
+        }
+        let keep = HandDeduplication.deduplicate(
+            hands.map(\.landmarks), imageWidth: image.width, imageHeight: image.height)
+        hands = keep.map { hands[$0] }
+        if tracking {
+            trackedRects = hands.map(\.next)
+            trackedIDs = hands.map(\.trackID)
+        }
+
+        var landmarks = hands.map(\.landmarks)
+        if tracking, var filter = smoother {
+            let byTrack = Dictionary(uniqueKeysWithValues: hands.map { ($0.trackID, $0.landmarks) })
+            do throws(LandmarkSmoothingError) {
+                let smoothed = try filter.smooth(byTrack, timestampMilliseconds: Int64(timestampInMilliseconds))
+                landmarks = hands.map { smoothed[$0.trackID] ?? $0.landmarks }
+            } catch {
+                throw .invalidOption(name: "landmarkSmoothing", reason: "\(error)")
+            }
+            smoother = filter
+        }
+        return HandLandmarkerResult(
+            handedness: hands.map { [options.isInputMirrored ? Self.mirrored($0.handedness) : $0.handedness] },
+            landmarks: landmarks, worldLandmarks: hands.map(\.world))
+    }
+
+    /// One hand's outputs for one region.
+    struct HandEstimate {
+        var handedness: Category
+        var landmarks: [NormalizedLandmark]
+        var world: [Landmark]
+        /// The region to track in the next frame.
+        var next: NormalizedRect
+        var trackID = -1
+    }
+
+    /// Palm detection on the whole (rotated) image: the hand regions it proposes, best first, at most numHands.
+    private func detectPalms(_ image: Image, rect: NormalizedRect) throws(VisionTaskError) -> [NormalizedRect] {
+        counterLock.lock()
+        detections += 1
+        counterLock.unlock()
+        let (decoded, transform) = try detector.interpreter.withSession {
+            session throws(VisionTaskError) -> ([NormalizedDetection], ImageToTensorResult) in
+            guard let input = session.floatInput(0).baseAddress else { throw .model("empty detector input") }
+            let transform: ImageToTensorResult
+            do throws(PreprocessingError) {
+                transform = try detectorConverter.convert(image, rect: rect, into: input)
+            } catch {
+                throw FaceDetectionPipeline.taskError(error)
+            }
+            session.invoke()
+            do throws(DetectionError) {
+                let found = try DetectionDecoder.decode(
+                    rawBoxes: session.floatOutput(boxesOutput), rawScores: session.floatOutput(scoresOutput),
+                    anchors: anchors, options: decoderOptions)
+                return (found, transform)
+            } catch {
+                throw .model("palm decoding: \(error)")
+            }
+        }
+        let kept = NonMaxSuppression.suppress(decoded, options: .palmDetection) ?? []
+        do throws(DetectionError) {
+            let projected = try DetectionProjection.project(kept, matrix: transform.matrix)
+            let palms = try DetectionsToRects.rects(
+                of: Array(projected.prefix(options.numHands)), rotationVector: .palmDetection,
+                imageWidth: image.width, imageHeight: image.height)
+            return palms.map {
+                RectTransformation.transform(
+                    $0, imageWidth: image.width, imageHeight: image.height, scaleX: 2.6, scaleY: 2.6, shiftY: -0.5,
+                    squareLong: true)
+            }
+        } catch {
+            throw .model("palm rects: \(error)")
+        }
+    }
+
+    /// The hand landmark model on one region; nil when the presence score does not pass the gate.
+    private func landmarks(_ image: Image, rect: NormalizedRect) throws(VisionTaskError) -> HandEstimate? {
+        // MediaPipe skips zero-size regions silently.
+        guard rect.width > 0, rect.height > 0 else { return nil }
+        let size = landmarkInputSize
+        let threshold = options.minHandPresenceConfidence
+        return try landmarker.interpreter.withSession { session throws(VisionTaskError) -> HandEstimate? in
+            guard let input = session.floatInput(0).baseAddress else { throw .model("empty landmark model input") }
+            let transform: ImageToTensorResult
+            do throws(PreprocessingError) {
+                transform = try landmarkConverter.convert(image, rect: rect, into: input)
+            } catch {
+                throw FaceDetectionPipeline.taskError(error)
+            }
+            session.invoke()
+            let presence = session.floatOutput(1)[0]
+            guard presence > threshold else { return nil }
+            let screen = HandLandmarkDecoding.screenLandmarks(
+                raw: session.floatOutput(0), inputWidth: size.width, inputHeight: size.height,
+                letterbox: transform.letterboxPadding, rect: rect)
+            let world = HandLandmarkDecoding.worldLandmarks(raw: session.floatOutput(3), rect: rect)
+            let handedness = HandLandmarkDecoding.handedness(raw: session.floatOutput(2)[0])
+            let next = HandLandmarksToRect.trackingRect(
+                landmarks: screen, imageWidth: image.width, imageHeight: image.height)
+            return HandEstimate(
+                handedness: Category(
+                    index: handedness.index, score: handedness.score, categoryName: handedness.categoryName),
+                landmarks: screen, world: world, next: next)
+        }
+    }
+
+    // MARK: - Loading
+
+    /// The two models' bytes: the separate files when both are given, else the `.task` bundle's entries.
+    static func modelBytes(_ options: HandLandmarkerOptions) throws(VisionTaskError) -> ([UInt8], [UInt8]) {
+        if let detectorPath = options.handDetectorModelPath, let landmarksPath = options.handLandmarksModelPath {
+            return (try read(detectorPath), try read(landmarksPath))
+        }
+        let bundle = try LoadedModel.bytes(of: options.baseOptions)
+        do throws(ModelFormatError) {
+            let archive = try ZipArchive(bytes: bundle)
+            let detector = try archive.data(named: detectorEntry)
+            let landmarks = try archive.data(named: landmarksEntry)
+            return (Array(detector), Array(landmarks))
+        } catch {
+            throw .model("hand landmarker bundle: \(error)")
+        }
+    }
+
+    static func read(_ path: String) throws(VisionTaskError) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .model("cannot read model file '\(path)'")
+        }
+        return [UInt8](data)
+    }
+
+    static func imageInput(_ interpreter: Interpreter, role: String) throws(VisionTaskError) -> (width: Int, height: Int) {
+        guard interpreter.inputs.count == 1, let input = interpreter.inputs.first, input.elementType == .float32,
+            input.shape.rank == 4, input.shape[0] == 1, input.shape[3] == 3
+        else {
+            throw .model("the \(role) must take one float32 [1, H, W, 3] input; it takes \(interpreter.inputs)")
+        }
+        return (input.shape[2], input.shape[1])
+    }
+
+    static func converter(
+        width: Int, height: Int, keepAspectRatio: Bool, border: BorderMode, range: (min: Float, max: Float)
+    ) throws(VisionTaskError) -> ImageToTensorConverter {
+        do throws(PreprocessingError) {
+            return try ImageToTensorConverter(
+                options: ImageToTensorOptions(
+                    outputWidth: width, outputHeight: height, keepAspectRatio: keepAspectRatio, border: border,
+                    range: range))
+        } catch {
+            throw .model("\(error)")
+        }
+    }
+
+    /// The same category for the person's hand in a mirrored image: Right ↔ Left.
+    static func mirrored(_ category: Category) -> Category {
+        switch category.categoryName {
+        case "Right": Category(index: 1, score: category.score, categoryName: "Left", displayName: category.displayName)
+        case "Left": Category(index: 0, score: category.score, categoryName: "Right", displayName: category.displayName)
+        default: category
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import ImageIO
+import PureVision
+
+/// `purevision hands IMAGE... [--model PATH] [--num-hands N] [--mode image|video] [--json] [--out DIR]`
+enum HandsCommand {
+    /// The hand skeleton: pairs of landmark indices joined by a bone.
+    static let connections: [(Int, Int)] = [
+        (0, 1), (1, 2), (2, 3), (3, 4), (0, 5), (5, 6), (6, 7), (7, 8), (5, 9), (9, 10), (10, 11), (11, 12),
+        (9, 13), (13, 14), (14, 15), (15, 16), (13, 17), (0, 17), (17, 18), (18, 19), (19, 20),
+    ]
+
+    static func run(_ arguments: [String]) throws {
+        let parsed = try ParsedArguments(
+            arguments, valueOptions: ["--model", "--num-hands", "--mode", "--out"], flagOptions: ["--json"])
+        guard !parsed.positional.isEmpty else { throw CommandLineError.usage("hands needs at least one IMAGE") }
+        let mode: RunningMode
+        switch try parsed.single("--mode") ?? "image" {
+        case "image": mode = .image
+        case "video": mode = .video
+        case let other: throw CommandLineError.usage("--mode must be image or video, got '\(other)'")
+        }
+        var options = HandLandmarkerOptions(
+            baseOptions: BaseOptions(
+                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("hand_landmarker.task")),
+            runningMode: mode)
+        if let text = try parsed.single("--num-hands") {
+            guard let value = Int(text), value >= 1 else {
+                throw CommandLineError.usage("--num-hands takes a whole number ≥ 1, got '\(text)'")
+            }
+            options.numHands = value
+        }
+        let landmarker = try HandLandmarker(options: options)
+        let outputDirectory = try parsed.single("--out")
+        if let outputDirectory {
+            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        }
+        for (index, path) in parsed.positional.enumerated() {
+            let image = try Image(contentsOfFile: path)
+            let timestamp = mode == .video ? 33 * index : 0
+            let result =
+                mode == .video
+                ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: timestamp)
+                : try landmarker.detect(image: image)
+            let name = (path as NSString).lastPathComponent
+            if parsed.flags.contains("--json") {
+                print(json(name: name, image: image, timestamp: timestamp, result: result))
+            } else {
+                let labels = result.hands.map { hand in
+                    "\(hand.handedness?.categoryName ?? "?") (\(hand.handedness.map { String(format: "%.2f", $0.score) } ?? "?"))"
+                }
+                print("\(name): \(result.landmarks.count) hand(s) \(labels.joined(separator: ", "))")
+            }
+            if let outputDirectory {
+                let stem = (name as NSString).deletingPathExtension
+                let destination = (outputDirectory as NSString).appendingPathComponent("\(stem)_hands.png")
+                try annotate(image, result).writePNG(toFile: destination)
+            }
+        }
+    }
+
+    static func json(name: String, image: Image, timestamp: Int, result: HandLandmarkerResult) -> String {
+        let hands = result.hands.map { hand -> String in
+            let h = hand.handedness
+            let handedness =
+                #"{"index":\#(h?.index ?? -1),"score":\#(h?.score ?? 0),"categoryName":\#(JSONText.quoted(h?.categoryName ?? ""))}"#
+            let landmarks = hand.landmarks.map { "[\($0.x),\($0.y),\($0.z)]" }.joined(separator: ",")
+            let world = hand.worldLandmarks.map { "[\($0.x),\($0.y),\($0.z)]" }.joined(separator: ",")
+            return #"{"handedness":\#(handedness),"landmarks":[\#(landmarks)],"worldLandmarks":[\#(world)]}"#
+        }
+        return #"{"image":\#(JSONText.quoted(name)),"width":\#(image.width),"height":\#(image.height),"timestampMs":\#(timestamp),"hands":[\#(hands.joined(separator: ","))]}"#
+    }
+
+    /// Draws each hand's skeleton and landmarks, and its handedness, on a copy of the image.
+    static func annotate(_ image: Image, _ result: HandLandmarkerResult) throws -> Image {
+        var canvas = Canvas(image: image)
+        let thickness = max(2, min(image.width, image.height) / 250)
+        for hand in result.hands {
+            let points = hand.landmarks.map { (Double($0.x) * Double(image.width), Double($0.y) * Double(image.height)) }
+            for (a, b) in connections {
+                canvas.drawLine(from: points[a], to: points[b], color: .green, thickness: Double(thickness))
+            }
+            for (index, point) in points.enumerated() {
+                canvas.drawCircle(
+                    center: point, radius: Double(thickness * 2), color: index == 0 ? .yellow : .red, filled: true,
+                    thickness: 1)
+            }
+            if let label = hand.handedness?.categoryName {
+                canvas.drawText(
+                    label, at: (x: Int(points[0].0), y: Int(points[0].1) + 4 * thickness), color: .yellow,
+                    scale: max(1, thickness / 2))
+            }
+        }
+        return canvas.image
+    }
+}
