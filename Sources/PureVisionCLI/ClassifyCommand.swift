@@ -1,0 +1,62 @@
+import Foundation
+import ImageIO
+import PureVision
+
+/// `purevision classify IMAGE... [--model PATH] [--max-results K] [--score-threshold X] [--allow a,b] [--deny a,b]
+/// [--json]`
+enum ClassifyCommand {
+    static func run(_ arguments: [String]) throws {
+        let parsed = try ParsedArguments(
+            arguments,
+            valueOptions: ["--model", "--max-results", "--score-threshold", "--allow", "--deny"],
+            flagOptions: ["--json"])
+        guard !parsed.positional.isEmpty else { throw CommandLineError.usage("classify needs at least one IMAGE") }
+        var options = ImageClassifierOptions(
+            baseOptions: BaseOptions(
+                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("efficientnet_lite0.tflite")))
+        if let text = try parsed.single("--max-results") {
+            guard let value = Int(text) else { throw CommandLineError.usage("--max-results takes an integer") }
+            options.maxResults = value
+        }
+        if let text = try parsed.single("--score-threshold") {
+            guard let value = Float(text) else { throw CommandLineError.usage("--score-threshold takes a number") }
+            options.scoreThreshold = value
+        }
+        options.categoryAllowlist = try names(parsed.single("--allow"))
+        options.categoryDenylist = try names(parsed.single("--deny"))
+        let classifier = try ImageClassifier(options: options)
+        for path in parsed.positional {
+            let result = try classifier.classify(image: try Image(contentsOfFile: path))
+            let name = (path as NSString).lastPathComponent
+            if parsed.flags.contains("--json") {
+                print(json(name: name, result: result))
+            } else {
+                print("\(name):")
+                for head in result.classifications {
+                    if result.classifications.count > 1 { print("  head \(head.headIndex) \(head.headName ?? "")") }
+                    for category in head.categories {
+                        let label = category.displayName.flatMap { $0.isEmpty ? nil : $0 }
+                            ?? category.categoryName ?? "#\(category.index)"
+                        print("  \(String(format: "%.4f", category.score))  \(label) (\(category.index))")
+                    }
+                }
+            }
+        }
+    }
+
+    /// A comma-separated list of category names (names may contain spaces; empty items are dropped).
+    static func names(_ text: String?) -> [String] {
+        guard let text else { return [] }
+        return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    static func json(name: String, result: ImageClassifierResult) -> String {
+        let heads = result.classifications.map { head in
+            let categories = head.categories.map { c in
+                #"{"index":\#(c.index),"score":\#(c.score),"categoryName":\#(JSONText.quoted(c.categoryName ?? "")),"displayName":\#(JSONText.quoted(c.displayName ?? ""))}"#
+            }
+            return #"{"headIndex":\#(head.headIndex),"headName":\#(JSONText.quoted(head.headName ?? "")),"categories":[\#(categories.joined(separator: ","))]}"#
+        }
+        return #"{"image":\#(JSONText.quoted(name)),"classifications":[\#(heads.joined(separator: ","))]}"#
+    }
+}
