@@ -64,6 +64,64 @@ struct Bench {
             return times
         }
         report(name: name, kind: "model", threads: threads, times: times, arenaBytes: interpreter.arenaByteCount)
+        if options.profileTop > 0 { profile(interpreter, name: name, threads: threads) }
+    }
+
+    /// Times every operator over `runs` invocations and prints the slowest by median, then totals per type.
+    private func profile(_ interpreter: Interpreter, name: String, threads: Int) {
+        let stepCount = interpreter.operatorCount
+        var samples = [[UInt64]](repeating: [], count: stepCount)
+        interpreter.withSession { session in
+            var buffer = [UInt64](repeating: 0, count: stepCount)
+            for _ in 0..<options.warmup { session.invoke() }
+            for _ in 0..<options.runs {
+                buffer.withUnsafeMutableBufferPointer { pointer in
+                    pointer.update(repeating: 0)
+                    session.invokeProfiled(addingTo: pointer)
+                }
+                for step in 0..<stepCount { samples[step].append(buffer[step]) }
+            }
+        }
+        let medians = samples.map { values in Double(values.sorted()[values.count / 2]) / 1e6 }
+        let minima = samples.map { values in Double(values.min() ?? 0) / 1e6 }
+        let total = medians.reduce(0, +)
+        var byType: [String: (ms: Double, minimum: Double, count: Int)] = [:]
+        for (step, label) in interpreter.stepLabels.enumerated() {
+            let type = String(label.split(separator: " ")[1])
+            byType[type, default: (0, 0, 0)].ms += medians[step]
+            byType[type, default: (0, 0, 0)].minimum += minima[step]
+            byType[type, default: (0, 0, 0)].count += 1
+        }
+        let top = medians.indices.sorted { medians[$0] > medians[$1] }.prefix(options.profileTop)
+        if options.json {
+            for step in top {
+                print(
+                    #"{"name":"\#(name)","kind":"operator","threads":\#(threads),"step":\#(step),"label":"\#(interpreter.stepLabels[step])","median_ms":\#(format(medians[step])),"min_ms":\#(format(minima[step]))}"#
+                )
+            }
+            for (type, value) in byType.sorted(by: { $0.value.ms > $1.value.ms }) {
+                print(
+                    #"{"name":"\#(name)","kind":"operator_type","threads":\#(threads),"type":"\#(type)","count":\#(value.count),"median_ms":\#(format(value.ms)),"min_ms":\#(format(value.minimum))}"#
+                )
+            }
+            return
+        }
+        print(
+            "  profile of \(name), \(threads) thread(s): sum of per-operator medians \(format(total)) ms"
+                + " (minima \(format(minima.reduce(0, +))) ms); median, share, min")
+        for step in top {
+            let share = String(format: "%5.1f%%", 100 * medians[step] / max(total, 1e-9))
+            print(
+                "    " + format(medians[step]).leftPadded(8) + " " + share + format(minima[step]).leftPadded(8) + "  "
+                    + interpreter.stepLabels[step])
+        }
+        print("  by operator type:")
+        for (type, value) in byType.sorted(by: { $0.value.ms > $1.value.ms }) {
+            let share = String(format: "%5.1f%%", 100 * value.ms / max(total, 1e-9))
+            print(
+                "    " + format(value.ms).leftPadded(8) + " " + share + format(value.minimum).leftPadded(8) + "  " + type
+                    + " ×\(value.count)")
+        }
     }
 
     private func report(name: String, kind: String, threads: Int, times: [Double], arenaBytes: Int) {

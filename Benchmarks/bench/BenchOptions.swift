@@ -6,9 +6,14 @@ struct BenchOptions {
     var warmup = 5
     var threadCounts = [1, 2]
     var modelsDirectory = "Models"
+    /// Print each model's operators with their median time per invocation, slowest first (at most this many; 0 = off).
+    var profileTop = 0
 
     static let usage = """
         usage: bench [--json] [--filter NAME] [--runs N] [--warmup N] [--threads 1,2] [--models-dir DIR]
+                     [--profile [TOP]]
+          --profile  after each model's timing, time every operator per invocation and print the TOP (default 15)
+                     slowest by median, plus totals per operator type
         """
 
     init<S: Sequence<String>>(_ arguments: S) throws {
@@ -17,7 +22,9 @@ struct BenchOptions {
             guard let next = iterator.next() else { throw BenchError("\(name) needs a value\n\(Self.usage)") }
             return next
         }
-        while let argument = iterator.next() {
+        var pending: String?
+        while let argument = pending ?? iterator.next() {
+            pending = nil
             switch argument {
             case "--json": json = true
             case "--filter": filter = try value(argument)
@@ -34,6 +41,11 @@ struct BenchOptions {
                 }
                 threadCounts = list
             case "--models-dir": modelsDirectory = try value(argument)
+            case "--profile":
+                profileTop = 15
+                if let next = iterator.next() {
+                    if let n = Int(next), n >= 1 { profileTop = n } else { pending = next }
+                }
             case "-h", "--help":
                 print(Self.usage)
                 throw BenchError("")

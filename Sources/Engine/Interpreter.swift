@@ -1,3 +1,4 @@
+import Dispatch
 import Kernels
 import TFLite
 import TensorCore
@@ -22,6 +23,9 @@ public final class Interpreter: @unchecked Sendable {
     public let arenaByteCount: Int
     /// How many operators run per invocation after constant folding.
     public var operatorCount: Int { steps.count }
+
+    /// One label per prepared step, in run order: operator index, TFLite name and output shapes.
+    package let stepLabels: [String]
 
     private let steps: [ExecutionStep]
     private let arena: UnsafeMutableRawPointer
@@ -74,6 +78,10 @@ public final class Interpreter: @unchecked Sendable {
         }
         let binder = TensorBinder(tensorPointer: pointerOf, scratch: arena + plan.arenaBytes)
         steps = graph.operators.map { $0.bind(binder) }
+        stepLabels = graph.operators.map { op in
+            "#\(op.operatorIndex) \(op.name) " + op.outputShapes.map { $0.map(String.init).joined(separator: "x") }
+                .joined(separator: ",")
+        }
         inputPointers = graph.inputs.map { pointerOf($0.tensorIndex) }
         outputPointers = graph.outputs.map { UnsafeRawPointer(pointerOf($0.tensorIndex)) }
     }
@@ -136,6 +144,19 @@ public final class Interpreter: @unchecked Sendable {
 
         /// Runs the prepared steps on the current inputs.
         public func invoke() { interpreter.executeSteps() }
+
+        /// Runs the prepared steps like `invoke()` and adds each step's wall time, in nanoseconds, to
+        /// `nanoseconds[step]` (`stepLabels` names the steps; the buffer holds at least `operatorCount` elements).
+        package func invokeProfiled(addingTo nanoseconds: UnsafeMutableBufferPointer<UInt64>) {
+            precondition(nanoseconds.count >= interpreter.steps.count, "one slot per step")
+            var last = DispatchTime.now().uptimeNanoseconds
+            for (index, step) in interpreter.steps.enumerated() {
+                step()
+                let now = DispatchTime.now().uptimeNanoseconds
+                nanoseconds[index] += now - last
+                last = now
+            }
+        }
 
         /// The memory of output `index`, valid until the next `invoke()`.
         public func output(_ index: Int) -> UnsafeRawBufferPointer {

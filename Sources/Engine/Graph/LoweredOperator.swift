@@ -21,6 +21,8 @@ struct LoweredOperator {
     let name: String
     /// Tensors read at run time (constants excluded).
     let inputs: [Int]
+    /// The shapes of the outputs, for profiles.
+    var outputShapes: [[Int]] = []
     /// Tensors written.
     let outputs: [Int]
     /// Scratch bytes the kernel needs during its run (shared by all operators, which run one at a time).

@@ -114,7 +114,8 @@ struct LoweringContext {
     ) -> LoweredOperator {
         LoweredOperator(
             operatorIndex: operatorIndex, name: name, inputs: inputs.filter { !$0.isConstant }.map(\.index),
-            outputs: op.outputs, scratchBytes: scratchBytes, bind: bind)
+            outputShapes: op.outputs.map { tensors[$0].shape }, outputs: op.outputs, scratchBytes: scratchBytes,
+            bind: bind)
     }
 
     /// The memory of a tensor at run time: its constant storage, or the arena slot the binder gives.
