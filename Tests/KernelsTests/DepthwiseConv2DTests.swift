@@ -56,6 +56,16 @@ struct DepthwiseConv2DTests {
                     hasBias: (index + channels) % 2 == 0, clamp: clamps[(index + channels) % clamps.count]))
             }
         }
+        // Wide rows reach the four-pixel interior path several times, with a remainder and edge columns.
+        for (kernel, stride, padding, channels) in [
+            ((3, 3), (1, 1), (1, 1, 1, 1), 4), ((5, 5), (1, 1), (2, 2, 2, 2), 32), ((3, 3), (2, 2), (0, 1, 0, 1), 12),
+            ((5, 5), (2, 2), (1, 2, 1, 2), 20), ((3, 3), (1, 1), (0, 0, 0, 0), 8),
+        ] {
+            cases.append(Case(
+                geometry: geometry(height: 6, width: 23, channels: channels, kernel: kernel, stride: stride,
+                                   padding: padding),
+                hasBias: channels % 8 == 0, clamp: channels == 32 ? .none : .relu6))
+        }
         for (channels, multiplier) in [(1, 2), (3, 4), (7, 3), (8, 2), (1, 17)] {
             cases.append(Case(
                 geometry: geometry(batch: 2, height: 7, width: 5, channels: channels, multiplier: multiplier,

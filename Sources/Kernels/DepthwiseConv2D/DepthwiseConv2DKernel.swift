@@ -1,9 +1,10 @@
 /// Prepared depthwise 2-D convolution over NHWC input with filter `[1, kernelHeight, kernelWidth, outputChannels]`.
 ///
 /// Runs a loop over output pixels with the channels innermost (contiguous in input, filter and output): with
-/// depth multiplier 1, each block of 16 (then 4) channels of a pixel starts from the bias and accumulates all
-/// in-bounds taps in vector registers before one store; the pixel is then clamped while still in L1. Output rows
-/// are split over the pool's threads. Needs no scratch.
+/// depth multiplier 1, each block of channels of a pixel starts from the bias and accumulates all in-bounds taps in
+/// filter row order in vector registers before one store. Where all taps of a pixel are inside the input and the
+/// channels come in fours, four pixels share each weight load. Each output row is clamped while still in L1, and
+/// rows are split over the pool's threads. Needs no scratch.
 public struct DepthwiseConv2DKernel: Sendable {
     /// The geometry this kernel was prepared for.
     public let geometry: DepthwiseConv2DGeometry
@@ -74,34 +75,80 @@ public struct DepthwiseConv2DKernel: Sendable {
         let kyEnd = max(kyStart, min(g.kernelHeight, (g.inputHeight - iy0 + g.dilationHeight - 1) / g.dilationHeight))
         let lower = clamp.lower
         let upper = clamp.upper
-        for ox in 0..<g.outputWidth {
-            let out = output + (row * g.outputWidth + ox) * channels
-            let ix0 = ox * g.strideWidth - g.paddingLeft
-            let kxStart = min(g.kernelWidth, max(0, (-ix0 + g.dilationWidth - 1) / g.dilationWidth))
-            let kxEnd = max(kxStart, min(g.kernelWidth, (g.inputWidth - ix0 + g.dilationWidth - 1) / g.dilationWidth))
-            let taps = DepthwiseTaps(
-                image: image, weights: weights, inputRowStride: g.inputWidth * inputChannels,
-                inputPixelStride: inputChannels, weightRowStride: g.kernelWidth * channels, weightTapStride: channels,
-                rowOrigin: iy0, columnOrigin: ix0, dilationHeight: g.dilationHeight, dilationWidth: g.dilationWidth,
-                rows: kyStart..<kyEnd, columns: kxStart..<kxEnd)
-            if multiplier == 1 {
-                taps.accumulate(biases: biases, out: out, channels: channels)
-            } else {
-                out.update(from: biases, count: channels)
-                for ky in taps.rows {
-                    let inputRow = image + (iy0 + ky * g.dilationHeight) * taps.inputRowStride
-                    for kx in taps.columns {
-                        let pixel = inputRow + (ix0 + kx * g.dilationWidth) * inputChannels
-                        let w = weights + (ky * g.kernelWidth + kx) * channels
-                        for ic in 0..<inputChannels {
-                            let value = pixel[ic]
-                            let base = ic * multiplier
-                            for m in 0..<multiplier { out[base + m] += value * w[base + m] }
-                        }
+        // Columns whose taps all land inside the input run four pixels at a time when channels come in fours.
+        let interior = interiorColumns
+        var ox = 0
+        while ox < g.outputWidth {
+            if multiplier == 1 && channels % 4 == 0 && ox >= interior.lowerBound && ox + 4 <= interior.upperBound {
+                let ix0 = ox * g.strideWidth - g.paddingLeft
+                let taps = DepthwiseTaps(
+                    image: image, weights: weights, inputRowStride: g.inputWidth * inputChannels,
+                    inputPixelStride: inputChannels, weightRowStride: g.kernelWidth * channels,
+                    weightTapStride: channels, rowOrigin: iy0, columnOrigin: ix0, dilationHeight: g.dilationHeight,
+                    dilationWidth: g.dilationWidth, rows: kyStart..<kyEnd, columns: 0..<g.kernelWidth)
+                taps.accumulateFourPixels(
+                    biases: biases, out: output + (row * g.outputWidth + ox) * channels, channels: channels,
+                    pixelStride: g.strideWidth * inputChannels)
+                ox += 4
+                continue
+            }
+            convolvePixel(
+                ox, row: row, image: image, iy0: iy0, rows: kyStart..<kyEnd, weights: weights, biases: biases,
+                output: output)
+            ox += 1
+        }
+        if !clamp.isIdentity {
+            let out = output + row * g.outputWidth * channels
+            for i in 0..<(g.outputWidth * channels) { out[i] = min(max(out[i], lower), upper) }
+        }
+    }
+
+    /// Output columns `ox` whose taps all fall inside the input's columns.
+    private var interiorColumns: Range<Int> {
+        let g = geometry
+        let first = min(g.outputWidth, (g.paddingLeft + g.strideWidth - 1) / g.strideWidth)
+        let lastStart = g.inputWidth - 1 + g.paddingLeft - (g.kernelWidth - 1) * g.dilationWidth
+        let end = lastStart < 0 ? 0 : min(g.outputWidth, lastStart / g.strideWidth + 1)
+        return first..<max(first, end)
+    }
+
+    /// Computes the unclamped channels of output pixel `ox` of output row `row` from the in-bounds taps.
+    @inline(__always)
+    private func convolvePixel(
+        _ ox: Int, row: Int, image: UnsafePointer<Float>, iy0: Int, rows: Range<Int>, weights: UnsafePointer<Float>,
+        biases: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>
+    ) {
+        let g = geometry
+        let channels = g.outputChannels
+        let inputChannels = g.inputChannels
+        let multiplier = g.depthMultiplier
+        let kyStart = rows.lowerBound
+        let kyEnd = rows.upperBound
+        let out = output + (row * g.outputWidth + ox) * channels
+        let ix0 = ox * g.strideWidth - g.paddingLeft
+        let kxStart = min(g.kernelWidth, max(0, (-ix0 + g.dilationWidth - 1) / g.dilationWidth))
+        let kxEnd = max(kxStart, min(g.kernelWidth, (g.inputWidth - ix0 + g.dilationWidth - 1) / g.dilationWidth))
+        let taps = DepthwiseTaps(
+            image: image, weights: weights, inputRowStride: g.inputWidth * inputChannels,
+            inputPixelStride: inputChannels, weightRowStride: g.kernelWidth * channels, weightTapStride: channels,
+            rowOrigin: iy0, columnOrigin: ix0, dilationHeight: g.dilationHeight, dilationWidth: g.dilationWidth,
+            rows: kyStart..<kyEnd, columns: kxStart..<kxEnd)
+        if multiplier == 1 {
+            taps.accumulate(biases: biases, out: out, channels: channels)
+        } else {
+            out.update(from: biases, count: channels)
+            for ky in taps.rows {
+                let inputRow = image + (iy0 + ky * g.dilationHeight) * taps.inputRowStride
+                for kx in taps.columns {
+                    let pixel = inputRow + (ix0 + kx * g.dilationWidth) * inputChannels
+                    let w = weights + (ky * g.kernelWidth + kx) * channels
+                    for ic in 0..<inputChannels {
+                        let value = pixel[ic]
+                        let base = ic * multiplier
+                        for m in 0..<multiplier { out[base + m] += value * w[base + m] }
                     }
                 }
             }
-            for c in 0..<channels { out[c] = min(max(out[c], lower), upper) }
         }
     }
 }
@@ -120,6 +167,48 @@ private struct DepthwiseTaps {
     let dilationWidth: Int
     let rows: Range<Int>
     let columns: Range<Int>
+
+    /// `accumulate` for four output pixels at once, `pixelStride` floats apart in the input and `channels` apart in
+    /// `out`, with `channels` a multiple of 4. Each block of 4 channels keeps four accumulators in registers and
+    /// loads each weight once for the four pixels; every pixel sums its taps in the same order as `accumulate`.
+    @inline(__always)
+    func accumulateFourPixels(
+        biases: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, channels: Int, pixelStride: Int
+    ) {
+        let pixelBytes = pixelStride &* 4
+        var c = 0
+        while c < channels {
+            let bias = UnsafeRawPointer(biases + c).loadUnaligned(as: SIMD4<Float>.self)
+            var sum0 = bias
+            var sum1 = bias
+            var sum2 = bias
+            var sum3 = bias
+            // Offsets were bounds-checked by the caller; wrapping arithmetic keeps overflow checks out of the loop.
+            let tapStep = dilationWidth &* inputPixelStride
+            for ky in rows {
+                let inputOffset: Int = (rowOrigin &+ ky &* dilationHeight) &* inputRowStride &+ c
+                    &+ columnOrigin &* inputPixelStride
+                let weightOffset: Int = ky &* weightRowStride &+ c
+                var x = UnsafeRawPointer(image + inputOffset)
+                var w = UnsafeRawPointer(weights + weightOffset)
+                for _ in columns {
+                    let weight = w.loadUnaligned(as: SIMD4<Float>.self)
+                    sum0 += x.loadUnaligned(as: SIMD4<Float>.self) * weight
+                    sum1 += x.loadUnaligned(fromByteOffset: pixelBytes, as: SIMD4<Float>.self) * weight
+                    sum2 += x.loadUnaligned(fromByteOffset: 2 &* pixelBytes, as: SIMD4<Float>.self) * weight
+                    sum3 += x.loadUnaligned(fromByteOffset: 3 &* pixelBytes, as: SIMD4<Float>.self) * weight
+                    x += tapStep &* 4
+                    w += weightTapStride &* 4
+                }
+            }
+            let o = UnsafeMutableRawPointer(out + c)
+            o.storeBytes(of: sum0, as: SIMD4<Float>.self)
+            o.storeBytes(of: sum1, toByteOffset: 4 * channels, as: SIMD4<Float>.self)
+            o.storeBytes(of: sum2, toByteOffset: 8 * channels, as: SIMD4<Float>.self)
+            o.storeBytes(of: sum3, toByteOffset: 12 * channels, as: SIMD4<Float>.self)
+            c += 4
+        }
+    }
 
     /// `out[c] = biases[c] + Σ_taps pixel[c] · weight[c]`, unclamped. Channels go in blocks of 16 and then 4 with
     /// the accumulator held in registers across all taps (one store per block), then one at a time.
