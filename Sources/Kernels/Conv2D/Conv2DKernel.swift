@@ -3,8 +3,8 @@
 ///
 /// A 1×1 convolution with unit stride and no padding multiplies the input in place (NHWC already is `[M, K]`);
 /// every other shape gathers blocks of output pixels' receptive fields (im2col, zero-filling padding) into caller
-/// scratch and multiplies each block. Bias and clamp are applied to each output block right after its GEMM, while
-/// it is still in cache. Blocks are split over the pool's threads; each concurrently running chunk owns one slot
+/// scratch and multiplies each block. Each output block is prefilled with the bias and the GEMM adds the product to
+/// it; the clamp follows right after, while the block is still in cache. Blocks are split over the pool's threads; each concurrently running chunk owns one slot
 /// of scratch.
 public struct Conv2DKernel: Sendable {
     /// The geometry this kernel was prepared for.
@@ -12,7 +12,8 @@ public struct Conv2DKernel: Sendable {
 
     /// Filter repacked to `[K, N]` row-major: row `(ky · kernelWidth + kx) · inputChannels + i`, column `o`.
     private let packedFilter: [Float]
-    /// `[outputChannels]`, or empty when the convolution has no bias.
+    /// `[outputChannels]`; zeros when the convolution has no bias. Each output block starts as copies of it and the
+    /// GEMM accumulates onto them, which saves BLAS's separate zeroing pass.
     private let bias: [Float]
     private let clamp: ClampRange
     /// Whether the input is used directly as the GEMM's left matrix.
@@ -48,7 +49,7 @@ public struct Conv2DKernel: Sendable {
         if let bias {
             self.bias = Array(UnsafeBufferPointer(start: bias, count: n))
         } else {
-            self.bias = []
+            self.bias = [Float](repeating: 0, count: n)
         }
         isDirect = g.kernelHeight == 1 && g.kernelWidth == 1 && g.strideHeight == 1 && g.strideWidth == 1
             && g.paddingTop == 0 && g.paddingLeft == 0
@@ -79,9 +80,7 @@ public struct Conv2DKernel: Sendable {
         let chunks = min(pool.threadCount, slotCount)
         packedFilter.withUnsafeBufferPointer { packedBuffer in
             bias.withUnsafeBufferPointer { biasBuffer in
-                guard let packed = packedBuffer.baseAddress else { return }
-                // An empty array still has a non-nil base address.
-                let biasPointer = biasBuffer.isEmpty ? nil : biasBuffer.baseAddress
+                guard let packed = packedBuffer.baseAddress, let biasPointer = biasBuffer.baseAddress else { return }
                 pool.parallelFor(chunks) { chunk in
                     let slot = scratch + chunk * blockRows * k
                     for block in (blockCount * chunk / chunks)..<(blockCount * (chunk + 1) / chunks) {
@@ -95,9 +94,11 @@ public struct Conv2DKernel: Sendable {
                             left = UnsafePointer(slot)
                         }
                         let out = output + firstRow * n
+                        for row in 0..<rows { (out + row * n).update(from: biasPointer, count: n) }
                         GEMM.multiply(
-                            m: rows, n: n, k: k, a: left, lda: k, b: packed, ldb: n, layout: .kByN, c: out, ldc: n)
-                        GEMM.applyBiasAndClamp(m: rows, n: n, c: out, ldc: n, bias: biasPointer, clamp: clamp)
+                            m: rows, n: n, k: k, a: left, lda: k, b: packed, ldb: n, layout: .kByN, c: out, ldc: n,
+                            accumulate: true)
+                        GEMM.applyBiasAndClamp(m: rows, n: n, c: out, ldc: n, bias: nil, clamp: clamp)
                     }
                 }
             }

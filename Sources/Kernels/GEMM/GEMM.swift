@@ -19,7 +19,8 @@ public enum GEMMRightLayout: Sendable, Hashable {
 /// Backed by CBLAS `sgemm` (OpenBLAS on Linux, Accelerate on Apple), forced single-threaded so that the kernels'
 /// `ThreadPool` does all the splitting; a portable Swift loop nest is used when neither library is available.
 public enum GEMM {
-    /// Overwrites `c` with `A · B`.
+    /// Overwrites `c` with `A · B`, or adds `A · B` to it when `accumulate` is true (so a caller can prefill `c`
+    /// with a bias and skip a separate pass).
     ///
     /// - Parameters:
     ///   - m: Rows of `A` and `C` (≥ 0).
@@ -28,24 +29,29 @@ public enum GEMM {
     ///   - a: `A`, element `(i, p)` at `a[i * lda + p]`; `lda ≥ k`.
     ///   - b: `B` in `layout`, with leading dimension `ldb` (`≥ n` for `.kByN`, `≥ k` for `.nByK`).
     ///   - c: `C`, element `(i, j)` at `c[i * ldc + j]`; `ldc ≥ n`. Must not overlap `a` or `b`.
+    ///   - accumulate: Whether to compute `C + A · B` instead of `A · B`. Default false.
     public static func multiply(
         m: Int, n: Int, k: Int,
         a: UnsafePointer<Float>, lda: Int,
         b: UnsafePointer<Float>, ldb: Int, layout: GEMMRightLayout,
-        c: UnsafeMutablePointer<Float>, ldc: Int
+        c: UnsafeMutablePointer<Float>, ldc: Int, accumulate: Bool = false
     ) {
         precondition(m >= 0 && n >= 0 && k >= 0, "GEMM: negative dimension m=\(m) n=\(n) k=\(k)")
         precondition(lda >= max(k, 1) && ldc >= max(n, 1), "GEMM: leading dimension too small")
         precondition(ldb >= max(layout == .kByN ? n : k, 1), "GEMM: ldb too small")
         if m == 0 || n == 0 { return }
         if k == 0 {
-            for i in 0..<m { (c + i * ldc).update(repeating: 0, count: n) }
+            if !accumulate {
+                for i in 0..<m { (c + i * ldc).update(repeating: 0, count: n) }
+            }
             return
         }
         #if canImport(Accelerate) || canImport(COpenBLAS)
-        blasMultiply(m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, layout: layout, c: c, ldc: ldc)
+        blasMultiply(
+            m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, layout: layout, c: c, ldc: ldc, accumulate: accumulate)
         #else
-        portableMultiply(m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, layout: layout, c: c, ldc: ldc)
+        portableMultiply(
+            m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, layout: layout, c: c, ldc: ldc, accumulate: accumulate)
         #endif
     }
 
@@ -75,9 +81,10 @@ public enum GEMM {
         m: Int, n: Int, k: Int,
         a: UnsafePointer<Float>, lda: Int,
         b: UnsafePointer<Float>, ldb: Int, layout: GEMMRightLayout,
-        c: UnsafeMutablePointer<Float>, ldc: Int
+        c: UnsafeMutablePointer<Float>, ldc: Int, accumulate: Bool
     ) {
         _ = blasThreadingConfigured
+        let beta: Float = accumulate ? 1 : 0
         let limit = Int(Int32.max)
         precondition(m <= limit && n <= limit && k <= limit && lda <= limit && ldb <= limit && ldc <= limit,
                      "GEMM: dimension exceeds the 32-bit BLAS interface")
@@ -85,15 +92,15 @@ public enum GEMM {
             // One row: y = Bᵀ·x as a matrix-vector product, which BLAS runs faster than a 1-row sgemm.
             switch layout {
             case .kByN:
-                cblas_sgemv(CblasRowMajor, CblasTrans, Int32(k), Int32(n), 1, b, Int32(ldb), a, 1, 0, c, 1)
+                cblas_sgemv(CblasRowMajor, CblasTrans, Int32(k), Int32(n), 1, b, Int32(ldb), a, 1, beta, c, 1)
             case .nByK:
-                cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(n), Int32(k), 1, b, Int32(ldb), a, 1, 0, c, 1)
+                cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(n), Int32(k), 1, b, Int32(ldb), a, 1, beta, c, 1)
             }
             return
         }
         cblas_sgemm(
             CblasRowMajor, CblasNoTrans, layout == .kByN ? CblasNoTrans : CblasTrans,
-            Int32(m), Int32(n), Int32(k), 1, a, Int32(lda), b, Int32(ldb), 0, c, Int32(ldc))
+            Int32(m), Int32(n), Int32(k), 1, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
     }
     #endif
 
@@ -103,14 +110,14 @@ public enum GEMM {
         m: Int, n: Int, k: Int,
         a: UnsafePointer<Float>, lda: Int,
         b: UnsafePointer<Float>, ldb: Int, layout: GEMMRightLayout,
-        c: UnsafeMutablePointer<Float>, ldc: Int
+        c: UnsafeMutablePointer<Float>, ldc: Int, accumulate: Bool = false
     ) {
         switch layout {
         case .kByN:
             // Row of C += a(i,p) · row p of B: the inner loop runs over contiguous j and vectorizes.
             for i in 0..<m {
                 let cRow = c + i * ldc
-                cRow.update(repeating: 0, count: n)
+                if !accumulate { cRow.update(repeating: 0, count: n) }
                 let aRow = a + i * lda
                 for p in 0..<k {
                     let scale = aRow[p]
@@ -125,7 +132,7 @@ public enum GEMM {
                     let bRow = b + j * ldb
                     var sum: Float = 0
                     for p in 0..<k { sum += aRow[p] * bRow[p] }
-                    c[i * ldc + j] = sum
+                    c[i * ldc + j] = accumulate ? c[i * ldc + j] + sum : sum
                 }
             }
         }
