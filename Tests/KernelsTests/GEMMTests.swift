@@ -134,6 +134,41 @@ struct GEMMTests {
         #expect(c == [21, 24, 27, 47, 54, 61])
     }
 
+    /// `accumulate: true` adds the product to what C holds, through BLAS, the portable loop, the one-row
+    /// matrix-vector path and the zero-depth early return alike; `false` ignores it.
+    @Test(arguments: [(false, 2), (true, 2), (false, 1), (true, 1)])
+    func accumulateAddsToPriorValues(portable: Bool, rows: Int) {
+        let a: [Float] = [1, 2, 3, 4]
+        let b: [Float] = [5, 6, 7, 8, 9, 10]
+        let product: [Float] = [21, 24, 27, 47, 54, 61]
+        let prior: [Float] = [0.5, -1, 2, 100, -0.25, 3]
+        let count = rows * 3
+        for accumulate in [true, false] {
+            var c = Array(prior[0..<count])
+            var zeroDepth = Array(prior[0..<count])
+            c.withUnsafeMutableBufferPointer { out in
+                zeroDepth.withUnsafeMutableBufferPointer { empty in
+                    guard let pointer = out.baseAddress, let emptyPointer = empty.baseAddress else { return }
+                    if portable {
+                        GEMM.portableMultiply(
+                            m: rows, n: 3, k: 2, a: a, lda: 2, b: b, ldb: 3, layout: .kByN, c: pointer, ldc: 3,
+                            accumulate: accumulate)
+                    } else {
+                        GEMM.multiply(
+                            m: rows, n: 3, k: 2, a: a, lda: 2, b: b, ldb: 3, layout: .kByN, c: pointer, ldc: 3,
+                            accumulate: accumulate)
+                    }
+                    GEMM.multiply(
+                        m: rows, n: 3, k: 0, a: a, lda: 1, b: b, ldb: 3, layout: .kByN, c: emptyPointer, ldc: 3,
+                        accumulate: accumulate)
+                }
+            }
+            let expected = accumulate ? zip(prior, product).prefix(count).map { $0 + $1 } : Array(product[0..<count])
+            #expect(c == expected, "accumulate=\(accumulate)")
+            #expect(zeroDepth == (accumulate ? Array(prior[0..<count]) : [Float](repeating: 0, count: count)))
+        }
+    }
+
     @Test(arguments: [(ClampRange.none, [Float]([1.5, -3, 4.5, -0.5])), (.relu, [1.5, 0, 4.5, 0]),
                       (.reluMinus1To1, [1, -1, 1, -0.5])])
     func biasAndClamp(clamp: ClampRange, expected: [Float]) {
