@@ -1,0 +1,131 @@
+import Foundation
+import ImageIO
+import PureVision
+import Testing
+import _TestSupport
+
+/// Errors, running modes and the options beyond MediaPipe, on the real hand landmarker.
+@Suite struct HandLandmarkerContractTests {
+    static let bundle = Fixtures.model("hand_landmarker.task")
+
+    static func photo() throws -> Image {
+        try Image(contentsOfFile: Fixtures.testFile("PureVisionTests/Fixtures/hands/hand_dst_scale50.png"))
+    }
+
+    static func options(_ mode: RunningMode = .image) -> HandLandmarkerOptions {
+        HandLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: bundle), runningMode: mode)
+    }
+
+    @Test func bundleWithAMissingEntryNamesIt() throws {
+        let detector = try Fixtures.bytes(atPath: Fixtures.model("palm_detection_full.tflite"))
+        let broken = StoredZip.archive([("hand_detector.tflite", detector)])
+        var options = Self.options()
+        options.baseOptions = BaseOptions(modelAssetBuffer: broken)
+        #expect {
+            try HandLandmarker(options: options)
+        } throws: { error in
+            "\(error)".contains("hand_landmarks_detector.tflite")
+        }
+        options.baseOptions = BaseOptions(modelAssetBuffer: detector)
+        #expect(throws: VisionTaskError.self) { try HandLandmarker(options: options) }
+        options.baseOptions = BaseOptions(modelAssetPath: "/nonexistent/hand_landmarker.task")
+        #expect(throws: VisionTaskError.self) { try HandLandmarker(options: options) }
+    }
+
+    @Test func twoSeparateModelFilesWork() throws {
+        var options = Self.options()
+        options.baseOptions = BaseOptions()
+        options.handDetectorModelPath = Fixtures.model("palm_detection_full.tflite")
+        options.handLandmarksModelPath = Fixtures.model("hand_landmark_full.tflite")
+        let separate = try HandLandmarker(options: options).detect(image: try Self.photo())
+        let bundled = try HandLandmarker(options: Self.options()).detect(image: try Self.photo())
+        #expect(separate == bundled)
+        #expect(separate.landmarks.count == 1)
+    }
+
+    @Test func optionsOutOfRangeAreRejected() {
+        for mutate: (inout HandLandmarkerOptions) -> Void in [
+            { $0.numHands = 0 }, { $0.minHandDetectionConfidence = -0.1 }, { $0.minHandPresenceConfidence = 1.5 },
+            { $0.minTrackingConfidence = 0 }, { $0.landmarkSmoothing = OneEuroFilterParameters(minCutoff: -1) },
+        ] {
+            var options = Self.options(.video)
+            mutate(&options)
+            #expect(throws: VisionTaskError.self) { try HandLandmarker(options: options) }
+        }
+    }
+
+    @Test func wrongModeCallsAreErrors() throws {
+        let image = try Self.photo()
+        let landmarker = try HandLandmarker(options: Self.options(.video))
+        #expect(throws: VisionTaskError.wrongRunningMode(expected: .image, actual: .video)) {
+            try landmarker.detect(image: image)
+        }
+        #expect(throws: VisionTaskError.regionOfInterestNotSupported) {
+            try landmarker.detect(
+                videoFrame: image, timestampInMilliseconds: 0,
+                imageProcessingOptions: ImageProcessingOptions(
+                    regionOfInterest: RectF(left: 0.1, top: 0.1, right: 0.9, bottom: 0.9)))
+        }
+        _ = try landmarker.detect(videoFrame: image, timestampInMilliseconds: 10)
+        #expect(throws: VisionTaskError.nonMonotonicTimestamp(previous: 10, given: 10)) {
+            try landmarker.detect(videoFrame: image, timestampInMilliseconds: 10)
+        }
+    }
+
+    @Test func mirroredInputReportsThePersonsHand() throws {
+        let image = try Self.photo()
+        let plain = try HandLandmarker(options: Self.options()).detect(image: image)
+        var options = Self.options()
+        options.isInputMirrored = true
+        let mirrored = try HandLandmarker(options: options).detect(image: image)
+        #expect(plain.handedness.first?.first?.categoryName == "Left")
+        #expect(mirrored.handedness.first?.first?.categoryName == "Right")
+        #expect(mirrored.handedness.first?.first?.index == 0)
+        #expect(mirrored.handedness.first?.first?.score == plain.handedness.first?.first?.score)
+        #expect(mirrored.landmarks == plain.landmarks)
+    }
+
+    /// Smoothing is off by default (parity), and when on it follows a still hand exactly and stays close otherwise.
+    @Test func smoothingIsOptIn() throws {
+        let image = try Self.photo()
+        var options = Self.options(.video)
+        let plain = try HandLandmarker(options: options)
+        options.landmarkSmoothing = OneEuroFilterParameters()
+        let smoothed = try HandLandmarker(options: options)
+        for t in 0..<5 {
+            let a = try plain.detect(videoFrame: image, timestampInMilliseconds: 33 * t)
+            let b = try smoothed.detect(videoFrame: image, timestampInMilliseconds: 33 * t)
+            #expect(a.landmarks.count == b.landmarks.count)
+            for (p, q) in zip(a.landmarks.first ?? [], b.landmarks.first ?? []) {
+                #expect(abs(p.x - q.x) <= 0.01 && abs(p.y - q.y) <= 0.01)
+            }
+            #expect(a.worldLandmarks == b.worldLandmarks)
+        }
+    }
+
+    @Test func liveStreamDeliversEveryFrameInOrder() async throws {
+        let image = try Self.photo()
+        let log = HandEventLog()
+        var options = Self.options(.liveStream)
+        options.resultHandler = { log.append($0.timestampInMilliseconds) }
+        let landmarker = try HandLandmarker(options: options)
+        for t in 0..<30 { try landmarker.detectAsync(image: image, timestampInMilliseconds: t) }
+        landmarker.close()
+        #expect(log.all == Array(0..<30))
+    }
+}
+
+final class HandEventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Int] = []
+    func append(_ value: Int) {
+        lock.lock()
+        values.append(value)
+        lock.unlock()
+    }
+    var all: [Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return values
+    }
+}
