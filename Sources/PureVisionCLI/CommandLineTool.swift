@@ -8,6 +8,9 @@ enum CommandLineTool {
         usage: purevision run MODEL --input IN.npy [--input IN2.npy ...] --output-dir DIR [--threads N] [--reference]
                purevision faces IMAGE... [--model PATH] [--min-confidence X] [--json] [--out DIR]
                purevision hands IMAGE... [--model PATH] [--num-hands N] [--mode image|video] [--json] [--out DIR]
+               purevision classify IMAGE... [--model PATH] [--max-results K] [--score-threshold X] [--allow a,b]
+                                   [--deny a,b] [--json]
+               purevision labels MODEL
 
         Subcommands:
           run    Run a .tflite model on .npy inputs; writes DIR/output_0.npy, output_1.npy, ... (float32 outputs
@@ -20,6 +23,10 @@ enum CommandLineTool {
                  --json one line per image: {"image","width","height","timestampMs","hands":[{"handedness":{"index",
                  "score","categoryName"},"landmarks":[[x,y,z]...21],"worldLandmarks":[[x,y,z]...21]}]}. In --mode
                  video the images are consecutive frames 33 ms apart. --out draws the landmarks and skeleton.
+          classify  Classify images (MediaPipe's ImageClassifier; default model: the bundled efficientnet_lite0).
+                 With --json one line per image: {"image","classifications":[{"headIndex","headName","categories":
+                 [{"index","score","categoryName","displayName"}]}]}.
+          labels Print a model's labels (from its metadata), one per line.
         """
 
     static func run(_ arguments: [String]) throws {
@@ -32,6 +39,8 @@ enum CommandLineTool {
         case "run": try RunCommand.run(rest)
         case "faces": try FacesCommand.run(rest)
         case "hands": try HandsCommand.run(rest)
+        case "classify": try ClassifyCommand.run(rest)
+        case "labels": try LabelsCommand.run(rest)
         case "-h", "--help", "help": print(usage)
         default: throw CommandLineError.usage("unknown subcommand '\(subcommand)'")
         }
