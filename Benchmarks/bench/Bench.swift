@@ -19,6 +19,7 @@ struct Bench {
                 try measureModel(model, threads: threads)
             }
         }
+        try measurePipelines()
     }
 
     private func printHeader() {
@@ -124,7 +125,7 @@ struct Bench {
         }
     }
 
-    private func report(name: String, kind: String, threads: Int, times: [Double], arenaBytes: Int) {
+    func report(name: String, kind: String, threads: Int, times: [Double], arenaBytes: Int) {
         let sorted = times.sorted()
         let min = sorted[0]
         let median = sorted[sorted.count / 2]

@@ -1,0 +1,79 @@
+import Foundation
+import ImageIO
+import PureVision
+
+/// End-to-end task latency, image already decoded (as MediaPipe's figures are taken): preprocessing, inference and
+/// post-processing, per call.
+extension Bench {
+    /// The committed test photos the pipelines run on, relative to the package root.
+    static let fixtures = "Tests/PureVisionTests/Fixtures"
+
+    func measurePipelines() throws {
+        let pipelines: [(name: String, measure: (Int) throws -> [Double])] = [
+            ("face_detector", measureFaceDetector),
+            ("hand_landmarker_image", measureHandsImage),
+            ("hand_landmarker_video_per_frame", measureHandsVideo),
+            ("image_classifier", measureClassifier),
+        ]
+        for pipeline in pipelines where options.filter.map({ pipeline.name.contains($0) }) ?? true {
+            for threads in options.threadCounts {
+                report(name: pipeline.name, kind: "pipeline", threads: threads, times: try pipeline.measure(threads), arenaBytes: 0)
+            }
+        }
+    }
+
+    private func model(_ name: String) -> String { (options.modelsDirectory as NSString).appendingPathComponent(name) }
+
+    private func time(_ body: () throws -> Void) rethrows -> [Double] {
+        for _ in 0..<options.warmup { try body() }
+        var times: [Double] = []
+        for _ in 0..<options.runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body()
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        return times
+    }
+
+    private func measureFaceDetector(threads: Int) throws -> [Double] {
+        let detector = try FaceDetector(
+            options: FaceDetectorOptions(
+                baseOptions: BaseOptions(
+                    modelAssetPath: model("face_detection_short_range.tflite"), threadCount: threads)))
+        let image = try Image(contentsOfFile: Self.fixtures + "/faces/grace_hopper.jpg")
+        return try time { _ = try detector.detect(image: image) }
+    }
+
+    private func measureHandsImage(threads: Int) throws -> [Double] {
+        let landmarker = try HandLandmarker(
+            options: HandLandmarkerOptions(
+                baseOptions: BaseOptions(modelAssetPath: model("hand_landmarker.task"), threadCount: threads)))
+        let image = try Image(contentsOfFile: Self.fixtures + "/hands/hand_dst.jpg")
+        return try time { _ = try landmarker.detect(image: image) }
+    }
+
+    /// Video mode over the committed 48-frame sequence, looped; after the first frame tracking skips palm
+    /// detection while the hand stays tracked.
+    private func measureHandsVideo(threads: Int) throws -> [Double] {
+        let landmarker = try HandLandmarker(
+            options: HandLandmarkerOptions(
+                baseOptions: BaseOptions(modelAssetPath: model("hand_landmarker.task"), threadCount: threads),
+                runningMode: .video))
+        let frames = try (0..<48).map { i in
+            try Image(contentsOfFile: Self.fixtures + String(format: "/hands/video/frame_%03d.png", i))
+        }
+        var index = 0
+        return try time {
+            _ = try landmarker.detect(videoFrame: frames[index % frames.count], timestampInMilliseconds: 33 * index)
+            index += 1
+        }
+    }
+
+    private func measureClassifier(threads: Int) throws -> [Double] {
+        let classifier = try ImageClassifier(
+            options: ImageClassifierOptions(
+                baseOptions: BaseOptions(modelAssetPath: model("efficientnet_lite0.tflite"), threadCount: threads)))
+        let image = try Image(contentsOfFile: Self.fixtures + "/classifier/skimage_chelsea.png")
+        return try time { _ = try classifier.classify(image: image) }
+    }
+}

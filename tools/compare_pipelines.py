@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Times the task pipelines end to end, ours beside MediaPipe Tasks 0.10.14, in one run, and prints the ratios.
+
+Our side: `BENCH --json --runs R --threads T`, reading its "kind":"pipeline" lines (face_detector,
+hand_landmarker_image, hand_landmarker_video_per_frame, image_classifier). MediaPipe's side, in the same script run:
+the same models and the same decoded images (the committed fixtures the bench uses), image decoding excluded:
+  - FaceDetector (IMAGE) on faces/grace_hopper.jpg with Models/face_detection_short_range.tflite;
+  - HandLandmarker (IMAGE) on hands/hand_dst.jpg, and (VIDEO) over the 48 frames of hands/video, looped, per frame;
+  - ImageClassifier (IMAGE) on classifier/skimage_chelsea.png with Models/efficientnet_lite0.tflite.
+Each is timed over R calls after 5 warm-up calls; medians are compared (ratio = ours / MediaPipe; below 1 we are
+faster). MediaPipe chooses its own thread count; run the whole script under `taskset -c 0` to compare on one core.
+
+Run from the repository root:
+    python3 tools/compare_pipelines.py [--bench .build/release/bench] [--runs 50] [--threads 1] [--json]
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+import mediapipe as mp
+import numpy as np
+from mediapipe.tasks import python as mp_tasks
+from mediapipe.tasks.python import vision
+
+FIXTURES = "Tests/PureVisionTests/Fixtures"
+WARMUP = 5
+
+
+def ours(bench, runs, threads):
+    command = [bench, "--json", "--runs", str(runs), "--threads", str(threads), "--filter", "_"]
+    out = subprocess.run(command, capture_output=True, text=True, check=False).stdout
+    results = {}
+    for line in out.splitlines():
+        if line.startswith("{"):
+            record = json.loads(line)
+            if record.get("kind") == "pipeline":
+                results[record["name"]] = record["median_ms"]
+    return results
+
+
+def median_ms(call, runs):
+    for _ in range(WARMUP):
+        call()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        call()
+        times.append((time.perf_counter() - start) * 1000)
+    return float(np.median(times))
+
+
+def theirs(runs):
+    results = {}
+    base = mp_tasks.BaseOptions
+    face = vision.FaceDetector.create_from_options(
+        vision.FaceDetectorOptions(base_options=base(model_asset_path="Models/face_detection_short_range.tflite")))
+    image = mp.Image.create_from_file(f"{FIXTURES}/faces/grace_hopper.jpg")
+    results["face_detector"] = median_ms(lambda: face.detect(image), runs)
+
+    hands = vision.HandLandmarker.create_from_options(
+        vision.HandLandmarkerOptions(base_options=base(model_asset_path="Models/hand_landmarker.task")))
+    image = mp.Image.create_from_file(f"{FIXTURES}/hands/hand_dst.jpg")
+    results["hand_landmarker_image"] = median_ms(lambda: hands.detect(image), runs)
+
+    video = vision.HandLandmarker.create_from_options(
+        vision.HandLandmarkerOptions(
+            base_options=base(model_asset_path="Models/hand_landmarker.task"),
+            running_mode=vision.RunningMode.VIDEO))
+    frames = [mp.Image.create_from_file(f"{FIXTURES}/hands/video/frame_{i:03d}.png") for i in range(48)]
+    counter = [0]
+
+    def next_frame():
+        i = counter[0]
+        video.detect_for_video(frames[i % len(frames)], 33 * i)
+        counter[0] += 1
+
+    results["hand_landmarker_video_per_frame"] = median_ms(next_frame, runs)
+
+    classifier = vision.ImageClassifier.create_from_options(
+        vision.ImageClassifierOptions(base_options=base(model_asset_path="Models/efficientnet_lite0.tflite")))
+    image = mp.Image.create_from_file(f"{FIXTURES}/classifier/skimage_chelsea.png")
+    results["image_classifier"] = median_ms(lambda: classifier.classify(image), runs)
+    return results
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bench", default=".build/release/bench")
+    parser.add_argument("--runs", type=int, default=50)
+    parser.add_argument("--threads", type=int, default=1, help="our thread count (default 1)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    ours_ms = ours(args.bench, args.runs, args.threads)
+    theirs_ms = theirs(args.runs)
+    rows = []
+    for name, mediapipe_ms in theirs_ms.items():
+        ours_median = ours_ms.get(name)
+        ratio = ours_median / mediapipe_ms if ours_median else None
+        rows.append({"name": name, "ours_ms": ours_median, "mediapipe_ms": mediapipe_ms, "ratio": ratio})
+    if args.json:
+        for row in rows:
+            print(json.dumps(row))
+        return 0
+    print(f"{'pipeline':34} {'ours ms':>9} {'MediaPipe ms':>13} {'ratio':>7}")
+    for row in rows:
+        ours_text = f"{row['ours_ms']:.2f}" if row["ours_ms"] else "-"
+        ratio_text = f"{row['ratio']:.2f}" if row["ratio"] else "-"
+        print(f"{row['name']:34} {ours_text:>9} {row['mediapipe_ms']:>13.2f} {ratio_text:>7}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
