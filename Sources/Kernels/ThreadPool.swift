@@ -1,38 +1,85 @@
-import Dispatch
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Splits a kernel's independent work items over a fixed number of threads.
 ///
-/// With `threadCount == 1` every call runs inline on the caller's thread, with no synchronisation at all.
-/// A pool is safe to share between kernels of one interpreter; calls must not be nested.
+/// A pool of `threadCount` threads is the calling thread plus `threadCount - 1` worker threads that it starts once,
+/// in `init`, and that wait parked between calls; `deinit` stops and joins them. With `threadCount == 1` every call
+/// runs inline on the caller's thread, with no synchronisation at all. A call allocates nothing.
+///
+/// A pool is safe to share between kernels and between threads. Calls must not be nested; a call made while
+/// another thread's call is using the workers runs all its tasks inline instead of waiting.
 public final class ThreadPool: Sendable {
     /// How many threads work on one `parallelFor` call (≥ 1).
     public let threadCount: Int
+    private let team: WorkerTeam?
 
-    /// Creates a pool. `threadCount` is clamped to at least 1.
+    /// Creates a pool and starts its `threadCount - 1` worker threads. `threadCount` is clamped to at least 1.
     public init(threadCount: Int) {
         self.threadCount = max(1, threadCount)
+        team = self.threadCount > 1 ? WorkerTeam(workerCount: self.threadCount - 1) : nil
     }
+
+    deinit { team?.stop() }
 
     /// A pool that runs everything inline on the calling thread.
     public static let serial = ThreadPool(threadCount: 1)
 
-    /// Runs `body(task)` for every `task` in `0..<taskCount` and returns when all have finished.
+    /// Runs `body.run(task:)` for every `task` in `0..<taskCount` and returns when all have finished; allocates
+    /// nothing.
     ///
-    /// Tasks may run concurrently and in any order; each must write only memory no other task touches.
-    public func parallelFor(_ taskCount: Int, _ body: (Int) -> Void) {
+    /// Tasks may run concurrently and in any order; each must write only memory no other task touches. Thread `t`
+    /// of the `p = min(taskCount, threadCount)` threads that take part runs tasks `t`, `t + p`, `t + 2p`, …; the
+    /// caller is thread 0.
+    public func parallelFor<Body: ParallelTaskBody>(_ taskCount: Int, _ body: Body) {
         if taskCount <= 0 { return }
-        if threadCount == 1 || taskCount == 1 {
-            for task in 0..<taskCount { body(task) }
+        guard taskCount > 1, let team, team.tryBegin() else {
+            for task in 0..<taskCount { body.run(task: task) }
             return
         }
-        withoutActuallyEscaping(body) { body in
-            let box = UncheckedSendableBox(body)
-            DispatchQueue.concurrentPerform(iterations: taskCount) { task in box.value(task) }
+        withUnsafePointer(to: body) { pointer in
+            let share = team.start(taskCount, body: Body.self, at: UnsafeRawPointer(pointer))
+            var task = 0
+            while task < taskCount {
+                body.run(task: task)
+                task += share
+            }
+            team.finish()
         }
     }
 
     /// Splits `0..<count` into at most `threadCount` contiguous chunks of at least `minimumChunk` items and calls
-    /// `body(range)` once per chunk, concurrently.
+    /// `body.run(range:)` once per chunk, concurrently; allocates nothing.
+    public func parallelRanges<Body: ParallelRangeBody>(_ count: Int, minimumChunk: Int = 1, _ body: Body) {
+        if count <= 0 { return }
+        let chunks = max(1, min(threadCount, count / max(1, minimumChunk)))
+        if chunks == 1 {
+            body.run(range: 0..<count)
+            return
+        }
+        parallelFor(chunks, RangeSplit(count: count, chunks: chunks, body: body))
+    }
+
+    /// Runs `body(task)` for every `task` in `0..<taskCount` like ``parallelFor(_:_:)-(_,ParallelTaskBody)``.
+    ///
+    /// Handing a closure to other threads costs one heap allocation per call that uses them; kernels on the
+    /// interpreter's run path use the ``ParallelTaskBody`` form instead.
+    public func parallelFor(_ taskCount: Int, _ body: (Int) -> Void) {
+        if taskCount <= 0 { return }
+        guard taskCount > 1, team != nil else {
+            for task in 0..<taskCount { body(task) }
+            return
+        }
+        withoutActuallyEscaping(body) { body in parallelFor(taskCount, ClosureBody(body: body)) }
+    }
+
+    /// Splits `0..<count` like ``parallelRanges(_:minimumChunk:_:)-(_,_,ParallelRangeBody)`` and calls
+    /// `body(range)` once per chunk, concurrently. Costs one heap allocation per call that uses other threads.
     public func parallelRanges(_ count: Int, minimumChunk: Int = 1, _ body: (Range<Int>) -> Void) {
         if count <= 0 { return }
         let chunks = max(1, min(threadCount, count / max(1, minimumChunk)))
@@ -41,15 +88,208 @@ public final class ThreadPool: Sendable {
             return
         }
         parallelFor(chunks) { chunk in
-            let start = count * chunk / chunks
-            let end = count * (chunk + 1) / chunks
-            body(start..<end)
+            body((count * chunk / chunks)..<(count * (chunk + 1) / chunks))
         }
     }
 }
 
-/// Carries a non-Sendable closure across `concurrentPerform`, whose tasks the caller has made disjoint.
-private struct UncheckedSendableBox<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
+/// Work that ``ThreadPool/parallelFor(_:_:)-(_,ParallelTaskBody)`` spreads over threads: a value holding
+/// everything the tasks read (pointers, sizes), whose `run(task:)` does one task. The pool reads the value in place,
+/// so passing it allocates nothing.
+public protocol ParallelTaskBody {
+    /// Does task `task`; may run on any of the pool's threads, concurrently with other tasks.
+    func run(task: Int)
+}
+
+extension ParallelTaskBody {
+    /// Runs task `task` of the body `context` points to: how a worker thread, which knows the body's type only as a
+    /// metatype, calls it.
+    fileprivate static func run(at context: UnsafeRawPointer, task: Int) {
+        context.assumingMemoryBound(to: Self.self).pointee.run(task: task)
+    }
+}
+
+/// Work that ``ThreadPool/parallelRanges(_:minimumChunk:_:)-(_,_,ParallelRangeBody)`` spreads over threads, one
+/// contiguous range of items per call.
+public protocol ParallelRangeBody {
+    /// Processes the items in `range`; may run on any of the pool's threads, concurrently with other ranges.
+    func run(range: Range<Int>)
+}
+
+/// Chunk `task` of `chunks` near-equal contiguous parts of `0..<count`.
+private struct RangeSplit<Body: ParallelRangeBody>: ParallelTaskBody {
+    let count: Int
+    let chunks: Int
+    let body: Body
+
+    func run(task: Int) { body.run(range: (count * task / chunks)..<(count * (task + 1) / chunks)) }
+}
+
+/// A closure made escaping by `withoutActuallyEscaping`, as a task body.
+private struct ClosureBody: ParallelTaskBody {
+    let body: (Int) -> Void
+
+    func run(task: Int) { body(task) }
+}
+
+/// The worker threads of one pool and the state they share with the calling thread.
+///
+/// Every field below `mutex` is read and written only while holding it, except `bodyType` and `context`, which
+/// workers use without it: the caller sets them before bumping `generation` and clears them only after every worker
+/// has reported back. The body is reached through its metatype rather than a closure, so that handing it over
+/// allocates nothing even where generic code is not specialized.
+private final class WorkerTeam: @unchecked Sendable {
+    private let workerCount: Int
+    /// Held by the one caller that owns the workers for the duration of a call.
+    private let callLock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    /// Signalled (broadcast) when `generation` changes or `stopping` is set.
+    private let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// Signalled when `running` drops to 0.
+    private let done = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var threads: [pthread_t] = []
+
+    private var generation = 0
+    private var stopping = false
+    /// The type of the current call's body, and where the caller keeps it.
+    private var bodyType: (any ParallelTaskBody.Type)?
+    private var context: UnsafeRawPointer?
+    private var taskCount = 0
+    /// Threads taking part in the current call, the caller included.
+    private var participants = 0
+    /// Workers taking part in the current call that have not finished their tasks.
+    private var running = 0
+
+    init(workerCount: Int) {
+        self.workerCount = workerCount
+        pthread_mutex_init(callLock, nil)
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(wake, nil)
+        pthread_cond_init(done, nil)
+        for index in 1...workerCount {
+            let start = Unmanaged.passRetained(WorkerStart(team: self, index: index)).toOpaque()
+            #if canImport(Darwin)
+                var thread: pthread_t?
+                let status = pthread_create(&thread, nil, workerEntry, start)
+                if status == 0, let thread { threads.append(thread) }
+            #else
+                var thread = pthread_t()
+                let status = pthread_create(&thread, nil, workerEntry, start)
+                if status == 0 { threads.append(thread) }
+            #endif
+            // Without the thread, `participants` must not count it: stop at the workers that did start.
+            if status != 0 {
+                Unmanaged<WorkerStart>.fromOpaque(start).release()
+                break
+            }
+        }
+    }
+
+    deinit {
+        pthread_cond_destroy(done)
+        pthread_cond_destroy(wake)
+        pthread_mutex_destroy(mutex)
+        pthread_mutex_destroy(callLock)
+        done.deallocate()
+        wake.deallocate()
+        mutex.deallocate()
+        callLock.deallocate()
+    }
+
+    /// Claims the workers for one call; false when another thread's call holds them (or none started).
+    func tryBegin() -> Bool {
+        if threads.isEmpty { return false }
+        return pthread_mutex_trylock(callLock) == 0
+    }
+
+    /// Hands the body at `context` to the workers for a call claimed by `tryBegin()` and returns how many threads
+    /// take part; the caller then runs tasks 0, share, 2·share, … itself and calls `finish()`.
+    func start<Body: ParallelTaskBody>(_ count: Int, body: Body.Type, at context: UnsafeRawPointer) -> Int {
+        let share = min(count, threads.count + 1)
+        pthread_mutex_lock(mutex)
+        bodyType = body
+        self.context = context
+        taskCount = count
+        participants = share
+        running = share - 1
+        generation &+= 1
+        pthread_cond_broadcast(wake)
+        pthread_mutex_unlock(mutex)
+        return share
+    }
+
+    /// Waits for the workers' tasks of the current call and releases the workers.
+    func finish() {
+        pthread_mutex_lock(mutex)
+        while running > 0 { pthread_cond_wait(done, mutex) }
+        bodyType = nil
+        context = nil
+        pthread_mutex_unlock(mutex)
+        pthread_mutex_unlock(callLock)
+    }
+
+    /// The loop of worker `index` (1-based; the caller is 0), until `stop()`.
+    fileprivate func work(index: Int) {
+        pthread_mutex_lock(mutex)
+        var seen = 0
+        while true {
+            while generation == seen && !stopping { pthread_cond_wait(wake, mutex) }
+            if stopping { break }
+            seen = generation
+            guard index < participants else { continue }
+            let (count, step) = (taskCount, participants)
+            pthread_mutex_unlock(mutex)
+            runShare(first: index, count: count, step: step)
+            pthread_mutex_lock(mutex)
+            running -= 1
+            if running == 0 { pthread_cond_signal(done) }
+        }
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Runs tasks `first`, `first + step`, … below `count` of the current call.
+    private func runShare(first: Int, count: Int, step: Int) {
+        guard let bodyType, let context else { return }
+        var task = first
+        while task < count {
+            bodyType.run(at: context, task: task)
+            task += step
+        }
+    }
+
+    /// Wakes every worker to exit and waits for them.
+    func stop() {
+        pthread_mutex_lock(mutex)
+        stopping = true
+        pthread_cond_broadcast(wake)
+        pthread_mutex_unlock(mutex)
+        for thread in threads { pthread_join(thread, nil) }
+    }
+}
+
+/// What a new worker thread receives: its team (retained for the thread's lifetime) and its index.
+private final class WorkerStart {
+    let team: WorkerTeam
+    let index: Int
+    init(team: WorkerTeam, index: Int) {
+        self.team = team
+        self.index = index
+    }
+}
+
+#if canImport(Darwin)
+    private func workerEntry(_ argument: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        Unmanaged<WorkerStart>.fromOpaque(argument).takeRetainedValue().run()
+        return nil
+    }
+#else
+    private func workerEntry(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        guard let argument else { return nil }
+        Unmanaged<WorkerStart>.fromOpaque(argument).takeRetainedValue().run()
+        return nil
+    }
+#endif
+
+extension WorkerStart {
+    fileprivate func run() { team.work(index: index) }
 }

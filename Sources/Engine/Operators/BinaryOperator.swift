@@ -36,6 +36,7 @@ enum BinaryOperator: OperatorLowering {
         try context.setOutput(0, shape: shape)
         let output = context.output(0)
         let (lhsShape, rhsShape) = (lhs.shape, rhs.shape)
+        let plan = BroadcastPlan(lhsShape: lhsShape, rhsShape: rhsShape, outputShape: shape)
         let ctx = context
         let reference = context.useReference
         let pool = context.pool
@@ -50,11 +51,7 @@ enum BinaryOperator: OperatorLowering {
                         outputShape: shape, clamp: clamp)
                 }
             }
-            return {
-                BinaryElementwise.run(
-                    operation, lhs: a, lhsShape: lhsShape, rhs: b, rhsShape: rhsShape, output: y, outputShape: shape,
-                    clamp: clamp, pool: pool)
-            }
+            return { BinaryElementwise.run(operation, lhs: a, rhs: b, output: y, plan: plan, clamp: clamp, pool: pool) }
         }
     }
 

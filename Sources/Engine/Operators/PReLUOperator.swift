@@ -15,6 +15,7 @@ enum PReLUOperator: OperatorLowering {
         try context.setOutput(0, shape: shape)
         let output = context.output(0)
         let (inputShape, alphaShape) = (input.shape, alpha.shape)
+        let plan = BroadcastPlan(lhsShape: inputShape, rhsShape: alphaShape, outputShape: shape)
         let ctx = context
         let reference = context.useReference
         let pool = context.pool
@@ -29,11 +30,7 @@ enum PReLUOperator: OperatorLowering {
                         outputShape: shape)
                 }
             }
-            return {
-                PReLU.run(
-                    input: x, inputShape: inputShape, alpha: a, alphaShape: alphaShape, output: y, outputShape: shape,
-                    pool: pool)
-            }
+            return { PReLU.run(input: x, alpha: a, output: y, plan: plan, pool: pool) }
         }
     }
 }

@@ -19,29 +19,38 @@ public enum Unary {
     ) {
         precondition(count >= 0, "negative count")
         let grain = op.isTranscendental ? 2_048 : 16_384
-        pool.parallelRanges(count, minimumChunk: grain) { range in
+        pool.parallelRanges(count, minimumChunk: grain, Chunks(op: op, input: input, output: output))
+    }
+
+    /// The elements, in contiguous ranges.
+    private struct Chunks: ParallelRangeBody {
+        let op: UnaryOperation
+        let input: UnsafePointer<Float>
+        let output: UnsafeMutablePointer<Float>
+
+        func run(range: Range<Int>) {
             let source = input + range.lowerBound
             let destination = output + range.lowerBound
             let n = range.count
             switch op {
-            case .relu: loop(ReluFunctor.self, source, destination, n)
-            case .relu6: loop(Relu6Functor.self, source, destination, n)
-            case .reluMinus1To1: loop(ReluMinus1To1Functor.self, source, destination, n)
-            case .logistic: loop(LogisticFunctor.self, source, destination, n)
-            case .tanh: loop(TanhFunctor.self, source, destination, n)
-            case .hardSwish: loop(HardSwishFunctor.self, source, destination, n)
+            case .relu: Unary.loop(ReluFunctor.self, source, destination, n)
+            case .relu6: Unary.loop(Relu6Functor.self, source, destination, n)
+            case .reluMinus1To1: Unary.loop(ReluMinus1To1Functor.self, source, destination, n)
+            case .logistic: Unary.loop(LogisticFunctor.self, source, destination, n)
+            case .tanh: Unary.loop(TanhFunctor.self, source, destination, n)
+            case .hardSwish: Unary.loop(HardSwishFunctor.self, source, destination, n)
             case .leakyRelu(let alpha):
                 for i in 0..<n {
                     let x = source[i]
                     destination[i] = x >= 0 ? x : alpha * x
                 }
-            case .abs: loop(AbsFunctor.self, source, destination, n)
-            case .neg: loop(NegFunctor.self, source, destination, n)
-            case .exp: loop(ExpFunctor.self, source, destination, n)
-            case .sqrt: loop(SqrtFunctor.self, source, destination, n)
-            case .rsqrt: loop(RsqrtFunctor.self, source, destination, n)
-            case .square: loop(SquareFunctor.self, source, destination, n)
-            case .elu: loop(EluFunctor.self, source, destination, n)
+            case .abs: Unary.loop(AbsFunctor.self, source, destination, n)
+            case .neg: Unary.loop(NegFunctor.self, source, destination, n)
+            case .exp: Unary.loop(ExpFunctor.self, source, destination, n)
+            case .sqrt: Unary.loop(SqrtFunctor.self, source, destination, n)
+            case .rsqrt: Unary.loop(RsqrtFunctor.self, source, destination, n)
+            case .square: Unary.loop(SquareFunctor.self, source, destination, n)
+            case .elu: Unary.loop(EluFunctor.self, source, destination, n)
             }
         }
     }

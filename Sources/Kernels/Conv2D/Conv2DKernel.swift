@@ -4,8 +4,8 @@
 /// A 1×1 convolution with unit stride and no padding multiplies the input in place (NHWC already is `[M, K]`);
 /// every other shape gathers blocks of output pixels' receptive fields (im2col, zero-filling padding) into caller
 /// scratch and multiplies each block. Each output block is prefilled with the bias and the GEMM adds the product to
-/// it; the clamp follows right after, while the block is still in cache. Blocks are split over the pool's threads; each concurrently running chunk owns one slot
-/// of scratch.
+/// it; the clamp follows right after, while the block is still in cache. Blocks are split over the pool's threads;
+/// each concurrently running chunk owns one slot of scratch.
 public struct Conv2DKernel: Sendable {
     /// The geometry this kernel was prepared for.
     public let geometry: Conv2DGeometry
@@ -73,34 +73,55 @@ public struct Conv2DKernel: Sendable {
         scratch: UnsafeMutablePointer<Float>, pool: ThreadPool
     ) {
         let g = geometry
-        let k = g.kernelHeight * g.kernelWidth * g.inputChannels
-        let n = g.outputChannels
         let m = g.batch * g.outputHeight * g.outputWidth
         let blockCount = (m + blockRows - 1) / blockRows
         let chunks = min(pool.threadCount, slotCount)
         packedFilter.withUnsafeBufferPointer { packedBuffer in
             bias.withUnsafeBufferPointer { biasBuffer in
                 guard let packed = packedBuffer.baseAddress, let biasPointer = biasBuffer.baseAddress else { return }
-                pool.parallelFor(chunks) { chunk in
-                    let slot = scratch + chunk * blockRows * k
-                    for block in (blockCount * chunk / chunks)..<(blockCount * (chunk + 1) / chunks) {
-                        let firstRow = block * blockRows
-                        let rows = min(blockRows, m - firstRow)
-                        let left: UnsafePointer<Float>
-                        if isDirect {
-                            left = input + firstRow * k
-                        } else {
-                            gatherPatches(input: input, firstRow: firstRow, rows: rows, into: slot)
-                            left = UnsafePointer(slot)
-                        }
-                        let out = output + firstRow * n
-                        for row in 0..<rows { (out + row * n).update(from: biasPointer, count: n) }
-                        GEMM.multiply(
-                            m: rows, n: n, k: k, a: left, lda: k, b: packed, ldb: n, layout: .kByN, c: out, ldc: n,
-                            accumulate: true)
-                        GEMM.applyBiasAndClamp(m: rows, n: n, c: out, ldc: n, bias: nil, clamp: clamp)
-                    }
+                pool.parallelFor(
+                    chunks,
+                    Blocks(
+                        kernel: self, input: input, output: output, scratch: scratch, packed: packed,
+                        bias: biasPointer, blockCount: blockCount, chunks: chunks))
+            }
+        }
+    }
+
+    /// Chunk `task` of a run: a contiguous range of output blocks, using scratch slot `task`.
+    private struct Blocks: ParallelTaskBody {
+        let kernel: Conv2DKernel
+        let input: UnsafePointer<Float>
+        let output: UnsafeMutablePointer<Float>
+        let scratch: UnsafeMutablePointer<Float>
+        let packed: UnsafePointer<Float>
+        let bias: UnsafePointer<Float>
+        let blockCount: Int
+        let chunks: Int
+
+        func run(task chunk: Int) {
+            let g = kernel.geometry
+            let k = g.kernelHeight * g.kernelWidth * g.inputChannels
+            let n = g.outputChannels
+            let m = g.batch * g.outputHeight * g.outputWidth
+            let blockRows = kernel.blockRows
+            let slot = scratch + chunk * blockRows * k
+            for block in (blockCount * chunk / chunks)..<(blockCount * (chunk + 1) / chunks) {
+                let firstRow = block * blockRows
+                let rows = min(blockRows, m - firstRow)
+                let left: UnsafePointer<Float>
+                if kernel.isDirect {
+                    left = input + firstRow * k
+                } else {
+                    kernel.gatherPatches(input: input, firstRow: firstRow, rows: rows, into: slot)
+                    left = UnsafePointer(slot)
                 }
+                let out = output + firstRow * n
+                for row in 0..<rows { (out + row * n).update(from: bias, count: n) }
+                GEMM.multiply(
+                    m: rows, n: n, k: k, a: left, lda: k, b: packed, ldb: n, layout: .kByN, c: out, ldc: n,
+                    accumulate: true)
+                GEMM.applyBiasAndClamp(m: rows, n: n, c: out, ldc: n, bias: nil, clamp: kernel.clamp)
             }
         }
     }

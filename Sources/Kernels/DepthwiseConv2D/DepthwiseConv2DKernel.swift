@@ -48,11 +48,24 @@ public struct DepthwiseConv2DKernel: Sendable {
         filter.withUnsafeBufferPointer { filterBuffer in
             bias.withUnsafeBufferPointer { biasBuffer in
                 guard let weights = filterBuffer.baseAddress, let biases = biasBuffer.baseAddress else { return }
-                pool.parallelRanges(g.batch * g.outputHeight) { rows in
-                    for row in rows {
-                        convolveRow(row, input: input, weights: weights, biases: biases, output: output)
-                    }
-                }
+                pool.parallelRanges(
+                    g.batch * g.outputHeight,
+                    Rows(kernel: self, input: input, weights: weights, biases: biases, output: output))
+            }
+        }
+    }
+
+    /// A run's output rows (flattened over batch and outputHeight), in ranges.
+    private struct Rows: ParallelRangeBody {
+        let kernel: DepthwiseConv2DKernel
+        let input: UnsafePointer<Float>
+        let weights: UnsafePointer<Float>
+        let biases: UnsafePointer<Float>
+        let output: UnsafeMutablePointer<Float>
+
+        func run(range: Range<Int>) {
+            for row in range {
+                kernel.convolveRow(row, input: input, weights: weights, biases: biases, output: output)
             }
         }
     }

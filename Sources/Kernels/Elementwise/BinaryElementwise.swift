@@ -6,12 +6,26 @@
 /// contiguous inner loops: size-1 output dimensions are dropped and adjacent dimensions that both operands walk
 /// alike are merged before iterating. The output may alias an operand that has the output's shape.
 public enum BinaryElementwise {
-    /// Computes `output = clamp(op(lhs, rhs))` over `outputShape`, split over `pool`.
+    /// Computes `output = clamp(op(lhs, rhs))` over `outputShape`, split over `pool`. Plans the broadcast on every
+    /// call; the interpreter plans once and calls ``run(_:lhs:rhs:output:plan:clamp:pool:)``.
     /// - Precondition: `lhsShape` and `rhsShape` broadcast to `outputShape`.
     public static func run(
         _ op: BinaryOperation, lhs: UnsafePointer<Float>, lhsShape: [Int], rhs: UnsafePointer<Float>,
         rhsShape: [Int], output: UnsafeMutablePointer<Float>, outputShape: [Int], clamp: ClampRange,
         pool: ThreadPool
+    ) {
+        if outputShape.contains(0) { return }
+        run(
+            op, lhs: lhs, rhs: rhs, output: output,
+            plan: BroadcastPlan(lhsShape: lhsShape, rhsShape: rhsShape, outputShape: outputShape), clamp: clamp,
+            pool: pool)
+    }
+
+    /// Computes `output = clamp(op(lhs, rhs))` over `plan.outputShape` with operands of the shapes `plan` was made
+    /// for, split over `pool`. Allocates nothing.
+    public static func run(
+        _ op: BinaryOperation, lhs: UnsafePointer<Float>, rhs: UnsafePointer<Float>,
+        output: UnsafeMutablePointer<Float>, plan: BroadcastPlan, clamp: ClampRange, pool: ThreadPool
     ) {
         switch op {
         case .add: loop(AddFunctor.self)
@@ -24,9 +38,7 @@ public enum BinaryElementwise {
         }
 
         func loop<F: BinaryFunctor>(_ functor: F.Type) {
-            broadcastLoop(
-                F.self, lhs: lhs, lhsShape: lhsShape, rhs: rhs, rhsShape: rhsShape, output: output,
-                outputShape: outputShape, clamp: clamp, pool: pool)
+            broadcastLoop(F.self, lhs: lhs, rhs: rhs, output: output, plan: plan, clamp: clamp, pool: pool)
         }
     }
 }

@@ -4,17 +4,26 @@ protocol BinaryFunctor {
     static func apply(_ lhs: Float, _ rhs: Float) -> Float
 }
 
-/// The iteration space of a broadcast element-wise operation after dropping size-1 output dimensions and merging
-/// adjacent dimensions that both operands walk the same way. Strides are in elements; 0 means "broadcast".
-struct BroadcastPlan {
+/// The iteration space of a broadcast element-wise operation, planned once for fixed shapes: size-1 output
+/// dimensions dropped and adjacent dimensions that both operands walk the same way merged. Strides are in elements;
+/// 0 means "broadcast". Running a planned operation allocates nothing.
+public struct BroadcastPlan: Sendable {
+    /// The output shape the plan was made for.
+    public let outputShape: [Int]
+    /// Extents of the merged dimensions, outermost first; at least one.
     var dimensions: [Int] = []
     var lhsStrides: [Int] = []
     var rhsStrides: [Int] = []
+    /// Whether the output has no elements (nothing to compute).
+    public let isEmpty: Bool
 
     /// Plans `outputShape`, which both operand shapes must broadcast to under NumPy rules (aligned right).
-    init(lhsShape: [Int], rhsShape: [Int], outputShape: [Int]) {
+    /// - Precondition: both shapes broadcast to `outputShape`.
+    public init(lhsShape: [Int], rhsShape: [Int], outputShape: [Int]) {
         let rank = outputShape.count
         precondition(lhsShape.count <= rank && rhsShape.count <= rank, "operand rank exceeds output rank")
+        self.outputShape = outputShape
+        isEmpty = outputShape.contains(0)
         let lhs = BroadcastPlan.strides(of: lhsShape, against: outputShape)
         let rhs = BroadcastPlan.strides(of: rhsShape, against: outputShape)
         for axis in 0..<rank where outputShape[axis] != 1 {
@@ -62,59 +71,91 @@ struct BroadcastPlan {
     }
 }
 
-/// Runs `F` over a broadcast iteration space, clamping each output as it is written, split over `pool`.
+/// Output elements between which a loop is not split over threads.
+private let broadcastGrain = 16_384
+
+/// Runs `F` over a planned broadcast iteration space, clamping each output as it is written, split over `pool`.
 @inline(__always)
 func broadcastLoop<F: BinaryFunctor>(
-    _ functor: F.Type, lhs: UnsafePointer<Float>, lhsShape: [Int], rhs: UnsafePointer<Float>, rhsShape: [Int],
-    output: UnsafeMutablePointer<Float>, outputShape: [Int], clamp: ClampRange, pool: ThreadPool
+    _ functor: F.Type, lhs: UnsafePointer<Float>, rhs: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+    plan: BroadcastPlan, clamp: ClampRange, pool: ThreadPool
 ) {
-    if outputShape.contains(0) { return }
-    let plan = BroadcastPlan(lhsShape: lhsShape, rhsShape: rhsShape, outputShape: outputShape)
+    if plan.isEmpty { return }
     let rank = plan.dimensions.count
     let innerCount = plan.dimensions[rank - 1]
-    let lhsInner = plan.lhsStrides[rank - 1]
-    let rhsInner = plan.rhsStrides[rank - 1]
     let rowCount = plan.dimensions.dropLast().reduce(1, *)
-    let lower = clamp.lower
-    let upper = clamp.upper
-    let grain = 16_384
-
+    let rows = BroadcastRows<F>(
+        lhs: lhs, rhs: rhs, output: output, plan: plan, innerCount: innerCount,
+        lhsInner: plan.lhsStrides[rank - 1], rhsInner: plan.rhsStrides[rank - 1], lower: clamp.lower,
+        upper: clamp.upper)
     if rowCount == 1 {
-        pool.parallelRanges(innerCount, minimumChunk: grain) { range in
-            broadcastRow(
-                F.self, lhs: lhs + range.lowerBound * lhsInner, lhsStride: lhsInner,
-                rhs: rhs + range.lowerBound * rhsInner, rhsStride: rhsInner,
-                output: output + range.lowerBound, count: range.count, lower: lower, upper: upper)
-        }
-        return
+        pool.parallelRanges(innerCount, minimumChunk: broadcastGrain, BroadcastSingleRow(rows: rows))
+    } else {
+        pool.parallelRanges(rowCount, minimumChunk: max(1, broadcastGrain / innerCount), rows)
     }
-    pool.parallelRanges(rowCount, minimumChunk: max(1, grain / innerCount)) { rows in
-        var index = [Int](repeating: 0, count: rank - 1)
-        var remainder = rows.lowerBound
-        var lhsOffset = 0
-        var rhsOffset = 0
-        for axis in stride(from: rank - 2, through: 0, by: -1) {
-            index[axis] = remainder % plan.dimensions[axis]
-            remainder /= plan.dimensions[axis]
-            lhsOffset += index[axis] * plan.lhsStrides[axis]
-            rhsOffset += index[axis] * plan.rhsStrides[axis]
-        }
-        for row in rows {
-            broadcastRow(
-                F.self, lhs: lhs + lhsOffset, lhsStride: lhsInner, rhs: rhs + rhsOffset, rhsStride: rhsInner,
-                output: output + row * innerCount, count: innerCount, lower: lower, upper: upper)
-            var axis = rank - 2
-            while axis >= 0 {
-                index[axis] += 1
-                lhsOffset += plan.lhsStrides[axis]
-                rhsOffset += plan.rhsStrides[axis]
-                if index[axis] < plan.dimensions[axis] { break }
-                lhsOffset -= plan.lhsStrides[axis] * index[axis]
-                rhsOffset -= plan.rhsStrides[axis] * index[axis]
-                index[axis] = 0
-                axis -= 1
+}
+
+/// Rows of a broadcast iteration space (all merged dimensions but the innermost), in ranges.
+private struct BroadcastRows<F: BinaryFunctor>: ParallelRangeBody {
+    let lhs: UnsafePointer<Float>
+    let rhs: UnsafePointer<Float>
+    let output: UnsafeMutablePointer<Float>
+    let plan: BroadcastPlan
+    let innerCount: Int
+    let lhsInner: Int
+    let rhsInner: Int
+    let lower: Float
+    let upper: Float
+
+    func run(range rows: Range<Int>) {
+        let outerRank = plan.dimensions.count - 1
+        plan.dimensions.withUnsafeBufferPointer { dimensions in
+            plan.lhsStrides.withUnsafeBufferPointer { lhsStrides in
+                plan.rhsStrides.withUnsafeBufferPointer { rhsStrides in
+                    withUnsafeTemporaryAllocation(of: Int.self, capacity: outerRank) { index in
+                        var remainder = rows.lowerBound
+                        var lhsOffset = 0
+                        var rhsOffset = 0
+                        for axis in stride(from: outerRank - 1, through: 0, by: -1) {
+                            index[axis] = remainder % dimensions[axis]
+                            remainder /= dimensions[axis]
+                            lhsOffset += index[axis] * lhsStrides[axis]
+                            rhsOffset += index[axis] * rhsStrides[axis]
+                        }
+                        for row in rows {
+                            broadcastRow(
+                                F.self, lhs: lhs + lhsOffset, lhsStride: lhsInner, rhs: rhs + rhsOffset,
+                                rhsStride: rhsInner, output: output + row * innerCount, count: innerCount,
+                                lower: lower, upper: upper)
+                            var axis = outerRank - 1
+                            while axis >= 0 {
+                                index[axis] += 1
+                                lhsOffset += lhsStrides[axis]
+                                rhsOffset += rhsStrides[axis]
+                                if index[axis] < dimensions[axis] { break }
+                                lhsOffset -= lhsStrides[axis] * index[axis]
+                                rhsOffset -= rhsStrides[axis] * index[axis]
+                                index[axis] = 0
+                                axis -= 1
+                            }
+                        }
+                    }
+                }
             }
         }
+    }
+}
+
+/// The single row of a broadcast iteration space with no outer dimensions, in ranges of its elements.
+private struct BroadcastSingleRow<F: BinaryFunctor>: ParallelRangeBody {
+    let rows: BroadcastRows<F>
+
+    func run(range: Range<Int>) {
+        let r = rows
+        broadcastRow(
+            F.self, lhs: r.lhs + range.lowerBound * r.lhsInner, lhsStride: r.lhsInner,
+            rhs: r.rhs + range.lowerBound * r.rhsInner, rhsStride: r.rhsInner, output: r.output + range.lowerBound,
+            count: range.count, lower: r.lower, upper: r.upper)
     }
 }
 

@@ -4,14 +4,25 @@
 /// `alpha` is per-channel (`[C]` or `[1, 1, C]`) over an NHWC input, which runs as a contiguous inner loop.
 /// All tensors are float32, row-major and contiguous. The output may alias the input.
 public enum PReLU {
-    /// Computes PReLU over `outputShape`, split over `pool`.
+    /// Computes PReLU over `outputShape`, split over `pool`. Plans the broadcast on every call; the interpreter
+    /// plans once and calls ``run(input:alpha:output:plan:pool:)``.
     public static func run(
         input: UnsafePointer<Float>, inputShape: [Int], alpha: UnsafePointer<Float>, alphaShape: [Int],
         output: UnsafeMutablePointer<Float>, outputShape: [Int], pool: ThreadPool
     ) {
-        broadcastLoop(
-            PReLUFunctor.self, lhs: input, lhsShape: inputShape, rhs: alpha, rhsShape: alphaShape, output: output,
-            outputShape: outputShape, clamp: .none, pool: pool)
+        if outputShape.contains(0) { return }
+        run(
+            input: input, alpha: alpha, output: output,
+            plan: BroadcastPlan(lhsShape: inputShape, rhsShape: alphaShape, outputShape: outputShape), pool: pool)
+    }
+
+    /// Computes PReLU over `plan.outputShape`, with `plan` made for (input shape, alpha shape, output shape) in
+    /// that order, split over `pool`. Allocates nothing.
+    public static func run(
+        input: UnsafePointer<Float>, alpha: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+        plan: BroadcastPlan, pool: ThreadPool
+    ) {
+        broadcastLoop(PReLUFunctor.self, lhs: input, rhs: alpha, output: output, plan: plan, clamp: .none, pool: pool)
     }
 }
 

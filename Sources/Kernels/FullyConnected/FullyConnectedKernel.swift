@@ -52,17 +52,34 @@ public struct FullyConnectedKernel: Sendable {
                 // An empty array still has a non-nil base address.
                 let biasPointer = biasBuffer.isEmpty ? nil : biasBuffer.baseAddress
                 let minimumChunk = max(8, Self.minimumChunkWork / (batch * inputSize))
-                pool.parallelRanges(outputSize, minimumChunk: minimumChunk) { columns in
-                    let out = output + columns.lowerBound
-                    GEMM.multiply(
-                        m: batch, n: columns.count, k: inputSize, a: input, lda: inputSize,
-                        b: weightPointer + columns.lowerBound * inputSize, ldb: inputSize, layout: .nByK,
-                        c: out, ldc: outputSize)
-                    GEMM.applyBiasAndClamp(
-                        m: batch, n: columns.count, c: out, ldc: outputSize,
-                        bias: biasPointer.map { $0 + columns.lowerBound }, clamp: clamp)
-                }
+                pool.parallelRanges(
+                    outputSize, minimumChunk: minimumChunk,
+                    Columns(
+                        batch: batch, inputSize: inputSize, outputSize: outputSize, input: input,
+                        weights: weightPointer, bias: biasPointer, output: output, clamp: clamp))
             }
+        }
+    }
+
+    /// A run's output columns, in ranges: one GEMM, then bias and clamp, per range.
+    private struct Columns: ParallelRangeBody {
+        let batch: Int
+        let inputSize: Int
+        let outputSize: Int
+        let input: UnsafePointer<Float>
+        let weights: UnsafePointer<Float>
+        let bias: UnsafePointer<Float>?
+        let output: UnsafeMutablePointer<Float>
+        let clamp: ClampRange
+
+        func run(range columns: Range<Int>) {
+            let out = output + columns.lowerBound
+            GEMM.multiply(
+                m: batch, n: columns.count, k: inputSize, a: input, lda: inputSize,
+                b: weights + columns.lowerBound * inputSize, ldb: inputSize, layout: .nByK, c: out, ldc: outputSize)
+            GEMM.applyBiasAndClamp(
+                m: batch, n: columns.count, c: out, ldc: outputSize, bias: bias.map { $0 + columns.lowerBound },
+                clamp: clamp)
         }
     }
 }

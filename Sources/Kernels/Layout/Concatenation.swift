@@ -19,14 +19,15 @@ public enum Concatenation {
                     && shape[(axis + 1)...].reduce(1, *) == innerCount,
                 "inputs \(inputShapes) disagree outside axis \(axis)")
         }
-        let chunks = inputShapes.map { $0[axis] * innerCount }
-        let rowLength = chunks.reduce(0, +)
+        var rowLength = 0
+        for shape in inputShapes { rowLength += shape[axis] * innerCount }
         let lower = clamp.lower
         let upper = clamp.upper
         let identity = clamp.isIdentity
         for outer in 0..<outerCount {
             var destination = output + outer * rowLength
-            for (input, chunk) in zip(inputs, chunks) {
+            for (input, shape) in zip(inputs, inputShapes) {
+                let chunk = shape[axis] * innerCount
                 let source = input + outer * chunk
                 if identity {
                     destination.update(from: source, count: chunk)

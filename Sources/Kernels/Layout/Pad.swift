@@ -24,27 +24,38 @@ public enum Pad {
         precondition(paddings.count == inputShape.count, "one (before, after) pair per dimension")
         precondition(paddings.allSatisfy { $0.before >= 0 && $0.after >= 0 }, "negative padding")
         precondition(elementByteWidth > 0, "element width must be positive")
-        let outputShape = zip(inputShape, paddings).map { $0 + $1.before + $1.after }
-        if inputShape.isEmpty {
+        let rank = inputShape.count
+        if rank == 0 {
             output.copyMemory(from: inputBytes, byteCount: elementByteWidth)
             return
         }
-        let context = Context(
-            inputShape: inputShape, paddings: paddings, inputStrides: contiguousStrides(inputShape),
-            outputStrides: contiguousStrides(outputShape), width: elementByteWidth, pattern: padValueBytes)
-        if inputShape.contains(0) {
-            fillElements(
-                output, count: outputShape.reduce(1, *), pattern: padValueBytes, elementByteWidth: elementByteWidth)
-            return
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * rank) { strides in
+            guard let inputStrides = strides.baseAddress else { return }
+            let outputStrides = inputStrides + rank
+            var inputRunning = 1
+            var outputRunning = 1
+            for axis in stride(from: rank - 1, through: 0, by: -1) {
+                inputStrides[axis] = inputRunning
+                outputStrides[axis] = outputRunning
+                inputRunning *= inputShape[axis]
+                outputRunning *= inputShape[axis] + paddings[axis].before + paddings[axis].after
+            }
+            if inputShape.contains(0) {
+                fillElements(output, count: outputRunning, pattern: padValueBytes, elementByteWidth: elementByteWidth)
+                return
+            }
+            let context = Context(
+                inputShape: inputShape, paddings: paddings, inputStrides: inputStrides, outputStrides: outputStrides,
+                width: elementByteWidth, pattern: padValueBytes)
+            context.pad(axis: 0, input: inputBytes, output: output)
         }
-        context.pad(axis: 0, input: inputBytes, output: output)
     }
 
     private struct Context {
         let inputShape: [Int]
         let paddings: [(before: Int, after: Int)]
-        let inputStrides: [Int]
-        let outputStrides: [Int]
+        let inputStrides: UnsafePointer<Int>
+        let outputStrides: UnsafePointer<Int>
         let width: Int
         let pattern: UnsafeRawPointer
 

@@ -24,27 +24,35 @@ public enum StridedSlice {
             output.copyMemory(from: input, byteCount: elementByteWidth)
             return
         }
-        let inputStrides = contiguousStrides(inputShape)
         let innerCount = outputShape[rank - 1]
         let innerStride = strides[rank - 1]
         let rowCount = outputShape.dropLast().reduce(1, *)
-        var index = [Int](repeating: 0, count: rank)
-        var destination = output
-        for _ in 0..<rowCount {
-            var offset = 0
-            for axis in 0..<rank {
-                offset += (begin[axis] + index[axis] * strides[axis]) * inputStrides[axis]
-            }
-            copyStridedElements(
-                from: input + offset * elementByteWidth, sourceStride: innerStride, to: destination,
-                count: innerCount, elementByteWidth: elementByteWidth)
-            destination += innerCount * elementByteWidth
-            var axis = rank - 2
-            while axis >= 0 {
-                index[axis] += 1
-                if index[axis] < outputShape[axis] { break }
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * rank) { scratch in
+            guard let inputStrides = scratch.baseAddress else { return }
+            let index = inputStrides + rank
+            var running = 1
+            for axis in stride(from: rank - 1, through: 0, by: -1) {
+                inputStrides[axis] = running
+                running *= inputShape[axis]
                 index[axis] = 0
-                axis -= 1
+            }
+            var destination = output
+            for _ in 0..<rowCount {
+                var offset = 0
+                for axis in 0..<rank {
+                    offset += (begin[axis] + index[axis] * strides[axis]) * inputStrides[axis]
+                }
+                copyStridedElements(
+                    from: input + offset * elementByteWidth, sourceStride: innerStride, to: destination,
+                    count: innerCount, elementByteWidth: elementByteWidth)
+                destination += innerCount * elementByteWidth
+                var axis = rank - 2
+                while axis >= 0 {
+                    index[axis] += 1
+                    if index[axis] < outputShape[axis] { break }
+                    index[axis] = 0
+                    axis -= 1
+                }
             }
         }
     }

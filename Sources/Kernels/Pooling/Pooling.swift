@@ -11,21 +11,9 @@ public enum Pooling {
         clamp: ClampRange, pool: ThreadPool
     ) {
         precondition(geometry.isValid, "Pooling.maxPool2D: invalid geometry \(geometry)")
-        forEachOutputPixel(geometry: geometry, pool: pool) { row, ox, rows, columns in
-            let channels = geometry.channels
-            let out = output + (row * geometry.outputWidth + ox) * channels
-            out.update(repeating: -.greatestFiniteMagnitude, count: channels)
-            let image = input + (row / geometry.outputHeight) * geometry.inputHeight * geometry.inputWidth * channels
-            for iy in rows.start..<rows.end {
-                for ix in columns.start..<columns.end {
-                    let pixel = image + (iy * geometry.inputWidth + ix) * channels
-                    for c in 0..<channels { out[c] = max(out[c], pixel[c]) }
-                }
-            }
-            let lower = clamp.lower
-            let upper = clamp.upper
-            for c in 0..<channels { out[c] = min(max(out[c], lower), upper) }
-        }
+        pool.parallelRanges(
+            geometry.batch * geometry.outputHeight,
+            Rows<MaxWindow>(geometry: geometry, input: input, output: output, clamp: clamp))
     }
 
     /// Average pooling: `output` (`[batch, outputHeight, outputWidth, channels]`) gets the clamped mean of each
@@ -36,41 +24,71 @@ public enum Pooling {
         clamp: ClampRange, pool: ThreadPool
     ) {
         precondition(geometry.isValid, "Pooling.averagePool2D: invalid geometry \(geometry)")
-        forEachOutputPixel(geometry: geometry, pool: pool) { row, ox, rows, columns in
-            let channels = geometry.channels
-            let out = output + (row * geometry.outputWidth + ox) * channels
-            out.update(repeating: 0, count: channels)
-            let image = input + (row / geometry.outputHeight) * geometry.inputHeight * geometry.inputWidth * channels
-            for iy in rows.start..<rows.end {
-                for ix in columns.start..<columns.end {
-                    let pixel = image + (iy * geometry.inputWidth + ix) * channels
-                    for c in 0..<channels { out[c] += pixel[c] }
+        pool.parallelRanges(
+            geometry.batch * geometry.outputHeight,
+            Rows<AverageWindow>(geometry: geometry, input: input, output: output, clamp: clamp))
+    }
+
+    /// Output rows (flattened over batch and outputHeight), in ranges: every pixel of a row from its window's
+    /// in-bounds taps.
+    private struct Rows<Window: PoolingWindow>: ParallelRangeBody {
+        let geometry: Pool2DGeometry
+        let input: UnsafePointer<Float>
+        let output: UnsafeMutablePointer<Float>
+        let clamp: ClampRange
+
+        func run(range: Range<Int>) {
+            let g = geometry
+            let channels = g.channels
+            for row in range {
+                let rows = g.rowWindow(row % g.outputHeight)
+                let image = input + (row / g.outputHeight) * g.inputHeight * g.inputWidth * channels
+                for ox in 0..<g.outputWidth {
+                    let columns = g.columnWindow(ox)
+                    let out = output + (row * g.outputWidth + ox) * channels
+                    out.update(repeating: Window.initial, count: channels)
+                    for iy in rows.start..<rows.end {
+                        for ix in columns.start..<columns.end {
+                            let pixel = image + (iy * g.inputWidth + ix) * channels
+                            for c in 0..<channels { out[c] = Window.combine(out[c], pixel[c]) }
+                        }
+                    }
+                    let count = (rows.end - rows.start) * (columns.end - columns.start)
+                    Window.finish(out, channels: channels, count: count, lower: clamp.lower, upper: clamp.upper)
                 }
-            }
-            let count = Float((rows.end - rows.start) * (columns.end - columns.start))
-            let lower = clamp.lower
-            let upper = clamp.upper
-            if count == 0 {
-                out.update(repeating: min(max(0, lower), upper), count: channels)
-            } else {
-                for c in 0..<channels { out[c] = min(max(out[c] / count, lower), upper) }
             }
         }
     }
+}
 
-    /// Calls `body(row, ox, rowWindow, columnWindow)` for every output pixel, where `row` runs over
-    /// `batch · outputHeight` (split over the pool's threads) and the windows are the in-bounds input ranges.
-    private static func forEachOutputPixel(
-        geometry: Pool2DGeometry, pool: ThreadPool,
-        _ body: (Int, Int, (start: Int, end: Int), (start: Int, end: Int)) -> Void
-    ) {
-        pool.parallelRanges(geometry.batch * geometry.outputHeight) { rowRange in
-            for row in rowRange {
-                let rows = geometry.rowWindow(row % geometry.outputHeight)
-                for ox in 0..<geometry.outputWidth {
-                    body(row, ox, rows, geometry.columnWindow(ox))
-                }
-            }
+/// How one pooling kind starts, accumulates and finishes a window, specialised into the row loop.
+private protocol PoolingWindow {
+    static var initial: Float { get }
+    static func combine(_ accumulator: Float, _ value: Float) -> Float
+    /// Turns the accumulators of one pixel, over `count` in-bounds taps, into clamped outputs.
+    static func finish(_ out: UnsafeMutablePointer<Float>, channels: Int, count: Int, lower: Float, upper: Float)
+}
+
+private enum MaxWindow: PoolingWindow {
+    static var initial: Float { -.greatestFiniteMagnitude }
+    @inline(__always) static func combine(_ accumulator: Float, _ value: Float) -> Float { max(accumulator, value) }
+    @inline(__always)
+    static func finish(_ out: UnsafeMutablePointer<Float>, channels: Int, count: Int, lower: Float, upper: Float) {
+        for c in 0..<channels { out[c] = min(max(out[c], lower), upper) }
+    }
+}
+
+/// Padding is not counted; a window that misses the input yields `clamp(0)`.
+private enum AverageWindow: PoolingWindow {
+    static var initial: Float { 0 }
+    @inline(__always) static func combine(_ accumulator: Float, _ value: Float) -> Float { accumulator + value }
+    @inline(__always)
+    static func finish(_ out: UnsafeMutablePointer<Float>, channels: Int, count: Int, lower: Float, upper: Float) {
+        if count == 0 {
+            out.update(repeating: min(max(0, lower), upper), count: channels)
+            return
         }
+        let divisor = Float(count)
+        for c in 0..<channels { out[c] = min(max(out[c] / divisor, lower), upper) }
     }
 }

@@ -4,7 +4,8 @@ public enum Reduction {
     /// ``Reference/mean(input:inputShape:axes:output:)``.
     ///
     /// NHWC global average pooling (rank 4, `axes == [1, 2]`) runs a channel-innermost loop, split over channel
-    /// blocks when there is enough work; every other reduction runs the reference loop.
+    /// blocks when there is enough work; every other reduction runs the reference's single row-major pass (same
+    /// order of additions, so the same results). Allocates nothing.
     ///
     /// - Parameters:
     ///   - input: `inputShape` elements, row-major.
@@ -14,29 +15,88 @@ public enum Reduction {
         input: UnsafePointer<Float>, inputShape: [Int], axes: [Int], output: UnsafeMutablePointer<Float>,
         pool: ThreadPool
     ) {
-        guard inputShape.count == 4, axes == [1, 2], inputShape.allSatisfy({ $0 > 0 }) else {
-            Reference.mean(input: input, inputShape: inputShape, axes: axes, output: output)
+        guard inputShape.count == 4, axes.count == 2, axes[0] == 1, axes[1] == 2, inputShape.allSatisfy({ $0 > 0 })
+        else {
+            generalMean(input: input, inputShape: inputShape, axes: axes, output: output)
             return
         }
         let batch = inputShape[0]
         let pixels = inputShape[1] * inputShape[2]
         let channels = inputShape[3]
-        let count = Float(pixels)
         // Channel blocks of at least 16 channels and about 16K additions each.
         let minimumChunk = max(16, (1 << 14) / pixels)
         for b in 0..<batch {
-            let image = input + b * pixels * channels
-            let out = output + b * channels
-            pool.parallelRanges(channels, minimumChunk: minimumChunk) { block in
-                let blockOut = out + block.lowerBound
-                let width = block.count
-                blockOut.update(repeating: 0, count: width)
-                for pixel in 0..<pixels {
-                    let source = image + pixel * channels + block.lowerBound
-                    for c in 0..<width { blockOut[c] += source[c] }
+            pool.parallelRanges(
+                channels, minimumChunk: minimumChunk,
+                ChannelBlocks(
+                    image: input + b * pixels * channels, output: output + b * channels, pixels: pixels,
+                    channels: channels))
+        }
+    }
+
+    /// ``Reference/mean(input:inputShape:axes:output:)``'s loop with its counters in temporary storage.
+    private static func generalMean(
+        input: UnsafePointer<Float>, inputShape: [Int], axes: [Int], output: UnsafeMutablePointer<Float>
+    ) {
+        let rank = inputShape.count
+        precondition(inputShape.allSatisfy { $0 >= 0 }, "mean: negative dimension in \(inputShape)")
+        precondition(
+            zip(axes, axes.dropFirst()).allSatisfy { $0 < $1 } && axes.allSatisfy { $0 >= 0 && $0 < rank },
+            "mean: axes \(axes) must be sorted, unique and within rank \(rank)")
+        var reducedCount = 1
+        for axis in axes { reducedCount *= inputShape[axis] }
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, 2 * rank)) { scratch in
+            guard let outputStrides = scratch.baseAddress else { return }
+            let coordinates = outputStrides + rank
+            // Output stride of each input dimension: 0 for reduced ones, so reduced coordinates land on one output.
+            var outputCount = 1
+            var inputCount = 1
+            for axis in stride(from: rank - 1, through: 0, by: -1) {
+                coordinates[axis] = 0
+                inputCount *= inputShape[axis]
+                if axes.contains(axis) {
+                    outputStrides[axis] = 0
+                } else {
+                    outputStrides[axis] = outputCount
+                    outputCount *= inputShape[axis]
                 }
-                for c in 0..<width { blockOut[c] /= count }
             }
+            output.update(repeating: 0, count: outputCount)
+            var outputIndex = 0
+            for inputIndex in 0..<inputCount {
+                output[outputIndex] += input[inputIndex]
+                var axis = rank - 1
+                while axis >= 0 {
+                    coordinates[axis] += 1
+                    outputIndex += outputStrides[axis]
+                    if coordinates[axis] < inputShape[axis] { break }
+                    outputIndex -= outputStrides[axis] * coordinates[axis]
+                    coordinates[axis] = 0
+                    axis -= 1
+                }
+            }
+            let divisor = Float(reducedCount)
+            for index in 0..<outputCount { output[index] /= divisor }
+        }
+    }
+
+    /// One image's channels, in blocks: each block sums every pixel's channels into the output, then divides.
+    private struct ChannelBlocks: ParallelRangeBody {
+        let image: UnsafePointer<Float>
+        let output: UnsafeMutablePointer<Float>
+        let pixels: Int
+        let channels: Int
+
+        func run(range block: Range<Int>) {
+            let blockOut = output + block.lowerBound
+            let width = block.count
+            let count = Float(pixels)
+            blockOut.update(repeating: 0, count: width)
+            for pixel in 0..<pixels {
+                let source = image + pixel * channels + block.lowerBound
+                for c in 0..<width { blockOut[c] += source[c] }
+            }
+            for c in 0..<width { blockOut[c] /= count }
         }
     }
 }

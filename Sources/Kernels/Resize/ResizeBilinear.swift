@@ -18,25 +18,49 @@ public enum ResizeBilinear {
         let pixelsPerRow = outputWidth * channels
         let exactDouble = !alignCorners && !halfPixelCenters && outputHeight == 2 * inputHeight
             && outputWidth == 2 * inputWidth
-        pool.parallelRanges(rowCount, minimumChunk: max(1, 8_192 / max(1, pixelsPerRow))) { rows in
+        pool.parallelRanges(
+            rowCount, minimumChunk: max(1, 8_192 / max(1, pixelsPerRow)),
+            Rows(
+                input: input, inputHeight: inputHeight, inputWidth: inputWidth, channels: channels, output: output,
+                outputHeight: outputHeight, outputWidth: outputWidth, heightScale: heightScale,
+                widthScale: widthScale, halfPixelCenters: halfPixelCenters, exactDouble: exactDouble))
+    }
+
+    /// Output rows (flattened over batch and outputHeight), in ranges.
+    private struct Rows: ParallelRangeBody {
+        let input: UnsafePointer<Float>
+        let inputHeight: Int
+        let inputWidth: Int
+        let channels: Int
+        let output: UnsafeMutablePointer<Float>
+        let outputHeight: Int
+        let outputWidth: Int
+        let heightScale: Float
+        let widthScale: Float
+        let halfPixelCenters: Bool
+        /// Exact 2× upsampling without corner alignment or half-pixel centres (``upsampleRowByTwo``).
+        let exactDouble: Bool
+
+        func run(range rows: Range<Int>) {
+            let pixelsPerRow = outputWidth * channels
             for row in rows {
                 let b = row / outputHeight
                 let y = row % outputHeight
                 let destinationRow = output + row * pixelsPerRow
                 if exactDouble {
-                    upsampleRowByTwo(
+                    ResizeBilinear.upsampleRowByTwo(
                         input: input + b * inputHeight * inputWidth * channels, inputHeight: inputHeight,
                         inputWidth: inputWidth, channels: channels, outputRow: y, output: destinationRow)
                     continue
                 }
-                let (inY, y0, y1) = source(
+                let (inY, y0, y1) = ResizeBilinear.source(
                     y, scale: heightScale, halfPixelCenters: halfPixelCenters, inputSize: inputHeight)
                 let dy = inY - Float(y0)
                 let top = input + (b * inputHeight + y0) * inputWidth * channels
                 let bottom = input + (b * inputHeight + y1) * inputWidth * channels
                 var destination = destinationRow
                 for x in 0..<outputWidth {
-                    let (inX, x0, x1) = source(
+                    let (inX, x0, x1) = ResizeBilinear.source(
                         x, scale: widthScale, halfPixelCenters: halfPixelCenters, inputSize: inputWidth)
                     let dx = inX - Float(x0)
                     // TFLite's optimized kernel accumulates the four corners in this order, each product rounded

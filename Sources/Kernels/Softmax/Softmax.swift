@@ -17,7 +17,19 @@ public enum Softmax {
         pool: ThreadPool
     ) {
         precondition(outerCount >= 0 && axisSize >= 1, "softmax needs a non-empty axis")
-        pool.parallelRanges(outerCount, minimumChunk: max(1, 4_096 / axisSize)) { rows in
+        pool.parallelRanges(
+            outerCount, minimumChunk: max(1, 4_096 / axisSize),
+            Rows(input: input, output: output, axisSize: axisSize, beta: beta))
+    }
+
+    /// Rows of the `[outerCount, axisSize]` view, in ranges.
+    private struct Rows: ParallelRangeBody {
+        let input: UnsafePointer<Float>
+        let output: UnsafeMutablePointer<Float>
+        let axisSize: Int
+        let beta: Float
+
+        func run(range rows: Range<Int>) {
             for row in rows {
                 let x = input + row * axisSize
                 let y = output + row * axisSize

@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Dispatch
+import Kernels
+import Testing
+
+struct ThreadPoolTests {
+    /// Adds 1 to `counts[task]` and records the thread that ran it; tasks touch disjoint slots.
+    struct CountingTasks: ParallelTaskBody {
+        let counts: UnsafeMutablePointer<Int>
+        let threads: UnsafeMutablePointer<pthread_t>
+
+        func run(task: Int) {
+            counts[task] += 1
+            threads[task] = pthread_self()
+        }
+    }
+
+    /// Adds 1 to every slot of its range and records the range's first item and length.
+    struct CountingRanges: ParallelRangeBody {
+        let counts: UnsafeMutablePointer<Int>
+        /// `starts[i]` is the length of the range that starts at `i`, 0 elsewhere.
+        let starts: UnsafeMutablePointer<Int>
+
+        func run(range: Range<Int>) {
+            for item in range { counts[item] += 1 }
+            if !range.isEmpty { starts[range.lowerBound] = range.count }
+        }
+    }
+
+    @Test(arguments: [1, 2, 3, 16], [0, 1, 2, 3, 5, 17, 64])
+    func everyTaskRunsOnce(threads: Int, taskCount: Int) {
+        let pool = ThreadPool(threadCount: threads)
+        var counts = [Int](repeating: 0, count: taskCount)
+        var owners = [pthread_t](repeating: pthread_self(), count: taskCount)
+        counts.withUnsafeMutableBufferPointer { counts in
+            owners.withUnsafeMutableBufferPointer { owners in
+                guard let c = counts.baseAddress, let o = owners.baseAddress else { return }
+                pool.parallelFor(taskCount, CountingTasks(counts: c, threads: o))
+            }
+        }
+        #expect(counts.allSatisfy { $0 == 1 }, "\(counts)")
+
+        var closureCounts = [Int](repeating: 0, count: taskCount)
+        closureCounts.withUnsafeMutableBufferPointer { counts in
+            pool.parallelFor(taskCount) { task in counts[task] += 1 }
+        }
+        #expect(closureCounts.allSatisfy { $0 == 1 }, "\(closureCounts)")
+    }
+
+    @Test(arguments: [1, 2, 3, 16], [(0, 1), (1, 1), (5, 1), (100, 1), (100, 30), (100, 100), (7, 3)])
+    func rangesCoverEveryItemOnce(threads: Int, sizes: (count: Int, minimumChunk: Int)) {
+        let pool = ThreadPool(threadCount: threads)
+        var counts = [Int](repeating: 0, count: sizes.count)
+        var starts = [Int](repeating: 0, count: sizes.count)
+        counts.withUnsafeMutableBufferPointer { counts in
+            starts.withUnsafeMutableBufferPointer { starts in
+                guard let c = counts.baseAddress, let s = starts.baseAddress else { return }
+                pool.parallelRanges(sizes.count, minimumChunk: sizes.minimumChunk, CountingRanges(counts: c, starts: s))
+            }
+        }
+        #expect(counts.allSatisfy { $0 == 1 })
+        let lengths = starts.filter { $0 > 0 }
+        #expect(lengths.count <= threads)
+        if lengths.count > 1 { #expect(lengths.allSatisfy { $0 >= sizes.minimumChunk }, "\(lengths)") }
+        #expect(lengths.reduce(0, +) == sizes.count)
+    }
+
+    @Test(arguments: [2, 3, 4])
+    func tasksRunOnTheWorkerThreads(threads: Int) {
+        let pool = ThreadPool(threadCount: threads)
+        var counts = [Int](repeating: 0, count: threads)
+        var owners = [pthread_t](repeating: pthread_self(), count: threads)
+        counts.withUnsafeMutableBufferPointer { counts in
+            owners.withUnsafeMutableBufferPointer { owners in
+                guard let c = counts.baseAddress, let o = owners.baseAddress else { return }
+                pool.parallelFor(threads, CountingTasks(counts: c, threads: o))
+            }
+        }
+        // Task t runs on thread t: the caller takes task 0, each worker one of the others.
+        #expect(pthread_equal(owners[0], pthread_self()) != 0)
+        for task in 1..<threads {
+            #expect(pthread_equal(owners[task], pthread_self()) == 0, "task \(task) ran on the caller")
+            for other in 1..<task { #expect(pthread_equal(owners[task], owners[other]) == 0) }
+        }
+    }
+
+    @Test func concurrentCallersShareOnePool() {
+        let pool = ThreadPool(threadCount: 3)
+        let callers = 4
+        let rounds = 200
+        let taskCount = 9
+        let results = UnsafeMutableBufferPointer<Int>.allocate(capacity: callers * taskCount)
+        let owners = UnsafeMutableBufferPointer<pthread_t>.allocate(capacity: callers * taskCount)
+        defer {
+            results.deallocate()
+            owners.deallocate()
+        }
+        results.initialize(repeating: 0)
+        owners.initialize(repeating: pthread_self())
+        let base = UncheckedPointers(results: results.baseAddress, owners: owners.baseAddress)
+        DispatchQueue.concurrentPerform(iterations: callers) { caller in
+            guard let results = base.results, let owners = base.owners else { return }
+            for _ in 0..<rounds {
+                pool.parallelFor(
+                    taskCount,
+                    CountingTasks(counts: results + caller * taskCount, threads: owners + caller * taskCount))
+            }
+        }
+        #expect(results.allSatisfy { $0 == rounds })
+    }
+
+    /// Raw pointers handed to `concurrentPerform`'s tasks, which write disjoint parts of them.
+    struct UncheckedPointers: @unchecked Sendable {
+        let results: UnsafeMutablePointer<Int>?
+        let owners: UnsafeMutablePointer<pthread_t>?
+    }
+}
