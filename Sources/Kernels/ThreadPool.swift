@@ -33,9 +33,9 @@ public final class ThreadPool: Sendable {
     /// Runs `body.run(task:)` for every `task` in `0..<taskCount` and returns when all have finished; allocates
     /// nothing.
     ///
-    /// Tasks may run concurrently and in any order; each must write only memory no other task touches. Thread `t`
-    /// of the `p = min(taskCount, threadCount)` threads that take part runs tasks `t`, `t + p`, `t + 2p`, …; the
-    /// caller is thread 0.
+    /// Tasks may run concurrently and in any order; each must write only memory no other task touches. The calling
+    /// thread and the workers take tasks one at a time, in order, until none is left, so a call whose workers are
+    /// slow to wake runs on the caller alone instead of waiting for them.
     public func parallelFor<Body: ParallelTaskBody>(_ taskCount: Int, _ body: Body) {
         if taskCount <= 0 { return }
         guard taskCount > 1, let team, team.tryBegin() else {
@@ -43,13 +43,7 @@ public final class ThreadPool: Sendable {
             return
         }
         withUnsafePointer(to: body) { pointer in
-            let share = team.start(taskCount, body: Body.self, at: UnsafeRawPointer(pointer))
-            var task = 0
-            while task < taskCount {
-                body.run(task: task)
-                task += share
-            }
-            team.finish()
+            team.run(taskCount, body: Body.self, at: UnsafeRawPointer(pointer)) { task in body.run(task: task) }
         }
     }
 
@@ -134,18 +128,17 @@ private struct ClosureBody: ParallelTaskBody {
 
 /// The worker threads of one pool and the state they share with the calling thread.
 ///
-/// Every field below `mutex` is read and written only while holding it, except `bodyType` and `context`, which
-/// workers use without it: the caller sets them before bumping `generation` and clears them only after every worker
-/// has reported back. The body is reached through its metatype rather than a closure, so that handing it over
-/// allocates nothing even where generic code is not specialized.
+/// Every field below `threads` is read and written only while holding `mutex`. A thread takes a task under the
+/// mutex and runs it without; the caller clears the body only once every task has finished. The body is reached
+/// through its metatype rather than a closure, so that handing it over allocates nothing even where generic code is
+/// not specialized.
 private final class WorkerTeam: @unchecked Sendable {
-    private let workerCount: Int
     /// Held by the one caller that owns the workers for the duration of a call.
     private let callLock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     /// Signalled (broadcast) when `generation` changes or `stopping` is set.
     private let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    /// Signalled when `running` drops to 0.
+    /// Signalled when `unfinished` drops to 0.
     private let done = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var threads: [pthread_t] = []
 
@@ -155,19 +148,18 @@ private final class WorkerTeam: @unchecked Sendable {
     private var bodyType: (any ParallelTaskBody.Type)?
     private var context: UnsafeRawPointer?
     private var taskCount = 0
-    /// Threads taking part in the current call, the caller included.
-    private var participants = 0
-    /// Workers taking part in the current call that have not finished their tasks.
-    private var running = 0
+    /// The first task of the current call no thread has taken yet.
+    private var nextTask = 0
+    /// Tasks of the current call not finished yet; the caller waits for 0.
+    private var unfinished = 0
 
     init(workerCount: Int) {
-        self.workerCount = workerCount
         pthread_mutex_init(callLock, nil)
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(wake, nil)
         pthread_cond_init(done, nil)
-        for index in 1...workerCount {
-            let start = Unmanaged.passRetained(WorkerStart(team: self, index: index)).toOpaque()
+        for _ in 0..<workerCount {
+            let start = Unmanaged.passRetained(WorkerStart(team: self)).toOpaque()
             #if canImport(Darwin)
                 var thread: pthread_t?
                 let status = pthread_create(&thread, nil, workerEntry, start)
@@ -177,7 +169,7 @@ private final class WorkerTeam: @unchecked Sendable {
                 let status = pthread_create(&thread, nil, workerEntry, start)
                 if status == 0 { threads.append(thread) }
             #endif
-            // Without the thread, `participants` must not count it: stop at the workers that did start.
+            // A team with fewer workers than asked for still runs every task.
             if status != 0 {
                 Unmanaged<WorkerStart>.fromOpaque(start).release()
                 break
@@ -202,59 +194,52 @@ private final class WorkerTeam: @unchecked Sendable {
         return pthread_mutex_trylock(callLock) == 0
     }
 
-    /// Hands the body at `context` to the workers for a call claimed by `tryBegin()` and returns how many threads
-    /// take part; the caller then runs tasks 0, share, 2·share, … itself and calls `finish()`.
-    func start<Body: ParallelTaskBody>(_ count: Int, body: Body.Type, at context: UnsafeRawPointer) -> Int {
-        let share = min(count, threads.count + 1)
+    /// Runs one call claimed by `tryBegin()`: hands the body at `context` to the workers, takes tasks itself with
+    /// `runTask` until none is left, waits for the tasks the workers took, and releases the workers.
+    func run<Body: ParallelTaskBody>(
+        _ count: Int, body: Body.Type, at context: UnsafeRawPointer, _ runTask: (Int) -> Void
+    ) {
         pthread_mutex_lock(mutex)
         bodyType = body
         self.context = context
         taskCount = count
-        participants = share
-        running = share - 1
+        nextTask = 0
+        unfinished = count
         generation &+= 1
         pthread_cond_broadcast(wake)
-        pthread_mutex_unlock(mutex)
-        return share
-    }
-
-    /// Waits for the workers' tasks of the current call and releases the workers.
-    func finish() {
-        pthread_mutex_lock(mutex)
-        while running > 0 { pthread_cond_wait(done, mutex) }
+        drain(runTask)
+        while unfinished > 0 { pthread_cond_wait(done, mutex) }
         bodyType = nil
-        context = nil
+        self.context = nil
         pthread_mutex_unlock(mutex)
         pthread_mutex_unlock(callLock)
     }
 
-    /// The loop of worker `index` (1-based; the caller is 0), until `stop()`.
-    fileprivate func work(index: Int) {
+    /// Takes and runs the current call's tasks until none is left. Called and returns with `mutex` held.
+    private func drain(_ runTask: (Int) -> Void) {
+        while nextTask < taskCount {
+            let task = nextTask
+            nextTask += 1
+            pthread_mutex_unlock(mutex)
+            runTask(task)
+            pthread_mutex_lock(mutex)
+            unfinished -= 1
+        }
+    }
+
+    /// The loop of a worker thread, until `stop()`.
+    fileprivate func work() {
         pthread_mutex_lock(mutex)
         var seen = 0
         while true {
             while generation == seen && !stopping { pthread_cond_wait(wake, mutex) }
             if stopping { break }
             seen = generation
-            guard index < participants else { continue }
-            let (count, step) = (taskCount, participants)
-            pthread_mutex_unlock(mutex)
-            runShare(first: index, count: count, step: step)
-            pthread_mutex_lock(mutex)
-            running -= 1
-            if running == 0 { pthread_cond_signal(done) }
+            guard let bodyType, let context else { continue }
+            drain { task in bodyType.run(at: context, task: task) }
+            if unfinished == 0 { pthread_cond_signal(done) }
         }
         pthread_mutex_unlock(mutex)
-    }
-
-    /// Runs tasks `first`, `first + step`, … below `count` of the current call.
-    private func runShare(first: Int, count: Int, step: Int) {
-        guard let bodyType, let context else { return }
-        var task = first
-        while task < count {
-            bodyType.run(at: context, task: task)
-            task += step
-        }
     }
 
     /// Wakes every worker to exit and waits for them.
@@ -267,14 +252,10 @@ private final class WorkerTeam: @unchecked Sendable {
     }
 }
 
-/// What a new worker thread receives: its team (retained for the thread's lifetime) and its index.
+/// What a new worker thread receives: its team, retained for the thread's lifetime.
 private final class WorkerStart {
     let team: WorkerTeam
-    let index: Int
-    init(team: WorkerTeam, index: Int) {
-        self.team = team
-        self.index = index
-    }
+    init(team: WorkerTeam) { self.team = team }
 }
 
 #if canImport(Darwin)
@@ -291,5 +272,5 @@ private final class WorkerStart {
 #endif
 
 extension WorkerStart {
-    fileprivate func run() { team.work(index: index) }
+    fileprivate func run() { team.work() }
 }

@@ -69,18 +69,47 @@ struct ThreadPoolTests {
         #expect(lengths.reduce(0, +) == sizes.count)
     }
 
+    /// Records its thread, then waits (up to about two seconds) until every task has started: with `threadCount`
+    /// tasks, that can only end early if each runs on its own thread at the same time.
+    struct RendezvousTasks: ParallelTaskBody {
+        let threads: UnsafeMutablePointer<pthread_t>
+        let started: UnsafeMutablePointer<Int>
+        let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        let taskCount: Int
+
+        func run(task: Int) {
+            threads[task] = pthread_self()
+            pthread_mutex_lock(mutex)
+            started.pointee += 1
+            pthread_mutex_unlock(mutex)
+            for _ in 0..<2_000 {
+                pthread_mutex_lock(mutex)
+                let all = started.pointee == taskCount
+                pthread_mutex_unlock(mutex)
+                if all { return }
+                usleep(1_000)
+            }
+        }
+    }
+
     @Test(arguments: [2, 3, 4])
     func tasksRunOnTheWorkerThreads(threads: Int) {
         let pool = ThreadPool(threadCount: threads)
-        var counts = [Int](repeating: 0, count: threads)
-        var owners = [pthread_t](repeating: pthread_self(), count: threads)
-        counts.withUnsafeMutableBufferPointer { counts in
-            owners.withUnsafeMutableBufferPointer { owners in
-                guard let c = counts.baseAddress, let o = owners.baseAddress else { return }
-                pool.parallelFor(threads, CountingTasks(counts: c, threads: o))
-            }
+        let owners = UnsafeMutablePointer<pthread_t>.allocate(capacity: threads)
+        let started = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        owners.initialize(repeating: pthread_self(), count: threads)
+        started.initialize(to: 0)
+        pthread_mutex_init(mutex, nil)
+        defer {
+            pthread_mutex_destroy(mutex)
+            mutex.deallocate()
+            started.deallocate()
+            owners.deallocate()
         }
-        // Task t runs on thread t: the caller takes task 0, each worker one of the others.
+        pool.parallelFor(threads, RendezvousTasks(threads: owners, started: started, mutex: mutex, taskCount: threads))
+        #expect(started.pointee == threads)
+        // The caller takes the first task; every other task ran at the same time on a distinct worker.
         #expect(pthread_equal(owners[0], pthread_self()) != 0)
         for task in 1..<threads {
             #expect(pthread_equal(owners[task], pthread_self()) == 0, "task \(task) ran on the caller")
