@@ -10,7 +10,8 @@
 ///
 /// A pool of `threadCount` threads is the calling thread plus `threadCount - 1` worker threads that it starts once,
 /// in `init`, and that wait parked between calls; `deinit` stops and joins them. With `threadCount == 1` every call
-/// runs inline on the caller's thread, with no synchronisation at all. A call allocates nothing.
+/// runs inline on the caller's thread, with no synchronisation at all. A call with a ``ParallelTaskBody`` or
+/// ``ParallelRangeBody`` allocates nothing.
 ///
 /// A pool is safe to share between kernels and between threads. Calls must not be nested; a call made while
 /// another thread's call is using the workers runs all its tasks inline instead of waiting.
@@ -43,7 +44,12 @@ public final class ThreadPool: Sendable {
             return
         }
         withUnsafePointer(to: body) { pointer in
-            team.run(taskCount, body: Body.self, at: UnsafeRawPointer(pointer)) { task in body.run(task: task) }
+            // The thunk captures nothing, so it needs no context; written here, it is specialized for `Body` along
+            // with this function, and the workers run the same specialized code as the caller.
+            team.run(
+                taskCount, at: UnsafeRawPointer(pointer),
+                invoke: { context, task in context.assumingMemoryBound(to: Body.self).pointee.run(task: task) },
+                { task in body.run(task: task) })
         }
     }
 
@@ -95,14 +101,6 @@ public protocol ParallelTaskBody {
     func run(task: Int)
 }
 
-extension ParallelTaskBody {
-    /// Runs task `task` of the body `context` points to: how a worker thread, which knows the body's type only as a
-    /// metatype, calls it.
-    fileprivate static func run(at context: UnsafeRawPointer, task: Int) {
-        context.assumingMemoryBound(to: Self.self).pointee.run(task: task)
-    }
-}
-
 /// Work that ``ThreadPool/parallelRanges(_:minimumChunk:_:)-(_,_,ParallelRangeBody)`` spreads over threads, one
 /// contiguous range of items per call.
 public protocol ParallelRangeBody {
@@ -129,9 +127,7 @@ private struct ClosureBody: ParallelTaskBody {
 /// The worker threads of one pool and the state they share with the calling thread.
 ///
 /// Every field below `threads` is read and written only while holding `mutex`. A thread takes a task under the
-/// mutex and runs it without; the caller clears the body only once every task has finished. The body is reached
-/// through its metatype rather than a closure, so that handing it over allocates nothing even where generic code is
-/// not specialized.
+/// mutex and runs it without; the caller clears the body only once every task has finished.
 private final class WorkerTeam: @unchecked Sendable {
     /// Held by the one caller that owns the workers for the duration of a call.
     private let callLock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -144,14 +140,18 @@ private final class WorkerTeam: @unchecked Sendable {
 
     private var generation = 0
     private var stopping = false
-    /// The type of the current call's body, and where the caller keeps it.
-    private var bodyType: (any ParallelTaskBody.Type)?
+    /// Runs one task of the current call's body, which `context` points to (where the caller keeps it).
+    private var invoke: ((UnsafeRawPointer, Int) -> Void)?
     private var context: UnsafeRawPointer?
     private var taskCount = 0
     /// The first task of the current call no thread has taken yet.
     private var nextTask = 0
     /// Tasks of the current call not finished yet; the caller waits for 0.
     private var unfinished = 0
+    /// Workers waiting on `wake` (not spinning), which a new call must signal.
+    private var parkedWorkers = 0
+    /// Whether the caller waits on `done`, which the worker finishing the last task must signal.
+    private var callerWaiting = false
 
     init(workerCount: Int) {
         pthread_mutex_init(callLock, nil)
@@ -194,26 +194,52 @@ private final class WorkerTeam: @unchecked Sendable {
         return pthread_mutex_trylock(callLock) == 0
     }
 
-    /// Runs one call claimed by `tryBegin()`: hands the body at `context` to the workers, takes tasks itself with
-    /// `runTask` until none is left, waits for the tasks the workers took, and releases the workers.
-    func run<Body: ParallelTaskBody>(
-        _ count: Int, body: Body.Type, at context: UnsafeRawPointer, _ runTask: (Int) -> Void
+    /// Runs one call claimed by `tryBegin()`: hands the body at `context` and its `invoke` thunk to the workers,
+    /// takes tasks itself with `runTask` until none is left, waits for the tasks the workers took, and releases the
+    /// workers.
+    func run(
+        _ count: Int, at context: UnsafeRawPointer, invoke: @escaping (UnsafeRawPointer, Int) -> Void,
+        _ runTask: (Int) -> Void
     ) {
         pthread_mutex_lock(mutex)
-        bodyType = body
+        self.invoke = invoke
         self.context = context
         taskCount = count
         nextTask = 0
         unfinished = count
         generation &+= 1
-        pthread_cond_broadcast(wake)
+        // Workers still spinning from the previous call see the new generation without a wake-up.
+        if parkedWorkers > 0 { pthread_cond_broadcast(wake) }
         drain(runTask)
-        while unfinished > 0 { pthread_cond_wait(done, mutex) }
-        bodyType = nil
+        if unfinished > 0 {
+            spin(until: { $0.unfinished == 0 })
+            callerWaiting = true
+            while unfinished > 0 { pthread_cond_wait(done, mutex) }
+            callerWaiting = false
+        }
+        self.invoke = nil
         self.context = nil
         pthread_mutex_unlock(mutex)
         pthread_mutex_unlock(callLock)
     }
+
+    /// Polls `condition` for up to `spinNanoseconds` before a thread parks on a condition variable, so that the
+    /// short gaps between the calls of one model run cost no futex wake-up. Called and returns with `mutex` held.
+    private func spin(until condition: (WorkerTeam) -> Bool) {
+        let start = monotonicNanoseconds()
+        pthread_mutex_unlock(mutex)
+        while true {
+            if pthread_mutex_trylock(mutex) == 0 {
+                if condition(self) { return }
+                pthread_mutex_unlock(mutex)
+            }
+            if monotonicNanoseconds() &- start > Self.spinNanoseconds { break }
+        }
+        pthread_mutex_lock(mutex)
+    }
+
+    /// How long a thread polls before it parks: about the gap between two operators of a model run.
+    private static let spinNanoseconds: UInt64 = 50_000
 
     /// Takes and runs the current call's tasks until none is left. Called and returns with `mutex` held.
     private func drain(_ runTask: (Int) -> Void) {
@@ -232,12 +258,17 @@ private final class WorkerTeam: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         var seen = 0
         while true {
-            while generation == seen && !stopping { pthread_cond_wait(wake, mutex) }
+            if generation == seen && !stopping {
+                spin(until: { $0.generation != seen || $0.stopping })
+                parkedWorkers += 1
+                while generation == seen && !stopping { pthread_cond_wait(wake, mutex) }
+                parkedWorkers -= 1
+            }
             if stopping { break }
             seen = generation
-            guard let bodyType, let context else { continue }
-            drain { task in bodyType.run(at: context, task: task) }
-            if unfinished == 0 { pthread_cond_signal(done) }
+            guard let invoke, let context else { continue }
+            drain { task in invoke(context, task) }
+            if unfinished == 0 && callerWaiting { pthread_cond_signal(done) }
         }
         pthread_mutex_unlock(mutex)
     }
@@ -246,6 +277,7 @@ private final class WorkerTeam: @unchecked Sendable {
     func stop() {
         pthread_mutex_lock(mutex)
         stopping = true
+        // Spinning workers see `stopping` themselves; parked ones need the broadcast.
         pthread_cond_broadcast(wake)
         pthread_mutex_unlock(mutex)
         for thread in threads { pthread_join(thread, nil) }
@@ -273,4 +305,11 @@ private final class WorkerStart {
 
 extension WorkerStart {
     fileprivate func run() { team.work() }
+}
+
+/// A monotonic clock reading in nanoseconds.
+private func monotonicNanoseconds() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
 }
