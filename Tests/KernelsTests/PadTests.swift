@@ -81,40 +81,4 @@ struct PadTests {
         Pad.run(input: [1, 2, 3, 4], inputShape: [2, 2], paddings: [(1, 0), (1, 1)], padValue: 0, output: &output)
         #expect(output == [0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 4, 0])
     }
-
-    /// SplitMix64, so every case's data is reproducible from its seed.
-    struct Random {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-
-        mutating func float(_ lower: Float, _ upper: Float) -> Float {
-            lower + Float(next() >> 40) / Float(1 << 24) * (upper - lower)
-        }
-
-        mutating func floats(_ count: Int, _ lower: Float = -4, _ upper: Float = 4) -> [Float] {
-            (0..<count).map { _ in float(lower, upper) }
-        }
-    }
-
-    /// Expects `|actual - expected| ≤ tolerance · (1 + |expected|)` elementwise (NaN matches NaN).
-    func expectClose(
-        _ actual: [Float], _ expected: [Float], tolerance: Float, _ context: String = "",
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        #expect(actual.count == expected.count, "count \(context)", sourceLocation: sourceLocation)
-        for (i, (a, b)) in zip(actual, expected).enumerated() {
-            let ok = (a.isNaN && b.isNaN) || a == b || Swift.abs(a - b) <= tolerance * (1 + Swift.abs(b))
-            if !ok {
-                Issue.record("element \(i): \(a) vs \(b) \(context)", sourceLocation: sourceLocation)
-                return
-            }
-        }
-    }
 }
