@@ -151,6 +151,12 @@ final class FaceDetectionPipeline: Sendable {
 
     func detect(_ frame: FaceFrame) throws(VisionTaskError) -> FaceDetectorResult {
         let image = frame.image
+        return FaceDetectorResult(detections: try detectNormalized(frame).map { Self.pixelDetection($0, image: image) })
+    }
+
+    /// The detections in image-normalized coordinates, best first (before MediaPipe's conversion to pixels).
+    func detectNormalized(_ frame: FaceFrame) throws(VisionTaskError) -> [NormalizedDetection] {
+        let image = frame.image
         let rect: NormalizedRect
         do throws(PreprocessingError) {
             rect = try (frame.processing ?? ImageProcessingOptions()).normalizedRect(
@@ -180,13 +186,11 @@ final class FaceDetectionPipeline: Sendable {
             }
         }
         let kept = NonMaxSuppression.suppress(decoded, options: suppression) ?? []
-        let projected: [NormalizedDetection]
         do throws(DetectionError) {
-            projected = try DetectionProjection.project(kept, matrix: transform.matrix)
+            return try DetectionProjection.project(kept, matrix: transform.matrix)
         } catch {
             throw .model("projection: \(error)")
         }
-        return FaceDetectorResult(detections: projected.map { Self.pixelDetection($0, image: image) })
     }
 
     /// MediaPipe's conversion to a pixel box: each of xmin, ymin, width, height is scaled and truncated toward

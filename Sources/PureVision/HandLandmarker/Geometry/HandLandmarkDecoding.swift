@@ -36,9 +36,11 @@ public enum HandLandmarkDecoding {
     ///   - letterbox: the crop's letterbox padding, fractions of the tensor (`ImageToTensorResult.letterboxPadding`;
     ///     all zero for the stretched hand crop).
     ///   - rect: the hand ROI the crop was taken from.
+    ///   - normalizeZ: the `normalize_z` divisor (0.4 for hands; the face mesh uses MediaPipe's default 1).
     public static func screenLandmarks(
         raw: UnsafeBufferPointer<Float>, inputWidth: Int, inputHeight: Int,
-        letterbox: (left: Float, top: Float, right: Float, bottom: Float), rect: NormalizedRect
+        letterbox: (left: Float, top: Float, right: Float, bottom: Float), rect: NormalizedRect,
+        normalizeZ: Float = HandLandmarkDecoding.normalizeZ
     ) -> [NormalizedLandmark] {
         let count = raw.count / 3
         let width = Float(inputWidth)

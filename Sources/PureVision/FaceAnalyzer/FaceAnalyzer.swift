@@ -1,0 +1,52 @@
+import ImageIO
+
+/// ML Kit's face detection API (`FaceDetector` of MLKitFaceDetection) on MediaPipe's models: BlazeFace finds the
+/// faces, the 468-point face mesh (parity with MediaPipe's legacy `solutions.face_mesh`) runs on each, and
+/// everything ML Kit reports — frame, head Euler angles, the 10 landmarks, the 15 contours, smiling and eyes-open
+/// probabilities, tracking IDs — is derived from the mesh (`FaceMeshTopology`, `HeadPose`, `FaceClassification`,
+/// `FaceTracker`).
+///
+/// Positions are in the stored pixels of the image (its `orientation` is not applied). Differences from ML Kit:
+/// contours are returned for every face, not only the most prominent one; the mesh is recomputed from a fresh
+/// detection in every frame (no landmark-based tracking ROI).
+///
+/// A `FaceAnalyzer` is `Sendable`: calls from several threads are serialised.
+public final class FaceAnalyzer: Sendable {
+    /// The options the analyzer was created with.
+    public let options: FaceAnalyzerOptions
+    private let runner: TaskRunner<FaceFrame, [Face]>
+
+    /// Loads the models and prepares the pipeline.
+    /// - Throws: `VisionTaskError.invalidOption` for options out of range, `.model` for a missing or unsuitable
+    ///   model, `.resultHandler` for a result handler that does not fit the running mode.
+    public init(options: FaceAnalyzerOptions) throws(VisionTaskError) {
+        let pipeline = try FaceMeshPipeline(options: options)
+        self.options = options
+        runner = try TaskRunner(
+            mode: options.runningMode, label: "FaceAnalyzer", handler: options.resultHandler,
+            process: { frame, _ throws(VisionTaskError) in try pipeline.faces(frame.image) })
+    }
+
+    /// The faces in one image (`.image` mode), in detection order (best first).
+    public func results(in image: Image) throws(VisionTaskError) -> [Face] {
+        try runner.runImage(FaceFrame(image: image, processing: nil))
+    }
+
+    /// The faces in one video frame (`.video` mode); timestamps must strictly increase.
+    public func results(inVideoFrame image: Image, timestampInMilliseconds: Int) throws(VisionTaskError) -> [Face] {
+        try runner.runVideo(FaceFrame(image: image, processing: nil), timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
+    /// (and `liveStreamResults()`). A frame wrapping caller memory is copied first.
+    public func processAsync(image: Image, timestampInMilliseconds: Int) throws(VisionTaskError) {
+        let owned = image.isBorrowed ? image.ownedCopy() : image
+        try runner.submit(FaceFrame(image: owned, processing: nil), timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// Every live-stream outcome from now on, in timestamp order; the stream ends when the analyzer is closed.
+    public func liveStreamResults() -> AsyncStream<LiveStreamEvent<[Face]>> { runner.events() }
+
+    /// Finishes queued live-stream frames, delivers their results and refuses further calls.
+    public func close() { runner.close() }
+}
