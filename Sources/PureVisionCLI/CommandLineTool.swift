@@ -8,6 +8,8 @@ enum CommandLineTool {
         usage: purevision run MODEL --input IN.npy [--input IN2.npy ...] --output-dir DIR [--threads N] [--reference]
                purevision faces IMAGE... [--model PATH] [--min-confidence X] [--json] [--out DIR]
                purevision hands IMAGE... [--model PATH] [--num-hands N] [--mode image|video] [--json] [--out DIR]
+               purevision face-analyze IMAGE... [--accurate] [--landmarks] [--contours] [--classify]
+                                       [--mode image|video] [--json] [--out DIR] [--models DIR]
                purevision classify IMAGE... [--model PATH] [--max-results K] [--score-threshold X] [--allow a,b]
                                    [--deny a,b] [--json]
                purevision labels MODEL
@@ -19,6 +21,14 @@ enum CommandLineTool {
                  --json one line per image: {"image","width","height","detections":[{"score","boundingBox":
                  [originX,originY,width,height] (pixels),"keypoints":[[x,y],...] (normalized)}]}. --out writes an
                  annotated PNG per image.
+          face-analyze  ML Kit-style face analysis (FaceAnalyzer: BlazeFace + the 468-point face mesh; default
+                 models: the bundled Models/ directory, or --models DIR). --accurate uses the full-range detector;
+                 --landmarks, --contours and --classify turn on ML Kit's landmarks, contours and smiling / eyes-open
+                 probabilities. In --mode video the images are consecutive frames 33 ms apart, with tracking IDs.
+                 With --json one line per image: {"image","width","height","timestampMs","faces":[{"frame":[x,y,w,h]
+                 (pixels),"headEulerAngleX/Y/Z" (degrees),"landmarks":{type:[x,y]},"contours":{type:[[x,y]...]},
+                 "smilingProbability","leftEyeOpenProbability","rightEyeOpenProbability","trackingID"}]} (values
+                 turned off are absent). --out draws the frame, contours, landmarks, angles and scores.
           hands  Hand landmarks (MediaPipe's HandLandmarker; default model: the bundled hand_landmarker.task). With
                  --json one line per image: {"image","width","height","timestampMs","hands":[{"handedness":{"index",
                  "score","categoryName"},"landmarks":[[x,y,z]...21],"worldLandmarks":[[x,y,z]...21]}]}. In --mode
@@ -38,6 +48,7 @@ enum CommandLineTool {
         switch subcommand {
         case "run": try RunCommand.run(rest)
         case "faces": try FacesCommand.run(rest)
+        case "face-analyze": try FaceAnalyzeCommand.run(rest)
         case "hands": try HandsCommand.run(rest)
         case "classify": try ClassifyCommand.run(rest)
         case "labels": try LabelsCommand.run(rest)

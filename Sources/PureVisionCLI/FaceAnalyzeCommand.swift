@@ -1,0 +1,183 @@
+import Foundation
+import ImageIO
+import PureVision
+
+/// `purevision face-analyze IMAGE... [--accurate] [--landmarks] [--contours] [--classify] [--mode image|video]
+/// [--json] [--out DIR]`
+enum FaceAnalyzeCommand {
+    /// The JSON shape of one face: `Face` without its 468 mesh points.
+    struct FaceJSON: Encodable {
+        let frame: [Float]
+        let headEulerAngleX: Float?
+        let headEulerAngleY: Float?
+        let headEulerAngleZ: Float?
+        let landmarks: [String: [Float]]?
+        let contours: [String: [[Float]]]?
+        let smilingProbability: Float?
+        let leftEyeOpenProbability: Float?
+        let rightEyeOpenProbability: Float?
+        let trackingID: Int?
+
+        init(_ face: Face) {
+            frame = [face.frame.originX, face.frame.originY, face.frame.width, face.frame.height]
+            headEulerAngleX = face.headEulerAngleX
+            headEulerAngleY = face.headEulerAngleY
+            headEulerAngleZ = face.headEulerAngleZ
+            landmarks = face.landmarks.map {
+                Dictionary(uniqueKeysWithValues: $0.map { ($0.type.rawValue, [$0.position.x, $0.position.y]) })
+            }
+            contours = face.contours.map {
+                Dictionary(uniqueKeysWithValues: $0.map { ($0.type.rawValue, $0.points.map { [$0.x, $0.y] }) })
+            }
+            smilingProbability = face.smilingProbability
+            leftEyeOpenProbability = face.leftEyeOpenProbability
+            rightEyeOpenProbability = face.rightEyeOpenProbability
+            trackingID = face.trackingID
+        }
+    }
+
+    struct ImageJSON: Encodable {
+        let image: String
+        let width: Int
+        let height: Int
+        let timestampMs: Int
+        let faces: [FaceJSON]
+    }
+
+    static func run(_ arguments: [String]) throws {
+        let parsed = try ParsedArguments(
+            arguments, valueOptions: ["--mode", "--out", "--models"],
+            flagOptions: ["--accurate", "--landmarks", "--contours", "--classify", "--json"])
+        guard !parsed.positional.isEmpty else { throw CommandLineError.usage("face-analyze needs at least one IMAGE") }
+        let mode: RunningMode
+        switch try parsed.single("--mode") ?? "image" {
+        case "image": mode = .image
+        case "video": mode = .video
+        case let other: throw CommandLineError.usage("--mode must be image or video, got '\(other)'")
+        }
+        let modelDirectory =
+            try parsed.single("--models")
+            ?? (BundledModels.path(FaceAnalyzerOptions.landmarkModelFile) as NSString).deletingLastPathComponent
+        let options = FaceAnalyzerOptions(
+            modelDirectory: modelDirectory.isEmpty ? "." : modelDirectory,
+            performanceMode: parsed.flags.contains("--accurate") ? .accurate : .fast,
+            landmarkMode: parsed.flags.contains("--landmarks") ? .all : .none,
+            contourMode: parsed.flags.contains("--contours") ? .all : .none,
+            classificationMode: parsed.flags.contains("--classify") ? .all : .none,
+            isTrackingEnabled: mode == .video, runningMode: mode)
+        let analyzer = try FaceAnalyzer(options: options)
+        let outputDirectory = try parsed.single("--out")
+        if let outputDirectory {
+            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        for (index, path) in parsed.positional.enumerated() {
+            let image = try Image(contentsOfFile: path)
+            let timestamp = mode == .video ? 33 * index : 0
+            let faces =
+                mode == .video
+                ? try analyzer.results(inVideoFrame: image, timestampInMilliseconds: timestamp)
+                : try analyzer.results(in: image)
+            let name = (path as NSString).lastPathComponent
+            if parsed.flags.contains("--json") {
+                let line = ImageJSON(
+                    image: name, width: image.width, height: image.height, timestampMs: timestamp,
+                    faces: faces.map(FaceJSON.init))
+                print(String(decoding: try encoder.encode(line), as: UTF8.self))
+            } else {
+                print("\(name): \(faces.count) face(s)")
+                for face in faces { print("  " + summary(face)) }
+            }
+            if let outputDirectory {
+                let stem = (name as NSString).deletingPathExtension
+                let destination = (outputDirectory as NSString).appendingPathComponent("\(stem)_face_analysis.png")
+                try annotate(image, faces).writePNG(toFile: destination)
+            }
+        }
+    }
+
+    static func summary(_ face: Face) -> String {
+        let f = face.frame
+        var parts = [String(format: "frame x %.1f y %.1f w %.1f h %.1f", f.originX, f.originY, f.width, f.height)]
+        if let x = face.headEulerAngleX, let y = face.headEulerAngleY, let z = face.headEulerAngleZ {
+            parts.append(String(format: "euler X %.1f Y %.1f Z %.1f", x, y, z))
+        }
+        if let smile = face.smilingProbability, let left = face.leftEyeOpenProbability,
+            let right = face.rightEyeOpenProbability
+        {
+            parts.append(String(format: "smiling %.2f eyes open L %.2f R %.2f", smile, left, right))
+        }
+        if let id = face.trackingID { parts.append("id \(id)") }
+        if let landmarks = face.landmarks { parts.append("\(landmarks.count) landmarks") }
+        if let contours = face.contours { parts.append("\(contours.reduce(0) { $0 + $1.points.count }) contour points") }
+        return parts.joined(separator: "  ")
+    }
+
+    /// Draws each face's frame (green), contours (cyan lines, closed loops for the face, eyes and lips), landmarks
+    /// (red dots) and a caption with the angles and scores.
+    static func annotate(_ image: Image, _ faces: [Face]) throws -> Image {
+        var canvas = Canvas(image: image.converted(to: .rgb8))
+        let thickness = max(1, min(image.width, image.height) / 300)
+        let closed: Set<FaceContourType> = [.face, .leftEye, .rightEye]
+        let outerLip: Set<FaceContourType> = [.upperLipTop, .lowerLipBottom]
+        for face in faces {
+            let f = face.frame
+            canvas.drawRectangle(
+                x: Int(f.originX), y: Int(f.originY), width: Int(f.width.rounded()), height: Int(f.height.rounded()),
+                color: .green, thickness: thickness + 1)
+            for contour in face.contours ?? [] {
+                // The outer lip lines are drawn below as one closed outline.
+                let points = outerLip.contains(contour.type) ? [] : contour.points
+                for (start, end) in zip(points, points.dropFirst()) {
+                    canvas.drawLine(
+                        from: (Double(start.x), Double(start.y)), to: (Double(end.x), Double(end.y)), color: .cyan,
+                        thickness: Double(thickness))
+                }
+                if closed.contains(contour.type), let first = points.first, let last = points.last {
+                    canvas.drawLine(
+                        from: (Double(last.x), Double(last.y)), to: (Double(first.x), Double(first.y)), color: .cyan,
+                        thickness: Double(thickness))
+                }
+                for point in contour.points {
+                    canvas.drawCircle(
+                        center: (Double(point.x), Double(point.y)), radius: Double(thickness) + 0.5, color: .yellow,
+                        filled: true)
+                }
+            }
+            if let top = face.contour(ofType: .upperLipTop)?.points,
+                let bottom = face.contour(ofType: .lowerLipBottom)?.points, let first = top.first
+            {
+                // Upper lip top runs corner to corner; the lower lip bottom, reversed, closes the mouth.
+                let outline = top + bottom.reversed() + [first]
+                for (start, end) in zip(outline, outline.dropFirst()) {
+                    canvas.drawLine(
+                        from: (Double(start.x), Double(start.y)), to: (Double(end.x), Double(end.y)), color: .cyan,
+                        thickness: Double(thickness))
+                }
+            }
+            for landmark in face.landmarks ?? [] {
+                canvas.drawCircle(
+                    center: (Double(landmark.position.x), Double(landmark.position.y)),
+                    radius: Double(3 * thickness + 1), color: .red, filled: true)
+            }
+            var caption: [String] = []
+            if let x = face.headEulerAngleX, let y = face.headEulerAngleY, let z = face.headEulerAngleZ {
+                caption.append(String(format: "X%.0f Y%.0f Z%.0f", x, y, z))
+            }
+            if let smile = face.smilingProbability, let left = face.leftEyeOpenProbability,
+                let right = face.rightEyeOpenProbability
+            {
+                caption.append(String(format: "smile %.2f eyes %.2f %.2f", smile, left, right))
+            }
+            if let id = face.trackingID { caption.append("id \(id)") }
+            let scale = max(1, thickness)
+            let lineHeight = 9 * scale
+            let y0 = max(0, Int(f.originY) - lineHeight * caption.count - 2)
+            for (line, text) in caption.enumerated() {
+                canvas.drawText(text, at: (x: max(0, Int(f.originX)), y: y0 + line * lineHeight), color: .green, scale: scale)
+            }
+        }
+        return canvas.image
+    }
+}
