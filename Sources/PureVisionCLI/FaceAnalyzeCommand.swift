@@ -110,7 +110,9 @@ enum FaceAnalyzeCommand {
         }
         if let id = face.trackingID { parts.append("id \(id)") }
         if let landmarks = face.landmarks { parts.append("\(landmarks.count) landmarks") }
-        if let contours = face.contours { parts.append("\(contours.reduce(0) { $0 + $1.points.count }) contour points") }
+        if let contours = face.contours {
+            parts.append("\(contours.reduce(0) { $0 + $1.points.count }) contour points")
+        }
         return parts.joined(separator: "  ")
     }
 
@@ -175,7 +177,8 @@ enum FaceAnalyzeCommand {
             let lineHeight = 9 * scale
             let y0 = max(0, Int(f.originY) - lineHeight * caption.count - 2)
             for (line, text) in caption.enumerated() {
-                canvas.drawText(text, at: (x: max(0, Int(f.originX)), y: y0 + line * lineHeight), color: .green, scale: scale)
+                canvas.drawText(
+                    text, at: (x: max(0, Int(f.originX)), y: y0 + line * lineHeight), color: .green, scale: scale)
             }
         }
         return canvas.image

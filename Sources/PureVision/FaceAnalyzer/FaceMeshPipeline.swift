@@ -65,7 +65,8 @@ final class FaceMeshPipeline: @unchecked Sendable {
         guard let landmarks = counts.firstIndex(of: 3 * FaceMeshTopology.meshPointCount),
             let flag = counts.firstIndex(of: 1), counts.count == 2
         else {
-            throw .model("the face landmark model must output 1404 landmark floats and 1 face flag; it outputs \(counts)")
+            throw .model(
+                "the face landmark model must output 1404 landmark floats and 1 face flag; it outputs \(counts)")
         }
         landmarksOutput = landmarks
         flagOutput = flag

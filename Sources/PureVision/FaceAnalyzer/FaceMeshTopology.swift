@@ -33,10 +33,13 @@ public enum FaceMeshTopology {
 
     /// Mesh indices of every contour, in `FaceContourType` order.
     public static let contours: [(type: FaceContourType, indices: [Int])] = [
-        (.face, [
-            10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377,
-            152, 148, 176, 149, 150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109,
-        ]),
+        (
+            .face,
+            [
+                10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377,
+                152, 148, 176, 149, 150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109,
+            ]
+        ),
         (.leftEyebrowTop, [336, 296, 334, 293, 300]),
         (.leftEyebrowBottom, [285, 295, 282, 283, 276]),
         (.rightEyebrowTop, [70, 63, 105, 66, 107]),

@@ -21,7 +21,8 @@ import _TestSupport
             #expect(throws: VisionTaskError.self) { try FaceTestImages.analyzer(minFaceSize: size) }
         }
         #expect(throws: VisionTaskError.self) {
-            try FaceAnalyzer(options: FaceAnalyzerOptions(modelDirectory: FaceTestImages.modelDirectory, threadCount: 0))
+            try FaceAnalyzer(
+                options: FaceAnalyzerOptions(modelDirectory: FaceTestImages.modelDirectory, threadCount: 0))
         }
         #expect(throws: VisionTaskError.self) {
             try FaceAnalyzer(options: FaceAnalyzerOptions(modelDirectory: "/nonexistent"))
@@ -70,7 +71,8 @@ import _TestSupport
             #expect(point.x >= frame.originX - 0.01 && point.x <= frame.originX + frame.width + 0.01)
             #expect(point.y >= frame.originY - 0.01 && point.y <= frame.originY + frame.height + 0.01)
         }
-        #expect(Set(FaceMeshTopology.visibleLandmarks(yaw: -40)) == [.leftEye, .mouthLeft, .leftEar, .noseBase, .leftCheek])
+        #expect(
+            Set(FaceMeshTopology.visibleLandmarks(yaw: -40)) == [.leftEye, .mouthLeft, .leftEar, .noseBase, .leftCheek])
         #expect(FaceMeshTopology.visibleLandmarks(yaw: 20).contains(.rightEar))
     }
 

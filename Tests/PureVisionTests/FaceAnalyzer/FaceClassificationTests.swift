@@ -38,6 +38,7 @@ import _TestSupport
         let scores = try #require(FaceClassification.probabilities(mesh: mesh, imageWidth: 512, imageHeight: 512))
         #expect(scores.rightEyeOpen < 0.01)
         #expect(scores.leftEyeOpen > 0.5)
-        #expect(FaceClassification.probabilities(mesh: Array(mesh.prefix(100)), imageWidth: 512, imageHeight: 512) == nil)
+        #expect(
+            FaceClassification.probabilities(mesh: Array(mesh.prefix(100)), imageWidth: 512, imageHeight: 512) == nil)
     }
 }

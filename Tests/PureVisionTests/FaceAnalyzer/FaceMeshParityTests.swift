@@ -37,8 +37,9 @@ import _TestSupport
             for (face, expected) in zip(faces, entry.faces) {
                 #expect(face.meshLandmarks.count == 468 && expected.count == 468)
                 for (point, reference) in zip(face.meshLandmarks, expected) {
-                    worst = max(worst, abs(point.x - reference[0]), abs(point.y - reference[1]),
-                                abs(point.z - reference[2]))
+                    worst = max(
+                        worst, abs(point.x - reference[0]), abs(point.y - reference[1]),
+                        abs(point.z - reference[2]))
                 }
             }
             print("face mesh parity \(entry.file): \(faces.count) face(s), max |Δ| (x, y, z) = \(worst)")

@@ -63,7 +63,9 @@ import _TestSupport
             let faces = try analyzer.results(in: try FaceTestImages.photo(file))
             try #require(faces.count == 1)
             let face = faces[0]
-            let angles = try [#require(face.headEulerAngleX), #require(face.headEulerAngleY), #require(face.headEulerAngleZ)]
+            let angles = try [
+                #require(face.headEulerAngleX), #require(face.headEulerAngleY), #require(face.headEulerAngleZ),
+            ]
             print("\(file): Euler X, Y, Z = \(angles)")
             #expect(angles.allSatisfy { abs($0) < 6 }, "\(file): \(angles)")
         }
