@@ -8,11 +8,13 @@ import Darwin
 /// 3D distances (pixels, `(x·W, y·H, z·W)`), so they do not change with the face's size or in-plane rotation.
 ///
 /// **Smile.** r = mouth width (corners 61–291) ÷ outer eye-corner distance (33–263); score = σ(30·(r − 0.64)).
-/// A smile pulls the mouth corners apart. Calibration data (r measured on MediaPipe's mesh): smiling faces —
-/// astronaut 0.71, a smiling test portrait 0.69; neutral or closed-mouth faces — grace_hopper 0.58,
-/// opencvdoc_face 0.59 (a faint closed-mouth smile). The centre 0.64 lies between the two groups and the slope puts
-/// both groups beyond 0.15 / 0.85. Limits: four faces of adults; a wide neutral mouth, speech or a yawn and strong
-/// yaw (which shortens both distances unequally) move r; a smile that does not widen the mouth is missed.
+/// A smile pulls the mouth corners apart. Calibration data (r measured on MediaPipe's mesh): smiling, teeth
+/// showing — astronaut 0.71 (score 0.89) and a portrait from the shared testdata's local-only set, not committed,
+/// 0.69 (0.83); neutral or closed-mouth — grace_hopper 0.58 (0.14) and opencvdoc_face 0.59 (0.20, a faint
+/// closed-mouth smile). The centre 0.64 lies midway between the two groups; the slope spreads them to about
+/// 0.15–0.2 and 0.85–0.9. Limits: four adult faces is a tiny calibration set; a wide neutral mouth, speech or a
+/// yawn, and strong yaw (which shortens both distances unequally) move r; a smile that does not widen the mouth
+/// is missed. Treat the score as an ordering of expressions, not a calibrated probability.
 ///
 /// **Eyes open.** Eye aspect ratio EAR = mean of three lid distances (right eye 159–145, 158–153, 160–144; left
 /// eye 386–374, 385–380, 387–373) ÷ eye width (33–133; 263–362); score = σ(50·(EAR − 0.15)). Open eyes in the

@@ -20,9 +20,11 @@ import Darwin
 ///
 /// The chin–forehead line of a face looking straight at the camera leans back by a few degrees, which the mesh
 /// shows as a positive α; `pitchOffset` removes it. Its value is the mean α of four frontal photos (grace_hopper
-/// 5.6°, astronaut 10.9°, opencvdoc_face 10.4° and a frontal test portrait 5.6°): so X is ±3° on those photos,
-/// and a person's own head carriage moves it by a few degrees. Y and Z need no calibration (left–right symmetry).
-/// Limits: the mesh model is trained on faces within about ±60° of yaw; beyond that the angles saturate.
+/// 5.6°, astronaut 10.9°, opencvdoc_face 10.4° and a frontal portrait from the shared testdata's local-only set,
+/// not committed, 5.6°): so X is within ±3° on those photos, and a person's own head carriage moves it by a few
+/// degrees. Y and Z need no calibration (left–right symmetry). What is measured: in-plane rotations up to ±45°
+/// (Z follows the rotation within 1.5° once the photo's own tilt is subtracted), the yaw sign on one turned face
+/// (−17°) and its mirror image (+14°). Large yaw and any pitch are not measured against a reference.
 public enum HeadPose {
     /// The α of a frontal face, subtracted from X (degrees); see the type's documentation.
     public static let pitchOffset: Float = 8.1
