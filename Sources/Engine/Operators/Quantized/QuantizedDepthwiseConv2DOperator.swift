@@ -1,0 +1,68 @@
+import Kernels
+import TFLite
+
+/// DEPTHWISE_CONV_2D on int8 activations: int8 `[1, KH, KW, Cout]` weights with per-channel scales, int32 bias,
+/// requantized with TFLite's `MultiplyByQuantizedMultiplier` (double rounding) as its depthwise kernels do.
+enum QuantizedDepthwiseConv2DOperator: OperatorLowering {
+    static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
+        try context.expectArity(inputs: 2...3)
+        guard case .depthwiseConv2D(let options) = context.builtinOptions(.depthwiseConv2D) else {
+            throw context.failure("options are not DepthwiseConv2DOptions")
+        }
+        let input = try context.input(0)
+        let filter = try context.input(1)
+        try context.expectType(input, .int8, "input")
+        try context.expectType(filter, .int8, "filter")
+        try context.expectRank(input, 4, "input")
+        try context.expectRank(filter, 4, "filter")
+        guard let weights = filter.constant else { throw context.failure("filter '\(filter.name)' must be constant") }
+        let (batch, height, width, channels) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
+        let (kernelHeight, kernelWidth, outChannels) = (filter.shape[1], filter.shape[2], filter.shape[3])
+        guard filter.shape[0] == 1, channels > 0, outChannels > 0, outChannels % channels == 0 else {
+            throw context.failure("filter \(filter.shape) does not match input \(input.shape)")
+        }
+        let bias = try QuantizedConv2DOperator.bias(context.optionalInput(2), channels: outChannels, context)
+        let rows = try context.padding(
+            options.padding, input: height, kernel: kernelHeight, stride: options.strideH, dilation: options.dilationH)
+        let cols = try context.padding(
+            options.padding, input: width, kernel: kernelWidth, stride: options.strideW, dilation: options.dilationW)
+        try context.setOutput(0, shape: [batch, rows.output, cols.output, outChannels], type: .int8)
+        let (inScale, inZero) = try context.quantization(input, "input")
+        let (outScale, outZero) = try context.outputQuantization(.int8)
+        let multipliers = try QuantizedConv2DOperator.channelMultipliers(
+            filter, channels: outChannels, inputScale: inScale, outputScale: outScale, context)
+        let range = try context.quantizedRange(options.activation, output: context.output(0), scale: outScale, zeroPoint: outZero)
+        let geometry = DepthwiseConv2DGeometry(
+            batch: batch, inputHeight: height, inputWidth: width, inputChannels: channels,
+            outputHeight: rows.output, outputWidth: cols.output, outputChannels: outChannels,
+            kernelHeight: kernelHeight, kernelWidth: kernelWidth, strideHeight: options.strideH,
+            strideWidth: options.strideW, dilationHeight: options.dilationH, dilationWidth: options.dilationW,
+            paddingTop: rows.before, paddingLeft: cols.before, depthMultiplier: outChannels / channels)
+        let output = context.output(0)
+        let ctx = context
+        let filterPointer = UnsafePointer(weights.pointer.assumingMemoryBound(to: Int8.self))
+        let biasPointer = bias.map { UnsafePointer($0.pointer.assumingMemoryBound(to: Int32.self)) }
+        if context.useReference {
+            return context.lowered(reading: [input]) { binder in
+                let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Int8.self))
+                let y = binder.raw(output.index).assumingMemoryBound(to: Int8.self)
+                return {
+                    _ = weights
+                    _ = bias
+                    Reference.quantizedDepthwiseConv2D(
+                        geometry: geometry, input: x, filter: filterPointer, bias: biasPointer, inputZeroPoint: inZero,
+                        outputZeroPoint: outZero, multipliers: multipliers, range: range, rounding: .double, output: y)
+                }
+            }
+        }
+        let kernel = QuantizedDepthwiseConv2DKernel(
+            geometry: geometry, filter: filterPointer, bias: biasPointer, inputZeroPoint: inZero,
+            outputZeroPoint: outZero, multipliers: multipliers, range: range, rounding: .double)
+        let pool = context.pool
+        return context.lowered(reading: [input]) { binder in
+            let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Int8.self))
+            let y = binder.raw(output.index).assumingMemoryBound(to: Int8.self)
+            return { kernel.run(input: x, output: y, pool: pool) }
+        }
+    }
+}
