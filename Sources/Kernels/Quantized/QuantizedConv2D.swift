@@ -8,7 +8,7 @@ public enum RequantizationRounding: Sendable, Hashable {
 }
 
 extension QuantizedMultiplier {
-    @inline(__always)
+    @inline(__always) @usableFromInline
     func apply(_ x: Int32, rounding: RequantizationRounding) -> Int32 {
         rounding == .ruy ? applyRuy(x) : apply(x)
     }
@@ -20,8 +20,10 @@ extension QuantizedMultiplier {
 /// At load the weights are widened to int16 and packed in blocks of 8 output channels (`[block][k][8]`, k running
 /// over kernel rows, columns and input channels), and each channel's constant term `bias − zeroPoint_in · Σ w` is
 /// precomputed. A run gathers 4 output pixels' receptive fields (padding holds the input zero point, so it adds
-/// nothing after the constant term) into int16 rows in scratch, multiplies them by each block in int16 SIMD lanes
-/// (two k at a time when no weight is −128, so a pair of products cannot overflow int16), accumulates in int32,
+/// nothing after the constant term) into scratch, each value already repeated across 8 int16 lanes, multiplies them
+/// by each block in int16 SIMD lanes (two k at a time when no weight is −128, so a pair of products cannot overflow
+/// int16), widens with shifts (the even and odd int16 lanes of each int32 lane go to two accumulators; the
+/// standard library's generic SIMD conversions are not inlined), accumulates in int32,
 /// and requantizes each accumulator to int8 (ruy's rounding) with the channel's multiplier, output zero point and clamp.
 public final class QuantizedConv2DKernel: @unchecked Sendable {
     /// The convolution's shapes.
@@ -31,7 +33,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     let blockCount: Int
     let weights: UnsafeMutablePointer<Int16>
     let biasTerms: UnsafeMutablePointer<Int32>
-    let multipliers: [QuantizedMultiplier]
+    let multiplierValues: UnsafeMutablePointer<Int32>
+    let shiftValues: UnsafeMutablePointer<Int32>
     let inputZeroPoint: Int16
     let outputZeroPoint: Int32
     let range: QuantizedRange
@@ -41,7 +44,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     static let tile = 4
 
     /// Bytes of scratch a run needs.
-    public var scratchBytes: Int { taskCount * Self.tile * paddedDepth * 2 }
+    public var scratchBytes: Int { taskCount * Self.tile * paddedDepth * 16 }
 
     /// Packs `filter` (OHWI, `outputChannels · kernelHeight · kernelWidth · inputChannels` int8 values) and folds
     /// `bias` (int32 per output channel, or nil) with the input zero point.
@@ -77,7 +80,13 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             biasTerms[o] = (bias?[o] ?? 0) &- inputZeroPoint &* sum
         }
         pairSafe = !hasMinimum && (-128...127).contains(inputZeroPoint)
-        self.multipliers = multipliers.count == 1 ? Array(repeating: multipliers[0], count: outputs) : multipliers
+        multiplierValues = .allocate(capacity: outputs)
+        shiftValues = .allocate(capacity: outputs)
+        for o in 0..<outputs {
+            let m = multipliers.count == 1 ? multipliers[0] : multipliers[o]
+            (multiplierValues + o).initialize(to: m.multiplier)
+            (shiftValues + o).initialize(to: Int32(m.shift))
+        }
         self.inputZeroPoint = Int16(clamping: inputZeroPoint)
         self.outputZeroPoint = outputZeroPoint
         self.range = range
@@ -89,6 +98,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     deinit {
         weights.deallocate()
         biasTerms.deallocate()
+        multiplierValues.deallocate()
+        shiftValues.deallocate()
     }
 
     /// Runs the convolution: `input` [N, H, W, Cin] int8, `output` [N, OH, OW, Cout] int8, `scratch` at least
@@ -113,19 +124,19 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             let tiles = (pixels + QuantizedConv2DKernel.tile - 1) / QuantizedConv2DKernel.tile
             let first = tiles * task / kernel.taskCount
             let last = tiles * (task + 1) / kernel.taskCount
-            let rows = scratch + task * QuantizedConv2DKernel.tile * kernel.paddedDepth
+            let rows = scratch + task * QuantizedConv2DKernel.tile * kernel.paddedDepth * 8
             for tile in first..<last {
                 let start = tile * QuantizedConv2DKernel.tile
                 let count = min(QuantizedConv2DKernel.tile, pixels - start)
                 for p in 0..<QuantizedConv2DKernel.tile {
-                    kernel.gather(pixel: start + min(p, count - 1), input: input, into: rows + p * kernel.paddedDepth)
+                    kernel.gather(pixel: start + min(p, count - 1), input: input, into: rows + p * kernel.paddedDepth * 8)
                 }
                 kernel.multiply(rows: rows, count: count, output: output + start * g.outputChannels)
             }
         }
     }
 
-    /// Writes the receptive field of output pixel `pixel` as `paddedDepth` int16 values.
+    /// Writes the receptive field of output pixel `pixel` as `paddedDepth` int16 values, each repeated 8 times.
     @inline(__always)
     func gather(pixel: Int, input: UnsafePointer<Int8>, into row: UnsafeMutablePointer<Int16>) {
         let g = geometry
@@ -139,71 +150,85 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             let iy = oy * g.strideHeight - g.paddingTop + ky * g.dilationHeight
             for kx in 0..<g.kernelWidth {
                 let ix = ox * g.strideWidth - g.paddingLeft + kx * g.dilationWidth
+                let out = UnsafeMutableRawPointer(row + k * 8)
                 if iy >= 0, iy < g.inputHeight, ix >= 0, ix < g.inputWidth {
                     let source = input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c
-                    var i = 0
-                    while i + 8 <= c {
-                        let v = UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<Int8>.self)
-                        UnsafeMutableRawPointer(row + k + i).storeBytes(
-                            of: SIMD8<Int16>(truncatingIfNeeded: v), as: SIMD8<Int16>.self)
-                        i += 8
-                    }
-                    while i < c {
-                        row[k + i] = Int16(source[i])
-                        i += 1
+                    for i in 0..<c {
+                        out.storeBytes(of: SIMD8<Int16>(repeating: Int16(source[i])), toByteOffset: i * 16, as: SIMD8<Int16>.self)
                     }
                 } else {
-                    (row + k).update(repeating: inputZeroPoint, count: c)
+                    let zero = SIMD8<Int16>(repeating: inputZeroPoint)
+                    for i in 0..<c { out.storeBytes(of: zero, toByteOffset: i * 16, as: SIMD8<Int16>.self) }
                 }
                 k += c
             }
         }
-        if k < paddedDepth { row[k] = 0 }
+        if k < paddedDepth {
+            UnsafeMutableRawPointer(row + k * 8).storeBytes(of: SIMD8<Int16>(), as: SIMD8<Int16>.self)
+        }
     }
 
     /// Multiplies 4 gathered rows by every weight block and requantizes the first `count` of them into `output`.
     @inline(__always)
     func multiply(rows: UnsafeMutablePointer<Int16>, count: Int, output: UnsafeMutablePointer<Int8>) {
         let outputs = geometry.outputChannels
-        let r0 = rows, r1 = rows + paddedDepth, r2 = rows + 2 * paddedDepth, r3 = rows + 3 * paddedDepth
+        let stride = paddedDepth * 16
+        let r = UnsafeRawPointer(rows)
         for block in 0..<blockCount {
-            let bias = UnsafeRawPointer(biasTerms + block * 8).loadUnaligned(as: SIMD8<Int32>.self)
-            var a0 = bias, a1 = bias, a2 = bias, a3 = bias
+            // Accumulators: even / odd int16 lanes of the 8 channels (channel 2j in e[j], 2j + 1 in o[j]).
+            var e0 = SIMD4<Int32>(), o0 = SIMD4<Int32>(), e1 = SIMD4<Int32>(), o1 = SIMD4<Int32>()
+            var e2 = SIMD4<Int32>(), o2 = SIMD4<Int32>(), e3 = SIMD4<Int32>(), o3 = SIMD4<Int32>()
             let w = UnsafeRawPointer(weights + block * paddedDepth * 8)
+            @inline(__always) func accumulate(_ p: SIMD8<Int16>, _ e: inout SIMD4<Int32>, _ o: inout SIMD4<Int32>) {
+                let bits = unsafeBitCast(p, to: SIMD4<Int32>.self)
+                e &+= (bits &<< 16) &>> 16
+                o &+= bits &>> 16
+            }
             var k = 0
             if pairSafe {
                 while k < paddedDepth {
                     let w0 = w.loadUnaligned(fromByteOffset: k * 16, as: SIMD8<Int16>.self)
                     let w1 = w.loadUnaligned(fromByteOffset: k * 16 + 16, as: SIMD8<Int16>.self)
-                    a0 &+= SIMD8<Int32>(
-                        truncatingIfNeeded: w0 &* SIMD8(repeating: r0[k]) &+ w1 &* SIMD8(repeating: r0[k + 1]))
-                    a1 &+= SIMD8<Int32>(
-                        truncatingIfNeeded: w0 &* SIMD8(repeating: r1[k]) &+ w1 &* SIMD8(repeating: r1[k + 1]))
-                    a2 &+= SIMD8<Int32>(
-                        truncatingIfNeeded: w0 &* SIMD8(repeating: r2[k]) &+ w1 &* SIMD8(repeating: r2[k + 1]))
-                    a3 &+= SIMD8<Int32>(
-                        truncatingIfNeeded: w0 &* SIMD8(repeating: r3[k]) &+ w1 &* SIMD8(repeating: r3[k + 1]))
+                    let x = r + k * 16
+                    accumulate(
+                        w0 &* x.loadUnaligned(as: SIMD8<Int16>.self)
+                            &+ w1 &* x.loadUnaligned(fromByteOffset: 16, as: SIMD8<Int16>.self), &e0, &o0)
+                    accumulate(
+                        w0 &* x.loadUnaligned(fromByteOffset: stride, as: SIMD8<Int16>.self)
+                            &+ w1 &* x.loadUnaligned(fromByteOffset: stride + 16, as: SIMD8<Int16>.self), &e1, &o1)
+                    accumulate(
+                        w0 &* x.loadUnaligned(fromByteOffset: 2 * stride, as: SIMD8<Int16>.self)
+                            &+ w1 &* x.loadUnaligned(fromByteOffset: 2 * stride + 16, as: SIMD8<Int16>.self), &e2, &o2)
+                    accumulate(
+                        w0 &* x.loadUnaligned(fromByteOffset: 3 * stride, as: SIMD8<Int16>.self)
+                            &+ w1 &* x.loadUnaligned(fromByteOffset: 3 * stride + 16, as: SIMD8<Int16>.self), &e3, &o3)
                     k += 2
                 }
             } else {
                 while k < paddedDepth {
                     let w0 = w.loadUnaligned(fromByteOffset: k * 16, as: SIMD8<Int16>.self)
-                    a0 &+= SIMD8<Int32>(truncatingIfNeeded: w0 &* SIMD8(repeating: r0[k]))
-                    a1 &+= SIMD8<Int32>(truncatingIfNeeded: w0 &* SIMD8(repeating: r1[k]))
-                    a2 &+= SIMD8<Int32>(truncatingIfNeeded: w0 &* SIMD8(repeating: r2[k]))
-                    a3 &+= SIMD8<Int32>(truncatingIfNeeded: w0 &* SIMD8(repeating: r3[k]))
+                    let x = r + k * 16
+                    accumulate(w0 &* x.loadUnaligned(as: SIMD8<Int16>.self), &e0, &o0)
+                    accumulate(w0 &* x.loadUnaligned(fromByteOffset: stride, as: SIMD8<Int16>.self), &e1, &o1)
+                    accumulate(w0 &* x.loadUnaligned(fromByteOffset: 2 * stride, as: SIMD8<Int16>.self), &e2, &o2)
+                    accumulate(w0 &* x.loadUnaligned(fromByteOffset: 3 * stride, as: SIMD8<Int16>.self), &e3, &o3)
                     k += 1
                 }
             }
             let channels = min(8, outputs - block * 8)
-            let accumulators = (a0, a1, a2, a3)
-            for p in 0..<count {
-                let acc = p == 0 ? accumulators.0 : p == 1 ? accumulators.1 : p == 2 ? accumulators.2 : accumulators.3
-                let out = output + p * outputs + block * 8
+            let base = block * 8
+            // Lane j of the block: even lanes in e[j / 2], odd lanes in o[j / 2]; spilled once, read as scalars.
+            var sums = (e0, o0, e1, o1, e2, o2, e3, o3)
+            withUnsafeBytes(of: &sums) { raw in
+                let lanes = raw.baseAddress!.assumingMemoryBound(to: Int32.self)
                 for lane in 0..<channels {
-                    let m = multipliers[block * 8 + lane]
-                    let scaled = m.apply(acc[lane], rounding: rounding) &+ outputZeroPoint
-                    out[lane] = Int8(truncatingIfNeeded: range.clamp(scaled))
+                    let m = QuantizedMultiplier(multiplier: multiplierValues[base + lane], shift: Int(shiftValues[base + lane]))
+                    let bias = biasTerms[base + lane]
+                    let slot = (lane & 1) * 4 + (lane >> 1)
+                    for p in 0..<count {
+                        let scaled = m.apply(lanes[p * 8 + slot] &+ bias, rounding: rounding) &+ outputZeroPoint
+                        output[p * outputs + base + lane] = Int8(truncatingIfNeeded: range.clamp(scaled))
+                    }
                 }
             }
         }

@@ -1,15 +1,19 @@
 /// Int8 DEPTHWISE_CONV_2D on NHWC activations with `[1, KH, KW, Cout]` int8 weights, per-channel multipliers and
-/// int32 bias, requantized like TFLite's depthwise kernels (`MultiplyByQuantizedMultiplier`, double rounding).
+/// int32 bias, requantized like TFLite's optimized depthwise kernel (`RequantizationRounding.ruy` by default).
 ///
 /// Taps outside the input are skipped (TFLite's rule; equivalent to padding with the input zero point). With depth
-/// multiplier 1, 8 channels go at a time in int16 lanes: `(x − zeroPoint)` fits int16 and so does its product with
-/// an int8 weight; products are widened to int32 before they are summed.
+/// multiplier 1, 8 channels go at a time in int16 lanes: the input rows an output row reads are first staged in
+/// scratch as int16 `x − zeroPoint` (which fits int16, and so does its product with an int8 weight); products are
+/// widened to int32 with shifts (even and odd lanes in two accumulators) before they are summed.
 public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     /// The convolution's shapes.
     public let geometry: DepthwiseConv2DGeometry
     let weights: UnsafeMutablePointer<Int16>
     let bias: UnsafeMutablePointer<Int32>
     let multipliers: [QuantizedMultiplier]
+    let multiplierValues: UnsafeMutablePointer<Int32>
+    let shiftValues: UnsafeMutablePointer<Int32>
+    let taskCount: Int
     let inputZeroPoint: Int32
     let outputZeroPoint: Int32
     let range: QuantizedRange
@@ -19,7 +23,7 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     public init(
         geometry: DepthwiseConv2DGeometry, filter: UnsafePointer<Int8>, bias: UnsafePointer<Int32>?,
         inputZeroPoint: Int32, outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange,
-        rounding: RequantizationRounding = .double
+        rounding: RequantizationRounding = .ruy, threadCount: Int = 1
     ) {
         precondition(geometry.isValid, "invalid depthwise geometry")
         let outputs = geometry.outputChannels
@@ -31,6 +35,13 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         self.bias = .allocate(capacity: outputs)
         for o in 0..<outputs { (self.bias + o).initialize(to: bias?[o] ?? 0) }
         self.multipliers = multipliers.count == 1 ? Array(repeating: multipliers[0], count: outputs) : multipliers
+        multiplierValues = .allocate(capacity: outputs)
+        shiftValues = .allocate(capacity: outputs)
+        for o in 0..<outputs {
+            (multiplierValues + o).initialize(to: self.multipliers[o].multiplier)
+            (shiftValues + o).initialize(to: Int32(self.multipliers[o].shift))
+        }
+        taskCount = max(1, min(threadCount, geometry.batch * geometry.outputHeight))
         self.inputZeroPoint = inputZeroPoint
         self.outputZeroPoint = outputZeroPoint
         self.range = range
@@ -40,52 +51,84 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     deinit {
         weights.deallocate()
         bias.deallocate()
+        multiplierValues.deallocate()
+        shiftValues.deallocate()
     }
 
-    /// Runs the convolution: `input` [N, H, W, Cin] int8, `output` [N, OH, OW, Cout] int8.
-    public func run(input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, pool: ThreadPool) {
-        let rows = geometry.batch * geometry.outputHeight
-        pool.parallelRanges(rows, minimumChunk: 1, Rows(kernel: self, input: input, output: output))
+    /// Bytes of scratch a run needs: the staged int16 input rows of each task.
+    public var scratchBytes: Int {
+        geometry.depthMultiplier == 1 ? taskCount * geometry.kernelHeight * geometry.inputWidth * geometry.inputChannels * 2 : 0
     }
 
-    private struct Rows: ParallelRangeBody {
+    /// Runs the convolution: `input` [N, H, W, Cin] int8, `output` [N, OH, OW, Cout] int8, `scratch` at least
+    /// `scratchBytes` bytes.
+    public func run(
+        input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, scratch: UnsafeMutableRawPointer,
+        pool: ThreadPool
+    ) {
+        pool.parallelFor(
+            taskCount,
+            Rows(kernel: self, input: input, output: output, scratch: scratch.assumingMemoryBound(to: Int16.self)))
+    }
+
+    private struct Rows: ParallelTaskBody {
         let kernel: QuantizedDepthwiseConv2DKernel
         let input: UnsafePointer<Int8>
         let output: UnsafeMutablePointer<Int8>
-        func run(range: Range<Int>) {
-            for row in range { kernel.row(row, input: input, output: output) }
+        let scratch: UnsafeMutablePointer<Int16>
+        func run(task: Int) {
+            let g = kernel.geometry
+            let rows = g.batch * g.outputHeight
+            let staged = scratch + task * g.kernelHeight * g.inputWidth * g.inputChannels
+            for row in (rows * task / kernel.taskCount)..<(rows * (task + 1) / kernel.taskCount) {
+                kernel.row(row, input: input, output: output, staged: staged)
+            }
         }
     }
 
     @inline(__always)
-    func row(_ row: Int, input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>) {
+    func row(_ row: Int, input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, staged: UnsafeMutablePointer<Int16>) {
         let g = geometry
         let b = row / g.outputHeight, oy = row % g.outputHeight
         let cin = g.inputChannels, cout = g.outputChannels
         let simdChannels = g.depthMultiplier == 1 ? cout / 8 * 8 : 0
-        let zero16 = SIMD8<Int16>(repeating: Int16(clamping: inputZeroPoint))
+        let rowLength = g.inputWidth * cin
+        if simdChannels > 0 {
+            let zero = Int16(clamping: inputZeroPoint)
+            for ky in 0..<g.kernelHeight {
+                let iy = oy * g.strideHeight - g.paddingTop + ky * g.dilationHeight
+                guard iy >= 0, iy < g.inputHeight else { continue }
+                let source = input + (b * g.inputHeight + iy) * rowLength
+                let target = staged + ky * rowLength
+                for i in 0..<rowLength { target[i] = Int16(source[i]) &- zero }
+            }
+        }
         for ox in 0..<g.outputWidth {
             let out = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * cout
             let y0 = oy * g.strideHeight - g.paddingTop
             let x0 = ox * g.strideWidth - g.paddingLeft
             var c = 0
             while c < simdChannels {
-                var acc = UnsafeRawPointer(bias + c).loadUnaligned(as: SIMD8<Int32>.self)
+                var even = SIMD4<Int32>(), odd = SIMD4<Int32>()
                 for ky in 0..<g.kernelHeight {
                     let iy = y0 + ky * g.dilationHeight
                     if iy < 0 || iy >= g.inputHeight { continue }
+                    let stagedRow = UnsafeRawPointer(staged + ky * rowLength + c)
+                    let weightRow = UnsafeRawPointer(weights + ky * g.kernelWidth * cout + c)
                     for kx in 0..<g.kernelWidth {
                         let ix = x0 + kx * g.dilationWidth
                         if ix < 0 || ix >= g.inputWidth { continue }
-                        let x = UnsafeRawPointer(input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * cin + c)
-                            .loadUnaligned(as: SIMD8<Int8>.self)
-                        let w = UnsafeRawPointer(weights + (ky * g.kernelWidth + kx) * cout + c)
-                            .loadUnaligned(as: SIMD8<Int16>.self)
-                        acc &+= SIMD8<Int32>(truncatingIfNeeded: (SIMD8<Int16>(truncatingIfNeeded: x) &- zero16) &* w)
+                        let x = stagedRow.loadUnaligned(fromByteOffset: ix * cin * 2, as: SIMD8<Int16>.self)
+                        let w = weightRow.loadUnaligned(fromByteOffset: kx * cout * 2, as: SIMD8<Int16>.self)
+                        let bits = unsafeBitCast(x &* w, to: SIMD4<Int32>.self)
+                        even &+= (bits &<< 16) &>> 16
+                        odd &+= bits &>> 16
                     }
                 }
                 for lane in 0..<8 {
-                    let scaled = multipliers[c + lane].apply(acc[lane], rounding: rounding) &+ outputZeroPoint
+                    let sum = (lane & 1 == 0 ? even[lane >> 1] : odd[lane >> 1]) &+ bias[c + lane]
+                    let m = QuantizedMultiplier(multiplier: multiplierValues[c + lane], shift: Int(shiftValues[c + lane]))
+                    let scaled = m.apply(sum, rounding: rounding) &+ outputZeroPoint
                     out[c + lane] = Int8(truncatingIfNeeded: range.clamp(scaled))
                 }
                 c += 8

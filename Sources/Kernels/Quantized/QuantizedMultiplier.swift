@@ -48,7 +48,7 @@ public struct QuantizedMultiplier: Sendable, Hashable {
         let left = shift > 0 ? shift : 0
         let right = shift > 0 ? 0 : -shift
         return FixedPoint.roundingDivideByPOT(
-            FixedPoint.saturatingRoundingDoublingHighMul(x &* (1 << Int32(left)), multiplier), right)
+            FixedPoint.saturatingRoundingDoublingHighMul(x &<< Int32(left), multiplier), right)
     }
 
     /// `x · real` the way ruy's x86 int8 kernels (the GEMM behind TFLite's CONV_2D and FULLY_CONNECTED) do it: the
@@ -58,9 +58,9 @@ public struct QuantizedMultiplier: Sendable, Hashable {
     public func applyRuy(_ x: Int32) -> Int32 {
         let left = shift > 0 ? shift : 0
         let right = shift > 0 ? 0 : -shift
-        let high = FixedPoint.saturatingRoundingDoublingHighMul(x &* (1 << Int32(left)), multiplier)
+        let high = FixedPoint.saturatingRoundingDoublingHighMul(x &<< Int32(left), multiplier)
         if right == 0 { return high }
-        return Int32(truncatingIfNeeded: (Int64(high) + (Int64(1) << Int64(right - 1))) >> Int64(right))
+        return Int32(truncatingIfNeeded: (Int64(high) &+ (Int64(1) &<< Int64(right - 1))) &>> Int64(right))
     }
 }
 
@@ -70,18 +70,18 @@ public enum FixedPoint {
     @inline(__always)
     public static func saturatingRoundingDoublingHighMul(_ a: Int32, _ b: Int32) -> Int32 {
         if a == b && a == .min { return .max }
-        let ab = Int64(a) * Int64(b)
+        let ab = Int64(a) &* Int64(b)
         let nudge: Int64 = ab >= 0 ? (1 << 30) : (1 - (1 << 30))
-        return Int32(truncatingIfNeeded: (ab + nudge) / (1 << 31))
+        return Int32(truncatingIfNeeded: (ab &+ nudge) / (1 << 31))
     }
 
     /// `x / 2^exponent`, rounding to nearest with ties away from zero.
     @inline(__always)
     public static func roundingDivideByPOT(_ x: Int32, _ exponent: Int) -> Int32 {
-        let mask: Int32 = exponent >= 31 ? .max : (1 << Int32(exponent)) &- 1
+        let mask: Int32 = exponent >= 31 ? .max : (1 &<< Int32(exponent)) &- 1
         let remainder = x & mask
-        let threshold = (mask >> 1) &+ (x < 0 ? 1 : 0)
-        return (x >> Int32(exponent)) &+ (remainder > threshold ? 1 : 0)
+        let threshold = (mask &>> 1) &+ (x < 0 ? 1 : 0)
+        return (x &>> Int32(exponent)) &+ (remainder > threshold ? 1 : 0)
     }
 
     /// The int16 form of `saturatingRoundingDoublingHighMul`.

@@ -26,6 +26,7 @@ enum QuantizedOperatorRegistry {
         .pad: QuantizedPadOperator.self,
         .padv2: QuantizedPadOperator.self,
         .concatenation: QuantizedConcatenationOperator.self,
+        .resizeBilinear: QuantizedResizeBilinearOperator.self,
         .quantize: QuantizeOperator.self,
     ]
 }
