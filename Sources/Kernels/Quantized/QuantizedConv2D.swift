@@ -5,6 +5,17 @@ public enum RequantizationRounding: Sendable, Hashable {
     /// ruy's x86 requantization (ties of the final shift toward +∞), used by TFLite's int8 GEMM (CONV_2D,
     /// FULLY_CONNECTED).
     case ruy
+    /// TFLite's optimized per-channel requantization of depthwise results: output channels in whole blocks of 8 go
+    /// through its vector loop (NEON semantics, emulated on x86: `.ruy`), the remaining `channels % 8` through its
+    /// scalar tail (`.double`).
+    case channelBlocksOf8
+
+    /// The rounding of output channel `channel` of `channels`.
+    @inline(__always)
+    public func forChannel(_ channel: Int, of channels: Int) -> RequantizationRounding {
+        guard self == .channelBlocksOf8 else { return self }
+        return channel < channels / 8 * 8 ? .ruy : .double
+    }
 }
 
 extension QuantizedMultiplier {

@@ -1,5 +1,5 @@
 /// Int8 DEPTHWISE_CONV_2D on NHWC activations with `[1, KH, KW, Cout]` int8 weights, per-channel multipliers and
-/// int32 bias, requantized like TFLite's optimized depthwise kernel (`RequantizationRounding.ruy` by default).
+/// int32 bias, requantized like TFLite's optimized depthwise kernel (`RequantizationRounding.channelBlocksOf8` by default).
 ///
 /// Taps outside the input are skipped (TFLite's rule; equivalent to padding with the input zero point). With depth
 /// multiplier 1, 8 channels go at a time in int16 lanes: the input rows an output row reads are first staged in
@@ -23,7 +23,7 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     public init(
         geometry: DepthwiseConv2DGeometry, filter: UnsafePointer<Int8>, bias: UnsafePointer<Int32>?,
         inputZeroPoint: Int32, outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange,
-        rounding: RequantizationRounding = .ruy, threadCount: Int = 1
+        rounding: RequantizationRounding = .channelBlocksOf8, threadCount: Int = 1
     ) {
         precondition(geometry.isValid, "invalid depthwise geometry")
         let outputs = geometry.outputChannels
@@ -128,7 +128,7 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
                 for lane in 0..<8 {
                     let sum = (lane & 1 == 0 ? even[lane >> 1] : odd[lane >> 1]) &+ bias[c + lane]
                     let m = QuantizedMultiplier(multiplier: multiplierValues[c + lane], shift: Int(shiftValues[c + lane]))
-                    let scaled = m.apply(sum, rounding: rounding) &+ outputZeroPoint
+                    let scaled = m.apply(sum, rounding: rounding.forChannel(c + lane, of: cout)) &+ outputZeroPoint
                     out[c + lane] = Int8(truncatingIfNeeded: range.clamp(scaled))
                 }
                 c += 8
@@ -146,7 +146,7 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
                         acc &+= (x &- inputZeroPoint) &* Int32(weights[(ky * g.kernelWidth + kx) * cout + c])
                     }
                 }
-                let scaled = multipliers[c].apply(acc, rounding: rounding) &+ outputZeroPoint
+                let scaled = multipliers[c].apply(acc, rounding: rounding.forChannel(c, of: cout)) &+ outputZeroPoint
                 out[c] = Int8(truncatingIfNeeded: range.clamp(scaled))
                 c += 1
             }

@@ -60,7 +60,7 @@ extension Reference {
                             }
                         }
                         let m = multipliers.count == 1 ? multipliers[0] : multipliers[o]
-                        let scaled = m.apply(acc, rounding: rounding) + outputZeroPoint
+                        let scaled = m.apply(acc, rounding: rounding.forChannel(o, of: g.outputChannels)) + outputZeroPoint
                         output[((b * g.outputHeight + oy) * g.outputWidth + ox) * g.outputChannels + o] =
                             Int8(truncatingIfNeeded: range.clamp(scaled))
                     }

@@ -2,8 +2,8 @@ import Kernels
 import TFLite
 
 /// DEPTHWISE_CONV_2D on int8 activations: int8 `[1, KH, KW, Cout]` weights with per-channel scales, int32 bias,
-/// requantized like TFLite's optimized depthwise kernel (the final rounding shift breaks ties toward +∞,
-/// `QuantizedMultiplier.applyRuy`; measured against LiteRT 2.3).
+/// requantized like TFLite's optimized depthwise kernel (`RequantizationRounding.channelBlocksOf8`: channels in
+/// whole blocks of 8 break ties of the final shift toward +∞, the rest away from zero; measured against LiteRT 2.3).
 enum QuantizedDepthwiseConv2DOperator: OperatorLowering {
     static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
         try context.expectArity(inputs: 2...3)
@@ -52,13 +52,13 @@ enum QuantizedDepthwiseConv2DOperator: OperatorLowering {
                     _ = bias
                     Reference.quantizedDepthwiseConv2D(
                         geometry: geometry, input: x, filter: filterPointer, bias: biasPointer, inputZeroPoint: inZero,
-                        outputZeroPoint: outZero, multipliers: multipliers, range: range, rounding: .ruy, output: y)
+                        outputZeroPoint: outZero, multipliers: multipliers, range: range, rounding: .channelBlocksOf8, output: y)
                 }
             }
         }
         let kernel = QuantizedDepthwiseConv2DKernel(
             geometry: geometry, filter: filterPointer, bias: biasPointer, inputZeroPoint: inZero,
-            outputZeroPoint: outZero, multipliers: multipliers, range: range, rounding: .ruy,
+            outputZeroPoint: outZero, multipliers: multipliers, range: range, rounding: .channelBlocksOf8,
             threadCount: context.pool.threadCount)
         let pool = context.pool
         return context.lowered(reading: [input], scratchBytes: kernel.scratchBytes) { binder in
