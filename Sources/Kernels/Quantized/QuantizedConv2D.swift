@@ -51,6 +51,9 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     let range: QuantizedRange
     let rounding: RequantizationRounding
     let pairSafe: Bool
+    let lanes: RequantizationLanes
+    /// `biasTerms` in the even / odd lane groups of `lanes`.
+    let biasLanes: UnsafeMutablePointer<SIMD4<Int32>>
     let taskCount: Int
     static let tile = 4
 
@@ -102,6 +105,16 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         self.outputZeroPoint = outputZeroPoint
         self.range = range
         self.rounding = rounding
+        let perChannel = multipliers.count == 1 ? Array(repeating: multipliers[0], count: outputs) : multipliers
+        biasLanes = .allocate(capacity: blockCount * 2)
+        for g in 0..<(blockCount * 2) {
+            var v = SIMD4<Int32>()
+            for j in 0..<4 { v[j] = biasTerms[8 * (g / 2) + 2 * j + g % 2] }
+            (biasLanes + g).initialize(to: v)
+        }
+        lanes = RequantizationLanes(
+            multipliers: { perChannel[$0] }, rounding: { _ in rounding }, channels: outputs,
+            zeroPoint: outputZeroPoint, range: range)
         let pixels = geometry.batch * geometry.outputHeight * geometry.outputWidth
         taskCount = max(1, min(threadCount, (pixels + Self.tile - 1) / Self.tile))
     }
@@ -111,6 +124,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         biasTerms.deallocate()
         multiplierValues.deallocate()
         shiftValues.deallocate()
+        lanes.deallocate()
+        biasLanes.deallocate()
     }
 
     /// Runs the convolution: `input` [N, H, W, Cin] int8, `output` [N, OH, OW, Cout] int8, `scratch` at least
@@ -228,6 +243,20 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             }
             let channels = min(8, outputs - block * 8)
             let base = block * 8
+            if lanes.isUsable {
+                let biasEven = biasLanes[2 * block], biasOdd = biasLanes[2 * block + 1]
+                for p in 0..<count {
+                    let (e, o) = p == 0 ? (e0, o0) : p == 1 ? (e1, o1) : p == 2 ? (e2, o2) : (e3, o3)
+                    let even = lanes.apply(e &+ biasEven, group: 2 * block)
+                    let odd = lanes.apply(o &+ biasOdd, group: 2 * block + 1)
+                    let out = output + p * outputs + base
+                    for j in 0..<4 {
+                        if 2 * j < channels { out[2 * j] = Int8(truncatingIfNeeded: even[j]) }
+                        if 2 * j + 1 < channels { out[2 * j + 1] = Int8(truncatingIfNeeded: odd[j]) }
+                    }
+                }
+                continue
+            }
             // Lane j of the block: even lanes in e[j / 2], odd lanes in o[j / 2]; spilled once, read as scalars.
             var sums = (e0, o0, e1, o1, e2, o2, e3, o3)
             withUnsafeBytes(of: &sums) { raw in

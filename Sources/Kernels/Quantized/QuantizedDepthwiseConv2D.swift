@@ -14,6 +14,9 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     let multiplierValues: UnsafeMutablePointer<Int32>
     let shiftValues: UnsafeMutablePointer<Int32>
     let taskCount: Int
+    let lanes: RequantizationLanes
+    /// `bias` in the even / odd lane groups of `lanes`.
+    let biasLanes: UnsafeMutablePointer<SIMD4<Int32>>
     let inputZeroPoint: Int32
     let outputZeroPoint: Int32
     let range: QuantizedRange
@@ -42,6 +45,20 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
             (shiftValues + o).initialize(to: Int32(self.multipliers[o].shift))
         }
         taskCount = max(1, min(threadCount, geometry.batch * geometry.outputHeight))
+        let perChannel = self.multipliers
+        lanes = RequantizationLanes(
+            multipliers: { perChannel[$0] }, rounding: { rounding.forChannel($0, of: outputs) }, channels: outputs,
+            zeroPoint: outputZeroPoint, range: range)
+        let groups = (outputs + 7) / 8 * 2
+        biasLanes = .allocate(capacity: groups)
+        for g in 0..<groups {
+            var v = SIMD4<Int32>()
+            for j in 0..<4 {
+                let channel = 8 * (g / 2) + 2 * j + g % 2
+                if channel < outputs { v[j] = self.bias[channel] }
+            }
+            (biasLanes + g).initialize(to: v)
+        }
         self.inputZeroPoint = inputZeroPoint
         self.outputZeroPoint = outputZeroPoint
         self.range = range
@@ -53,6 +70,8 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         bias.deallocate()
         multiplierValues.deallocate()
         shiftValues.deallocate()
+        lanes.deallocate()
+        biasLanes.deallocate()
     }
 
     /// Bytes of scratch a run needs: the staged int16 input rows of each task.
@@ -103,27 +122,45 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
                 for i in 0..<rowLength { target[i] = Int16(source[i]) &- zero }
             }
         }
+        let rowY0 = oy * g.strideHeight - g.paddingTop
+        let kyStart = rowY0 >= 0 ? 0 : (-rowY0 + g.dilationHeight - 1) / g.dilationHeight
+        let kyEnd = min(g.kernelHeight, (g.inputHeight - rowY0 + g.dilationHeight - 1) / g.dilationHeight)
         for ox in 0..<g.outputWidth {
             let out = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * cout
             let y0 = oy * g.strideHeight - g.paddingTop
             let x0 = ox * g.strideWidth - g.paddingLeft
             var c = 0
+            // The taps inside the input: rows kyStart..<kyEnd (same for the whole output row), columns kxStart..<kxEnd.
+            let kxStart = x0 >= 0 ? 0 : (-x0 + g.dilationWidth - 1) / g.dilationWidth
+            let kxEnd = min(g.kernelWidth, (g.inputWidth - x0 + g.dilationWidth - 1) / g.dilationWidth)
             while c < simdChannels {
                 var even = SIMD4<Int32>(), odd = SIMD4<Int32>()
-                for ky in 0..<g.kernelHeight {
-                    let iy = y0 + ky * g.dilationHeight
-                    if iy < 0 || iy >= g.inputHeight { continue }
-                    let stagedRow = UnsafeRawPointer(staged + ky * rowLength + c)
-                    let weightRow = UnsafeRawPointer(weights + ky * g.kernelWidth * cout + c)
-                    for kx in 0..<g.kernelWidth {
-                        let ix = x0 + kx * g.dilationWidth
-                        if ix < 0 || ix >= g.inputWidth { continue }
-                        let x = stagedRow.loadUnaligned(fromByteOffset: ix * cin * 2, as: SIMD8<Int16>.self)
-                        let w = weightRow.loadUnaligned(fromByteOffset: kx * cout * 2, as: SIMD8<Int16>.self)
+                var ky = kyStart
+                while ky < kyEnd {
+                    let stagedRow = UnsafeRawPointer(staged + (ky &* rowLength &+ c))
+                    let weightRow = UnsafeRawPointer(weights + (ky &* g.kernelWidth &* cout &+ c))
+                    var kx = kxStart
+                    while kx < kxEnd {
+                        let ix = x0 &+ kx &* g.dilationWidth
+                        let x = stagedRow.loadUnaligned(fromByteOffset: ix &* cin &* 2, as: SIMD8<Int16>.self)
+                        let w = weightRow.loadUnaligned(fromByteOffset: kx &* cout &* 2, as: SIMD8<Int16>.self)
                         let bits = unsafeBitCast(x &* w, to: SIMD4<Int32>.self)
                         even &+= (bits &<< 16) &>> 16
                         odd &+= bits &>> 16
+                        kx &+= 1
                     }
+                    ky &+= 1
+                }
+                if lanes.isUsable {
+                    let group = c / 4
+                    let e = lanes.apply(even &+ biasLanes[group], group: group)
+                    let o = lanes.apply(odd &+ biasLanes[group + 1], group: group + 1)
+                    for j in 0..<4 {
+                        out[c + 2 * j] = Int8(truncatingIfNeeded: e[j])
+                        out[c + 2 * j + 1] = Int8(truncatingIfNeeded: o[j])
+                    }
+                    c += 8
+                    continue
                 }
                 for lane in 0..<8 {
                     let sum = (lane & 1 == 0 ? even[lane >> 1] : odd[lane >> 1]) &+ bias[c + lane]
