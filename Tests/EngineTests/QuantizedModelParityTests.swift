@@ -34,18 +34,24 @@ import _TestSupport
     @Test(arguments: [UInt64(1), 2, 3, 0], [1, 2])
     func efficientNetInt8MatchesLiteRT(seed: UInt64, threads: Int) throws {
         let interpreter = try Interpreter(
-            contentsOf: Fixtures.model("efficientnet_lite0_int8.tflite"), options: InterpreterOptions(threadCount: threads))
+            contentsOf: Fixtures.model("efficientnet_lite0_int8.tflite"),
+            options: InterpreterOptions(threadCount: threads))
         let description = try #require(interpreter.inputs.first)
         #expect(description.elementType == .int8)
-        let input = seed == 0 ? try Self.photoInput(description) : try Self.seededInput(seed: seed, shape: description.shape)
+        let input =
+            seed == 0 ? try Self.photoInput(description) : try Self.seededInput(seed: seed, shape: description.shape)
         let output = try #require(try interpreter.run([input]).first)
         #expect(output.elementType == .int8)
         let name = seed == 0 ? "photo" : "seed\(seed)"
         let golden = try Fixtures.numpy(atPath: Self.directory + "/efficientnet_lite0_int8/\(name)_output0.npy")
         #expect(golden.elementType == .int8 && golden.bytes.count == output.bytes.count)
-        let differences = zip(output.bytes, golden.bytes).map { abs(Int(Int8(bitPattern: $0)) - Int(Int8(bitPattern: $1))) }
+        let differences = zip(output.bytes, golden.bytes).map {
+            abs(Int(Int8(bitPattern: $0)) - Int(Int8(bitPattern: $1)))
+        }
         let identical = differences.filter { $0 == 0 }.count
-        #expect(Double(identical) >= 0.999 * Double(differences.count), "\(name): \(identical) of \(differences.count) identical")
+        #expect(
+            Double(identical) >= 0.999 * Double(differences.count),
+            "\(name): \(identical) of \(differences.count) identical")
         #expect(differences.max() ?? 0 <= 1, "\(name): max difference \(differences.max() ?? 0)")
     }
 }

@@ -25,7 +25,8 @@ import _TestSupport
             let list = root["cases"] as? [[String: Any]]
         else { return [Case(name: "cases.json is missing or unreadable", model: "", inputs: [], outputs: [])] }
         return list.map { entry in
-            let files = { (key: String) in ((entry[key] as? [[String: Any]]) ?? []).compactMap { $0["file"] as? String } }
+            let files = { (key: String) in ((entry[key] as? [[String: Any]]) ?? []).compactMap { $0["file"] as? String }
+            }
             return Case(
                 name: entry["name"] as? String ?? "?", model: entry["model"] as? String ?? "",
                 inputs: files("inputs"), outputs: files("outputs"))
@@ -42,7 +43,8 @@ import _TestSupport
         #expect(names.count >= 60, "\(names.count) cases")
         for prefix in [
             "quantize_", "requantize_", "dequantize_", "conv_", "dwconv_", "fc_", "add_", "sub_", "mul_", "mean_",
-            "avgpool_", "maxpool_", "relu", "logistic", "tanh", "hard_swish", "softmax", "prelu", "pad", "concatenation",
+            "avgpool_", "maxpool_", "relu", "logistic", "tanh", "hard_swish", "softmax", "prelu", "pad",
+            "concatenation",
             "resize_bilinear", "mixed_",
         ] {
             #expect(names.contains { $0.hasPrefix(prefix) }, "no case for \(prefix)")

@@ -19,12 +19,24 @@ import Testing
     }
 
     static let convCases: [ConvCase] = [
-        ConvCase(shape: (1, 7, 9, 3), out: 5, kernel: 3, stride: 1, dilation: 1, pad: 1, realMultiplier: 0.003, minimumWeights: false),
-        ConvCase(shape: (2, 9, 8, 17), out: 19, kernel: 3, stride: 2, dilation: 1, pad: 0, realMultiplier: 0.0007, minimumWeights: false),
-        ConvCase(shape: (1, 6, 7, 13), out: 9, kernel: 1, stride: 1, dilation: 1, pad: 0, realMultiplier: 0.01, minimumWeights: true),
-        ConvCase(shape: (1, 11, 10, 4), out: 8, kernel: 5, stride: 1, dilation: 2, pad: 4, realMultiplier: 2.5, minimumWeights: false),
-        ConvCase(shape: (1, 5, 5, 1), out: 3, kernel: 3, stride: 1, dilation: 1, pad: 1, realMultiplier: 1e-9, minimumWeights: true),
-        ConvCase(shape: (3, 4, 3, 33), out: 17, kernel: 2, stride: 2, dilation: 1, pad: 1, realMultiplier: 0.00002, minimumWeights: false),
+        ConvCase(
+            shape: (1, 7, 9, 3), out: 5, kernel: 3, stride: 1, dilation: 1, pad: 1, realMultiplier: 0.003,
+            minimumWeights: false),
+        ConvCase(
+            shape: (2, 9, 8, 17), out: 19, kernel: 3, stride: 2, dilation: 1, pad: 0, realMultiplier: 0.0007,
+            minimumWeights: false),
+        ConvCase(
+            shape: (1, 6, 7, 13), out: 9, kernel: 1, stride: 1, dilation: 1, pad: 0, realMultiplier: 0.01,
+            minimumWeights: true),
+        ConvCase(
+            shape: (1, 11, 10, 4), out: 8, kernel: 5, stride: 1, dilation: 2, pad: 4, realMultiplier: 2.5,
+            minimumWeights: false),
+        ConvCase(
+            shape: (1, 5, 5, 1), out: 3, kernel: 3, stride: 1, dilation: 1, pad: 1, realMultiplier: 1e-9,
+            minimumWeights: true),
+        ConvCase(
+            shape: (3, 4, 3, 33), out: 17, kernel: 2, stride: 2, dilation: 1, pad: 1, realMultiplier: 0.00002,
+            minimumWeights: false),
     ]
 
     @Test(arguments: convCases, [1, 3])
@@ -60,12 +72,15 @@ import Testing
     }
 
     @Test(arguments: [(16, 1, 1, 3), (13, 1, 2, 5), (3, 2, 1, 3), (24, 1, 1, 5), (1, 3, 2, 3)], [1, 2])
-    func depthwiseMatchesReferenceTwin(_ shape: (channels: Int, multiplier: Int, stride: Int, kernel: Int), threads: Int) {
+    func depthwiseMatchesReferenceTwin(
+        _ shape: (channels: Int, multiplier: Int, stride: Int, kernel: Int), threads: Int
+    ) {
         var random = Random(state: UInt64(shape.channels * 17 + shape.multiplier))
         let (h, w, c, k) = (9, 8, shape.channels, shape.kernel)
         let out = c * shape.multiplier
         let pad = k / 2
-        let oh = (h + 2 * pad - k) / shape.stride + 1, ow = (w + 2 * pad - k) / shape.stride + 1
+        let oh = (h + 2 * pad - k) / shape.stride + 1
+        let ow = (w + 2 * pad - k) / shape.stride + 1
         let g = DepthwiseConv2DGeometry(
             batch: 1, inputHeight: h, inputWidth: w, inputChannels: c, outputHeight: oh, outputWidth: ow,
             outputChannels: out, kernelHeight: k, kernelWidth: k, strideHeight: shape.stride, strideWidth: shape.stride,

@@ -13,7 +13,8 @@ extension Quantized {
     public static func quantize<T: QuantizedElement>(
         input: UnsafePointer<Float>, output: UnsafeMutablePointer<T>, count: Int, scale: Float, zeroPoint: Int32
     ) {
-        let lower = Int32(T.min), upper = Int32(T.max)
+        let lower = Int32(T.min)
+        let upper = Int32(T.max)
         for i in 0..<count {
             let r = (input[i] / scale).rounded(.toNearestOrAwayFromZero)
             let q = Int32(r.isNaN ? 0 : max(min(r, 1e9), -1e9)) &+ zeroPoint
@@ -29,7 +30,8 @@ extension Quantized {
         input: UnsafePointer<S>, output: UnsafeMutablePointer<T>, count: Int, inputZeroPoint: Int32,
         outputZeroPoint: Int32, multiplier: QuantizedMultiplier
     ) {
-        let lower = Int32(T.min), upper = Int32(T.max)
+        let lower = Int32(T.min)
+        let upper = Int32(T.max)
         for i in 0..<count {
             let q = multiplier.applyRuy(Int32(input[i]) &- inputZeroPoint) &+ outputZeroPoint
             output[i] = T(truncatingIfNeeded: min(max(q, lower), upper))

@@ -51,14 +51,20 @@ extension BroadcastPlan {
     @inlinable
     public func forEachElement(_ body: (Int, Int, Int) -> Void) {
         if isEmpty { return }
-        let dims = dimensionSizes, ls = lhsStrideList, rs = rhsStrideList
+        let dims = dimensionSizes
+        let ls = lhsStrideList
+        let rs = rhsStrideList
         let rank = dims.count
-        let inner = dims[rank - 1], li = ls[rank - 1], ri = rs[rank - 1]
+        let inner = dims[rank - 1]
+        let li = ls[rank - 1]
+        let ri = rs[rank - 1]
         var outer = 1
         for d in 0..<(rank - 1) { outer *= dims[d] }
         var o = 0
         for index in 0..<outer {
-            var l = 0, r = 0, rest = index
+            var l = 0
+            var r = 0
+            var rest = index
             var d = rank - 2
             while d >= 0 {
                 let i = rest % dims[d]

@@ -71,7 +71,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         rounding: RequantizationRounding = .ruy, threadCount: Int = 1
     ) {
         precondition(geometry.isValid, "invalid convolution geometry")
-        precondition(multipliers.count == 1 || multipliers.count == geometry.outputChannels, "one multiplier per channel")
+        precondition(
+            multipliers.count == 1 || multipliers.count == geometry.outputChannels, "one multiplier per channel")
         self.geometry = geometry
         let outputs = geometry.outputChannels
         depth = geometry.kernelHeight * geometry.kernelWidth * geometry.inputChannels
@@ -84,7 +85,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         var hasMinimum = false
         for o in 0..<outputs {
             var sum: Int32 = 0
-            let block = o / 8, lane = o % 8
+            let block = o / 8
+            let lane = o % 8
             for k in 0..<depth {
                 let w = filter[o * depth + k]
                 if w == .min { hasMinimum = true }
@@ -134,7 +136,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, scratch: UnsafeMutableRawPointer,
         pool: ThreadPool
     ) {
-        let body = Tiles(kernel: self, input: input, output: output, scratch: scratch.assumingMemoryBound(to: Int16.self))
+        let body = Tiles(
+            kernel: self, input: input, output: output, scratch: scratch.assumingMemoryBound(to: Int16.self))
         pool.parallelFor(taskCount, body)
     }
 
@@ -155,7 +158,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
                 let start = tile * QuantizedConv2DKernel.tile
                 let count = min(QuantizedConv2DKernel.tile, pixels - start)
                 for p in 0..<QuantizedConv2DKernel.tile {
-                    kernel.gather(pixel: start + min(p, count - 1), input: input, into: rows + p * kernel.paddedDepth * 8)
+                    kernel.gather(
+                        pixel: start + min(p, count - 1), input: input, into: rows + p * kernel.paddedDepth * 8)
                 }
                 kernel.multiply(rows: rows, count: count, output: output + start * g.outputChannels)
             }
@@ -180,7 +184,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
                 if iy >= 0, iy < g.inputHeight, ix >= 0, ix < g.inputWidth {
                     let source = input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c
                     for i in 0..<c {
-                        out.storeBytes(of: SIMD8<Int16>(repeating: Int16(source[i])), toByteOffset: i * 16, as: SIMD8<Int16>.self)
+                        out.storeBytes(
+                            of: SIMD8<Int16>(repeating: Int16(source[i])), toByteOffset: i * 16, as: SIMD8<Int16>.self)
                     }
                 } else {
                     let zero = SIMD8<Int16>(repeating: inputZeroPoint)
@@ -202,8 +207,14 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         let r = UnsafeRawPointer(rows)
         for block in 0..<blockCount {
             // Accumulators: even / odd int16 lanes of the 8 channels (channel 2j in e[j], 2j + 1 in o[j]).
-            var e0 = SIMD4<Int32>(), o0 = SIMD4<Int32>(), e1 = SIMD4<Int32>(), o1 = SIMD4<Int32>()
-            var e2 = SIMD4<Int32>(), o2 = SIMD4<Int32>(), e3 = SIMD4<Int32>(), o3 = SIMD4<Int32>()
+            var e0 = SIMD4<Int32>()
+            var o0 = SIMD4<Int32>()
+            var e1 = SIMD4<Int32>()
+            var o1 = SIMD4<Int32>()
+            var e2 = SIMD4<Int32>()
+            var o2 = SIMD4<Int32>()
+            var e3 = SIMD4<Int32>()
+            var o3 = SIMD4<Int32>()
             let w = UnsafeRawPointer(weights + block * paddedDepth * 8)
             @inline(__always) func accumulate(_ p: SIMD8<Int16>, _ e: inout SIMD4<Int32>, _ o: inout SIMD4<Int32>) {
                 let bits = unsafeBitCast(p, to: SIMD4<Int32>.self)
@@ -244,7 +255,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             let channels = min(8, outputs - block * 8)
             let base = block * 8
             if lanes.isUsable {
-                let biasEven = biasLanes[2 * block], biasOdd = biasLanes[2 * block + 1]
+                let biasEven = biasLanes[2 * block]
+                let biasOdd = biasLanes[2 * block + 1]
                 for p in 0..<count {
                     let (e, o) = p == 0 ? (e0, o0) : p == 1 ? (e1, o1) : p == 2 ? (e2, o2) : (e3, o3)
                     let even = lanes.apply(e &+ biasEven, group: 2 * block)
@@ -262,7 +274,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             withUnsafeBytes(of: &sums) { raw in
                 let lanes = raw.baseAddress!.assumingMemoryBound(to: Int32.self)
                 for lane in 0..<channels {
-                    let m = QuantizedMultiplier(multiplier: multiplierValues[base + lane], shift: Int(shiftValues[base + lane]))
+                    let m = QuantizedMultiplier(
+                        multiplier: multiplierValues[base + lane], shift: Int(shiftValues[base + lane]))
                     let bias = biasTerms[base + lane]
                     let slot = (lane & 1) * 4 + (lane >> 1)
                     for p in 0..<count {

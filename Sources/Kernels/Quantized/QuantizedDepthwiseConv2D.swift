@@ -76,7 +76,8 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
 
     /// Bytes of scratch a run needs: the staged int16 input rows of each task.
     public var scratchBytes: Int {
-        geometry.depthMultiplier == 1 ? taskCount * geometry.kernelHeight * geometry.inputWidth * geometry.inputChannels * 2 : 0
+        geometry.depthMultiplier == 1
+            ? taskCount * geometry.kernelHeight * geometry.inputWidth * geometry.inputChannels * 2 : 0
     }
 
     /// Runs the convolution: `input` [N, H, W, Cin] int8, `output` [N, OH, OW, Cout] int8, `scratch` at least
@@ -106,10 +107,14 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     }
 
     @inline(__always)
-    func row(_ row: Int, input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, staged: UnsafeMutablePointer<Int16>) {
+    func row(
+        _ row: Int, input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, staged: UnsafeMutablePointer<Int16>
+    ) {
         let g = geometry
-        let b = row / g.outputHeight, oy = row % g.outputHeight
-        let cin = g.inputChannels, cout = g.outputChannels
+        let b = row / g.outputHeight
+        let oy = row % g.outputHeight
+        let cin = g.inputChannels
+        let cout = g.outputChannels
         let simdChannels = g.depthMultiplier == 1 ? cout / 8 * 8 : 0
         let rowLength = g.inputWidth * cin
         if simdChannels > 0 {
@@ -134,7 +139,8 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
             let kxStart = x0 >= 0 ? 0 : (-x0 + g.dilationWidth - 1) / g.dilationWidth
             let kxEnd = min(g.kernelWidth, (g.inputWidth - x0 + g.dilationWidth - 1) / g.dilationWidth)
             while c < simdChannels {
-                var even = SIMD4<Int32>(), odd = SIMD4<Int32>()
+                var even = SIMD4<Int32>()
+                var odd = SIMD4<Int32>()
                 var ky = kyStart
                 while ky < kyEnd {
                     let stagedRow = UnsafeRawPointer(staged + (ky &* rowLength &+ c))
@@ -164,7 +170,8 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
                 }
                 for lane in 0..<8 {
                     let sum = (lane & 1 == 0 ? even[lane >> 1] : odd[lane >> 1]) &+ bias[c + lane]
-                    let m = QuantizedMultiplier(multiplier: multiplierValues[c + lane], shift: Int(shiftValues[c + lane]))
+                    let m = QuantizedMultiplier(
+                        multiplier: multiplierValues[c + lane], shift: Int(shiftValues[c + lane]))
                     let scaled = m.apply(sum, rounding: rounding.forChannel(c + lane, of: cout)) &+ outputZeroPoint
                     out[c + lane] = Int8(truncatingIfNeeded: range.clamp(scaled))
                 }

@@ -32,7 +32,9 @@ public struct QuantizedHardSwish: Sendable, Hashable {
 
     /// Applies the op to `count` values.
     public func run<T: QuantizedElement>(input: UnsafePointer<T>, output: UnsafeMutablePointer<T>, count: Int) {
-        for i in 0..<count { output[i] = T(truncatingIfNeeded: apply(Int32(input[i]), lower: Int32(T.min), upper: Int32(T.max))) }
+        for i in 0..<count {
+            output[i] = T(truncatingIfNeeded: apply(Int32(input[i]), lower: Int32(T.min), upper: Int32(T.max)))
+        }
     }
 
     @inline(__always)

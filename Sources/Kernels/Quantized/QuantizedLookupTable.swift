@@ -24,7 +24,8 @@ public struct QuantizedLookupTable: Sendable {
         function: Function, unsigned: Bool, inputScale: Float, inputZeroPoint: Int32, outputScale: Float,
         outputZeroPoint: Int32
     ) {
-        let lower: Int32 = unsigned ? 0 : -128, upper: Int32 = unsigned ? 255 : 127
+        let lower: Int32 = unsigned ? 0 : -128
+        let upper: Int32 = unsigned ? 255 : 127
         let inverseScale = 1 / outputScale
         var table = [UInt8](repeating: 0, count: 256)
         for value in lower...upper {

@@ -21,7 +21,8 @@ extension Quantized {
                 multiplier: Int32(truncatingIfNeeded: (Int64(m.multiplier) << Int64(shift)) / Int64(n)),
                 shift: m.shift - shift)
         }
-        let lower = Int32(T.min), upper = Int32(T.max)
+        let lower = Int32(T.min)
+        let upper = Int32(T.max)
         for o in 0..<outputCount {
             let base = outputOffsets[o]
             var sum: Int32 = 0
@@ -44,7 +45,8 @@ extension Quantized {
         shifted = shifted > 0 ? shifted + 0.5 : shifted - 0.5
         let bias = outputZeroPoint &- Int32(shifted)
         let m = QuantizedMultiplier(Double(inputScale / (n * outputScale)))
-        let lower = Int32(T.min), upper = Int32(T.max)
+        let lower = Int32(T.min)
+        let upper = Int32(T.max)
         for b in 0..<batch {
             for c in 0..<channels {
                 var sum: Int32 = 0

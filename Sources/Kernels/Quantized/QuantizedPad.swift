@@ -22,7 +22,8 @@ extension Quantized {
         let rows = inputShape.dropLast().reduce(1, *)
         if inner == 0 { return }
         for row in 0..<rows {
-            var rest = row, offset = paddings[rank - 1].before
+            var rest = row
+            var offset = paddings[rank - 1].before
             for axis in stride(from: rank - 2, through: 0, by: -1) {
                 let i = rest % inputShape[axis]
                 rest /= inputShape[axis]

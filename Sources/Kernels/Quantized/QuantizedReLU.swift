@@ -20,7 +20,8 @@ extension Quantized {
         inputZeroPoint: Int32, alphaZeroPoint: Int32, outputZeroPoint: Int32, identity: QuantizedMultiplier,
         alphaMultiplier: QuantizedMultiplier
     ) {
-        let lower = Int32(T.min), upper = Int32(T.max)
+        let lower = Int32(T.min)
+        let upper = Int32(T.max)
         plan.forEachElement { o, l, r in
             let x = Int32(input[l]) &- inputZeroPoint
             let scaled: Int32

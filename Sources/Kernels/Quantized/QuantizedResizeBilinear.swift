@@ -10,7 +10,9 @@ extension Quantized {
         halfPixelCenters: Bool
     ) {
         func scale(_ input: Int, _ output: Int) -> Int64 {
-            if alignCorners && output > 1 { return (Int64(1 << 10) * Int64(input - 1) + Int64(output - 1) / 2) / Int64(output - 1) }
+            if alignCorners && output > 1 {
+                return (Int64(1 << 10) * Int64(input - 1) + Int64(output - 1) / 2) / Int64(output - 1)
+            }
             return (Int64(1 << 10) * Int64(input) + Int64(output / 2)) / Int64(output)
         }
         func interpolation(_ value: Int, _ scale: Int64, _ size: Int) -> (scaled: Int64, lower: Int, upper: Int) {
@@ -19,7 +21,8 @@ extension Quantized {
             let upper = min(Int((scaled + (1 << 10) - 1) / (1 << 10)), size - 1)
             return (scaled, lower, upper)
         }
-        let heightScale = scale(inputHeight, outputHeight), widthScale = scale(inputWidth, outputWidth)
+        let heightScale = scale(inputHeight, outputHeight)
+        let widthScale = scale(inputWidth, outputWidth)
         for b in 0..<batch {
             for y in 0..<outputHeight {
                 let (iy, y0, y1) = interpolation(y, heightScale, inputHeight)

@@ -32,9 +32,11 @@ public struct QuantizedSoftmax: Sendable {
     ) {
         table.withUnsafeBufferPointer { table in
             guard let base = table.baseAddress else { return }
-            let lower = Int32(T.min), upper = Int32(T.max)
+            let lower = Int32(T.min)
+            let upper = Int32(T.max)
             for row in 0..<rows {
-                let x = input + row * depth, y = output + row * depth
+                let x = input + row * depth
+                let y = output + row * depth
                 var maximum = Int32(T.min)
                 for j in 0..<depth { maximum = max(maximum, Int32(x[j])) }
                 let offset = base + (255 - Int(maximum))

@@ -37,7 +37,10 @@ struct RequantizationLanes {
         var usable = true
         for g in 0..<groupCount {
             var m = [UInt64](repeating: 0, count: 4)
-            var shift = SIMD4<Int32>(), roundUp = SIMD4<Int32>(), mask = SIMD4<Int32>(), ruy = SIMD4<Int32>()
+            var shift = SIMD4<Int32>()
+            var roundUp = SIMD4<Int32>()
+            var mask = SIMD4<Int32>()
+            var ruy = SIMD4<Int32>()
             for j in 0..<4 {
                 let channel = 8 * (g / 2) + 2 * j + g % 2
                 guard channel < channels else { continue }

@@ -18,7 +18,8 @@ extension Reference {
                                 let ix = ox * g.strideWidth - g.paddingLeft + kx * g.dilationWidth
                                 guard iy >= 0, iy < g.inputHeight, ix >= 0, ix < g.inputWidth else { continue }
                                 for c in 0..<g.inputChannels {
-                                    let x = Int32(input[((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels + c])
+                                    let x = Int32(
+                                        input[((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels + c])
                                     let w = Int32(
                                         filter[((o * g.kernelHeight + ky) * g.kernelWidth + kx) * g.inputChannels + c])
                                     acc &+= (x - inputZeroPoint) * w
@@ -54,13 +55,15 @@ extension Reference {
                                 let ix = ox * g.strideWidth - g.paddingLeft + kx * g.dilationWidth
                                 guard iy >= 0, iy < g.inputHeight, ix >= 0, ix < g.inputWidth else { continue }
                                 let c = o / g.depthMultiplier
-                                let x = Int32(input[((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels + c])
+                                let x = Int32(
+                                    input[((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels + c])
                                 let w = Int32(filter[(ky * g.kernelWidth + kx) * g.outputChannels + o])
                                 acc &+= (x - inputZeroPoint) * w
                             }
                         }
                         let m = multipliers.count == 1 ? multipliers[0] : multipliers[o]
-                        let scaled = m.apply(acc, rounding: rounding.forChannel(o, of: g.outputChannels)) + outputZeroPoint
+                        let scaled =
+                            m.apply(acc, rounding: rounding.forChannel(o, of: g.outputChannels)) + outputZeroPoint
                         output[((b * g.outputHeight + oy) * g.outputWidth + ox) * g.outputChannels + o] =
                             Int8(truncatingIfNeeded: range.clamp(scaled))
                     }

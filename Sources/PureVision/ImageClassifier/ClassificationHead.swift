@@ -80,7 +80,9 @@ struct ClassificationHead: Sendable {
             }
             let names = try ClassificationLabels.lines(of: Array(data)[...], file: path)
             guard names.count == classCount else {
-                throw .model("the labels file '\(path)' has \(names.count) lines for the \(classCount) classes of output \(index)")
+                throw .model(
+                    "the labels file '\(path)' has \(names.count) lines for the \(classCount) classes of output \(index)"
+                )
             }
             labels = ClassificationLabels(headIndex: index, headName: labels.headName, names: names, displayNames: nil)
         }

@@ -55,7 +55,8 @@ import _TestSupport
         try names.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let image = try Image(contentsOfFile: Self.directory + "/opencvdoc_orange.png")
-        let top = try #require(try Self.classifier(labels: path).classify(image: image).classifications.first?.categories.first)
+        let top = try #require(
+            try Self.classifier(labels: path).classify(image: image).classifications.first?.categories.first)
         #expect(top.categoryName == "class \(top.index)")
 
         try names.prefix(10).joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)

@@ -23,7 +23,9 @@ enum QuantizeOperator: OperatorLowering {
                 let y = binder.raw(output.index)
                 if type == .uint8 {
                     let y = y.assumingMemoryBound(to: UInt8.self)
-                    return { Quantized.quantize(input: x, output: y, count: count, scale: outScale, zeroPoint: outZero) }
+                    return {
+                        Quantized.quantize(input: x, output: y, count: count, scale: outScale, zeroPoint: outZero)
+                    }
                 }
                 let y8 = y.assumingMemoryBound(to: Int8.self)
                 return { Quantized.quantize(input: x, output: y8, count: count, scale: outScale, zeroPoint: outZero) }
@@ -33,7 +35,8 @@ enum QuantizeOperator: OperatorLowering {
             let multiplier = QuantizedMultiplier(Double(inScale) / Double(outScale))
             let inputType = input.elementType
             return context.lowered(reading: [input]) { binder in
-                let x = ctx.pointer(input, binder), y = binder.raw(output.index)
+                let x = ctx.pointer(input, binder)
+                let y = binder.raw(output.index)
                 func step<S: QuantizedElement, T: QuantizedElement>(_: S.Type, _: T.Type) -> ExecutionStep {
                     let (x, y) = (UnsafePointer(x.assumingMemoryBound(to: S.self)), y.assumingMemoryBound(to: T.self))
                     return {

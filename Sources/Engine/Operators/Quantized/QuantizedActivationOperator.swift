@@ -29,7 +29,8 @@ enum QuantizedActivationOperator: OperatorLowering {
             let swish = QuantizedHardSwish(
                 inputScale: inScale, inputZeroPoint: inZero, outputScale: outScale, outputZeroPoint: outZero)
             return context.lowered(reading: [input]) { binder in
-                let x = ctx.pointer(input, binder), y = binder.raw(output.index)
+                let x = ctx.pointer(input, binder)
+                let y = binder.raw(output.index)
                 func step<T: QuantizedElement>(_: T.Type) -> ExecutionStep {
                     let (x, y) = (UnsafePointer(x.assumingMemoryBound(to: T.self)), y.assumingMemoryBound(to: T.self))
                     return { swish.run(input: x, output: y, count: count) }
@@ -44,15 +45,18 @@ enum QuantizedActivationOperator: OperatorLowering {
                 default: (-1, 1)
                 }
             // TFLite's ReluX bounds: zeroPoint + Int(roundf(bound / scale)), within the type.
-            let typeLower: Int32 = unsigned ? 0 : -128, typeUpper: Int32 = unsigned ? 255 : 127
+            let typeLower: Int32 = unsigned ? 0 : -128
+            let typeUpper: Int32 = unsigned ? 255 : 127
             let lowerQ = max(typeLower, outZero &+ Int32((lowerBound / outScale).rounded(.toNearestOrAwayFromZero)))
             let upperQ =
                 upperBound.isInfinite
-                ? typeUpper : min(typeUpper, outZero &+ Int32((upperBound / outScale).rounded(.toNearestOrAwayFromZero)))
+                ? typeUpper
+                : min(typeUpper, outZero &+ Int32((upperBound / outScale).rounded(.toNearestOrAwayFromZero)))
             let range = QuantizedRange(lower: lowerQ, upper: upperQ)
             let multiplier = QuantizedMultiplier(Double(inScale / outScale))
             return context.lowered(reading: [input]) { binder in
-                let x = ctx.pointer(input, binder), y = binder.raw(output.index)
+                let x = ctx.pointer(input, binder)
+                let y = binder.raw(output.index)
                 func step<T: QuantizedElement>(_: T.Type) -> ExecutionStep {
                     let (x, y) = (UnsafePointer(x.assumingMemoryBound(to: T.self)), y.assumingMemoryBound(to: T.self))
                     return {

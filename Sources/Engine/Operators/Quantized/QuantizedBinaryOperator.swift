@@ -23,16 +23,22 @@ enum QuantizedBinaryOperator: OperatorLowering {
         let (lhsScale, lhsZero) = try context.quantization(lhs, "first input")
         let (rhsScale, rhsZero) = try context.quantization(rhs, "second input")
         let (outScale, outZero) = try context.outputQuantization(type)
-        let range = try context.quantizedRange(activation, output: context.output(0), scale: outScale, zeroPoint: outZero)
+        let range = try context.quantizedRange(
+            activation, output: context.output(0), scale: outScale, zeroPoint: outZero)
         let plan = BroadcastPlan(lhsShape: lhs.shape, rhsShape: rhs.shape, outputShape: shape)
         let output = context.output(0)
         let ctx = context
         if context.builtin == .mul {
             let multiplier = QuantizedMultiplier(Double(lhsScale * rhsScale / outScale))
             return context.lowered(reading: [lhs, rhs]) { binder in
-                let a = ctx.pointer(lhs, binder), b = ctx.pointer(rhs, binder), y = binder.raw(output.index)
+                let a = ctx.pointer(lhs, binder)
+                let b = ctx.pointer(rhs, binder)
+                let y = binder.raw(output.index)
                 func step<T: QuantizedElement>(_: T.Type) -> ExecutionStep {
-                    let (a, b, y) = (a.assumingMemoryBound(to: T.self), b.assumingMemoryBound(to: T.self), y.assumingMemoryBound(to: T.self))
+                    let (a, b, y) = (
+                        a.assumingMemoryBound(to: T.self), b.assumingMemoryBound(to: T.self),
+                        y.assumingMemoryBound(to: T.self)
+                    )
                     return {
                         Quantized.multiply(
                             lhs: a, rhs: b, output: y, plan: plan, lhsZeroPoint: lhsZero, rhsZeroPoint: rhsZero,
@@ -47,10 +53,17 @@ enum QuantizedBinaryOperator: OperatorLowering {
             outputZeroPoint: outZero, range: range)
         let subtract = context.builtin == .sub
         return context.lowered(reading: [lhs, rhs]) { binder in
-            let a = ctx.pointer(lhs, binder), b = ctx.pointer(rhs, binder), y = binder.raw(output.index)
+            let a = ctx.pointer(lhs, binder)
+            let b = ctx.pointer(rhs, binder)
+            let y = binder.raw(output.index)
             func step<T: QuantizedElement>(_: T.Type) -> ExecutionStep {
-                let (a, b, y) = (a.assumingMemoryBound(to: T.self), b.assumingMemoryBound(to: T.self), y.assumingMemoryBound(to: T.self))
-                return { Quantized.add(lhs: a, rhs: b, output: y, plan: plan, parameters: parameters, subtract: subtract) }
+                let (a, b, y) = (
+                    a.assumingMemoryBound(to: T.self), b.assumingMemoryBound(to: T.self),
+                    y.assumingMemoryBound(to: T.self)
+                )
+                return {
+                    Quantized.add(lhs: a, rhs: b, output: y, plan: plan, parameters: parameters, subtract: subtract)
+                }
             }
             return type == .uint8 ? step(UInt8.self) : step(Int8.self)
         }

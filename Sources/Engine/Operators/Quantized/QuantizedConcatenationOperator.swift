@@ -11,7 +11,9 @@ enum QuantizedConcatenationOperator: OperatorLowering {
         guard case .concatenation(let axisOption, let activation) = context.builtinOptions(.concatenation) else {
             throw context.failure("options are not ConcatenationOptions")
         }
-        guard activation == .none else { throw context.failure("a fused activation on 8-bit CONCATENATION is not supported") }
+        guard activation == .none else {
+            throw context.failure("a fused activation on 8-bit CONCATENATION is not supported")
+        }
         var inputs: [GraphTensor] = []
         for position in 0..<context.op.inputs.count { inputs.append(try context.input(position)) }
         let first = inputs[0]
@@ -34,7 +36,8 @@ enum QuantizedConcatenationOperator: OperatorLowering {
             let q = try context.quantization(input, "input")
             guard q.scale == outQ.scale, q.zeroPoint == outQ.zeroPoint else {
                 throw context.failure(
-                    "input '\(input.name)' is quantized (\(q.scale), \(q.zeroPoint)), the output (\(outQ.scale), \(outQ.zeroPoint)): rescaling is not supported")
+                    "input '\(input.name)' is quantized (\(q.scale), \(q.zeroPoint)), the output (\(outQ.scale), \(outQ.zeroPoint)): rescaling is not supported"
+                )
             }
         }
         let outer = shape[..<axis].reduce(1, *)

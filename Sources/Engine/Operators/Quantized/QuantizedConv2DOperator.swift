@@ -32,7 +32,8 @@ enum QuantizedConv2DOperator: OperatorLowering {
         let (outScale, outZero) = try context.outputQuantization(.int8)
         let multipliers = try channelMultipliers(
             filter, channels: outChannels, inputScale: inScale, outputScale: outScale, context)
-        let range = try context.quantizedRange(options.activation, output: context.output(0), scale: outScale, zeroPoint: outZero)
+        let range = try context.quantizedRange(
+            options.activation, output: context.output(0), scale: outScale, zeroPoint: outZero)
         let geometry = Conv2DGeometry(
             batch: batch, inputHeight: height, inputWidth: width, inputChannels: channels,
             outputHeight: rows.output, outputWidth: cols.output, outputChannels: outChannels,

@@ -32,7 +32,8 @@ enum QuantizedDepthwiseConv2DOperator: OperatorLowering {
         let (outScale, outZero) = try context.outputQuantization(.int8)
         let multipliers = try QuantizedConv2DOperator.channelMultipliers(
             filter, channels: outChannels, inputScale: inScale, outputScale: outScale, context)
-        let range = try context.quantizedRange(options.activation, output: context.output(0), scale: outScale, zeroPoint: outZero)
+        let range = try context.quantizedRange(
+            options.activation, output: context.output(0), scale: outScale, zeroPoint: outZero)
         let geometry = DepthwiseConv2DGeometry(
             batch: batch, inputHeight: height, inputWidth: width, inputChannels: channels,
             outputHeight: rows.output, outputWidth: cols.output, outputChannels: outChannels,
@@ -52,7 +53,8 @@ enum QuantizedDepthwiseConv2DOperator: OperatorLowering {
                     _ = bias
                     Reference.quantizedDepthwiseConv2D(
                         geometry: geometry, input: x, filter: filterPointer, bias: biasPointer, inputZeroPoint: inZero,
-                        outputZeroPoint: outZero, multipliers: multipliers, range: range, rounding: .channelBlocksOf8, output: y)
+                        outputZeroPoint: outZero, multipliers: multipliers, range: range, rounding: .channelBlocksOf8,
+                        output: y)
                 }
             }
         }

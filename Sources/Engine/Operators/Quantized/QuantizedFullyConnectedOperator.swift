@@ -9,7 +9,9 @@ enum QuantizedFullyConnectedOperator: OperatorLowering {
         guard case .fullyConnected(let options) = context.builtinOptions(.fullyConnected) else {
             throw context.failure("options are not FullyConnectedOptions")
         }
-        guard options.weightsFormat == .default else { throw context.failure("shuffled weight formats are not supported") }
+        guard options.weightsFormat == .default else {
+            throw context.failure("shuffled weight formats are not supported")
+        }
         let input = try context.input(0)
         let filter = try context.input(1)
         try context.expectType(input, .int8, "input")
@@ -18,7 +20,8 @@ enum QuantizedFullyConnectedOperator: OperatorLowering {
         guard let weights = filter.constant else { throw context.failure("weights '\(filter.name)' must be constant") }
         let (outputSize, inputSize) = (filter.shape[0], filter.shape[1])
         guard inputSize > 0, outputSize > 0, input.elementCount % inputSize == 0 else {
-            throw context.failure("input \(input.shape) cannot be read as rows of \(inputSize) (weights \(filter.shape))")
+            throw context.failure(
+                "input \(input.shape) cannot be read as rows of \(inputSize) (weights \(filter.shape))")
         }
         let batch = input.elementCount / inputSize
         let bias = try QuantizedConv2DOperator.bias(context.optionalInput(2), channels: outputSize, context)
@@ -31,7 +34,8 @@ enum QuantizedFullyConnectedOperator: OperatorLowering {
         let (outScale, outZero) = try context.outputQuantization(.int8)
         let multipliers = try QuantizedConv2DOperator.channelMultipliers(
             filter, channels: outputSize, inputScale: inScale, outputScale: outScale, context)
-        let range = try context.quantizedRange(options.activation, output: context.output(0), scale: outScale, zeroPoint: outZero)
+        let range = try context.quantizedRange(
+            options.activation, output: context.output(0), scale: outScale, zeroPoint: outZero)
         let geometry = Conv2DGeometry(
             batch: batch, inputHeight: 1, inputWidth: 1, inputChannels: inputSize, outputHeight: 1, outputWidth: 1,
             outputChannels: outputSize, kernelHeight: 1, kernelWidth: 1, strideHeight: 1, strideWidth: 1,

@@ -38,14 +38,19 @@ extension ElementType {
 
 extension LoweringContext {
     /// The per-tensor scale and zero point of an 8-bit tensor, or an error when it has none (or several).
-    func quantization(_ tensor: GraphTensor, _ role: String) throws(InterpreterError) -> (scale: Float, zeroPoint: Int32) {
+    func quantization(_ tensor: GraphTensor, _ role: String) throws(InterpreterError) -> (
+        scale: Float, zeroPoint: Int32
+    ) {
         guard let q = tensor.quantization, q.scales.count == 1, q.zeroPoints.count == 1, q.scales[0] > 0,
             q.scales[0].isFinite, let zero = Int32(exactly: q.zeroPoints[0])
         else {
-            throw failure("\(role) '\(tensor.name)' needs one positive scale and one zero point (per-tensor quantization)")
+            throw failure(
+                "\(role) '\(tensor.name)' needs one positive scale and one zero point (per-tensor quantization)")
         }
         let limits: ClosedRange<Int32> = tensor.elementType == .uint8 ? 0...255 : -128...127
-        guard limits.contains(zero) else { throw failure("\(role) '\(tensor.name)' has zero point \(zero) outside its type") }
+        guard limits.contains(zero) else {
+            throw failure("\(role) '\(tensor.name)' has zero point \(zero) outside its type")
+        }
         return (q.scales[0], zero)
     }
 

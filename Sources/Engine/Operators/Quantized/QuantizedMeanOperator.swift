@@ -14,7 +14,9 @@ enum QuantizedMeanOperator: OperatorLowering {
         let rank = input.shape.count
         var axes: [Int] = []
         for axis in try context.constantIntegers(try context.input(1), "axes") {
-            guard axis >= -rank, axis < rank else { throw context.failure("axis \(axis) out of range for rank \(rank)") }
+            guard axis >= -rank, axis < rank else {
+                throw context.failure("axis \(axis) out of range for rank \(rank)")
+            }
             let normalized = axis < 0 ? axis + rank : axis
             if !axes.contains(normalized) { axes.append(normalized) }
         }
@@ -34,13 +36,15 @@ enum QuantizedMeanOperator: OperatorLowering {
         let dims = input.shape
         if keepDims, rank == 4, Set(axes) == [1, 2] {
             return context.lowered(reading: [input]) { binder in
-                let x = ctx.pointer(input, binder), y = binder.raw(output.index)
+                let x = ctx.pointer(input, binder)
+                let y = binder.raw(output.index)
                 func step<T: QuantizedElement>(_: T.Type) -> ExecutionStep {
                     let (x, y) = (UnsafePointer(x.assumingMemoryBound(to: T.self)), y.assumingMemoryBound(to: T.self))
                     return {
                         Quantized.meanHeightWidth(
                             input: x, output: y, batch: dims[0], height: dims[1], width: dims[2], channels: dims[3],
-                            inputScale: inScale, inputZeroPoint: inZero, outputScale: outScale, outputZeroPoint: outZero)
+                            inputScale: inScale, inputZeroPoint: inZero, outputScale: outScale, outputZeroPoint: outZero
+                        )
                     }
                 }
                 return type == .uint8 ? step(UInt8.self) : step(Int8.self)
@@ -65,7 +69,8 @@ enum QuantizedMeanOperator: OperatorLowering {
         let multiplier = QuantizedMultiplier(Double(inScale) / Double(outScale))
         let count = output.elementCount
         return context.lowered(reading: [input]) { binder in
-            let x = ctx.pointer(input, binder), y = binder.raw(output.index)
+            let x = ctx.pointer(input, binder)
+            let y = binder.raw(output.index)
             func step<T: QuantizedElement>(_: T.Type) -> ExecutionStep {
                 let (x, y) = (UnsafePointer(x.assumingMemoryBound(to: T.self)), y.assumingMemoryBound(to: T.self))
                 return {

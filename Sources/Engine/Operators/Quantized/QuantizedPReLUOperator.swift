@@ -23,9 +23,14 @@ enum QuantizedPReLUOperator: OperatorLowering {
         let output = context.output(0)
         let ctx = context
         return context.lowered(reading: [input, alpha]) { binder in
-            let x = ctx.pointer(input, binder), a = ctx.pointer(alpha, binder), y = binder.raw(output.index)
+            let x = ctx.pointer(input, binder)
+            let a = ctx.pointer(alpha, binder)
+            let y = binder.raw(output.index)
             func step<T: QuantizedElement>(_: T.Type) -> ExecutionStep {
-                let (x, a, y) = (x.assumingMemoryBound(to: T.self), a.assumingMemoryBound(to: T.self), y.assumingMemoryBound(to: T.self))
+                let (x, a, y) = (
+                    x.assumingMemoryBound(to: T.self), a.assumingMemoryBound(to: T.self),
+                    y.assumingMemoryBound(to: T.self)
+                )
                 return {
                     Quantized.prelu(
                         input: x, alpha: a, output: y, plan: plan, inputZeroPoint: inZero, alphaZeroPoint: alphaZero,

@@ -19,7 +19,8 @@ enum QuantizedPool2DOperator: OperatorLowering {
             options.padding, input: input.shape[2], kernel: options.filterW, stride: options.strideW, dilation: 1)
         try context.setOutput(0, shape: [input.shape[0], rows.output, cols.output, input.shape[3]], type: type)
         let (outScale, outZero) = try context.outputQuantization(type)
-        let range = try context.quantizedRange(options.activation, output: context.output(0), scale: outScale, zeroPoint: outZero)
+        let range = try context.quantizedRange(
+            options.activation, output: context.output(0), scale: outScale, zeroPoint: outZero)
         let geometry = Pool2DGeometry(
             batch: input.shape[0], inputHeight: input.shape[1], inputWidth: input.shape[2], channels: input.shape[3],
             outputHeight: rows.output, outputWidth: cols.output, filterHeight: options.filterH,
@@ -28,7 +29,8 @@ enum QuantizedPool2DOperator: OperatorLowering {
         let output = context.output(0)
         let ctx = context
         return context.lowered(reading: [input]) { binder in
-            let x = ctx.pointer(input, binder), y = binder.raw(output.index)
+            let x = ctx.pointer(input, binder)
+            let y = binder.raw(output.index)
             func step<T: QuantizedElement>(_: T.Type) -> ExecutionStep {
                 let (x, y) = (UnsafePointer(x.assumingMemoryBound(to: T.self)), y.assumingMemoryBound(to: T.self))
                 if isMax { return { Quantized.maxPool(geometry: geometry, input: x, output: y, range: range) } }

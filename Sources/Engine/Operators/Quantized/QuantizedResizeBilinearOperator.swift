@@ -29,7 +29,8 @@ enum QuantizedResizeBilinearOperator: OperatorLowering {
         let ctx = context
         let (outHeight, outWidth) = (size[0], size[1])
         return context.lowered(reading: [input]) { binder in
-            let x = ctx.pointer(input, binder), y = binder.raw(output.index)
+            let x = ctx.pointer(input, binder)
+            let y = binder.raw(output.index)
             func step<T: QuantizedElement>(_: T.Type) -> ExecutionStep {
                 let (x, y) = (UnsafePointer(x.assumingMemoryBound(to: T.self)), y.assumingMemoryBound(to: T.self))
                 return {

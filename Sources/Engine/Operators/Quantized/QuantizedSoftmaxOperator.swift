@@ -22,7 +22,8 @@ enum QuantizedSoftmaxOperator: OperatorLowering {
         let output = context.output(0)
         let ctx = context
         return context.lowered(reading: [input]) { binder in
-            let x = ctx.pointer(input, binder), y = binder.raw(output.index)
+            let x = ctx.pointer(input, binder)
+            let y = binder.raw(output.index)
             func step<T: QuantizedElement>(_: T.Type) -> ExecutionStep {
                 let (x, y) = (UnsafePointer(x.assumingMemoryBound(to: T.self)), y.assumingMemoryBound(to: T.self))
                 return { softmax.run(input: x, output: y, rows: rows, depth: depth) }
