@@ -180,6 +180,33 @@ def _(b, rng):
     return [qop(b, BO.CONV_2D, [x, wt, bias(b, rng, 0.05, wt, 6)], [2, 6, 7, 6], 0.1, -1, OPT.Conv2DOptions, o)]
 
 
+def uint8_weights(b, rng, shape, zero_point):
+    w = rng.standard_normal(shape).astype(np.float32)
+    scale = float(np.abs(w).max() / 120)
+    q = np.clip(np.round(w / scale) + zero_point, 0, 255).astype(np.uint8)
+    return b.const(q, quantization=quant(scale, zero_point)), scale
+
+
+@case("conv_uint8_3x3_relu6")
+def _(b, rng):
+    x = qinput(b, [1, 7, 6, 5], 0.02, 131, np.uint8)
+    wt, ws = uint8_weights(b, rng, [9, 3, 3, 5], 117)
+    bq = b.const(rng.integers(-3000, 3000, 9).astype(np.int32), quantization=quant(0.02 * ws, 0))
+    o = schema.Conv2DOptionsT()
+    o.padding, o.strideH, o.strideW = PAD.SAME, 1, 1
+    o.fusedActivationFunction = tb.ACTIVATIONS["RELU6"]
+    return [qop(b, BO.CONV_2D, [x, wt, bq], [1, 7, 6, 9], 0.03, 5, OPT.Conv2DOptions, o, np.uint8)]
+
+
+@case("fc_uint8")
+def _(b, rng):
+    x = qinput(b, [2, 21], 0.05, 120, np.uint8)
+    wt, ws = uint8_weights(b, rng, [7, 21], 140)
+    bq = b.const(rng.integers(-3000, 3000, 7).astype(np.int32), quantization=quant(0.05 * ws, 0))
+    return [qop(b, BO.FULLY_CONNECTED, [x, wt, bq], [2, 7], 0.2, 128, OPT.FullyConnectedOptions,
+                schema.FullyConnectedOptionsT(), np.uint8)]
+
+
 # DEPTHWISE_CONV_2D
 
 for _name, _kw, _c in [

@@ -71,6 +71,38 @@ import Testing
         }
     }
 
+    /// TFLite's uint8 scheme: uint8 activations and weights with a weight zero point (weights − zero point up to
+    /// ±255, so the kernel takes one k at a time).
+    @Test(arguments: [1, 2])
+    func uint8ConvMatchesReferenceTwin(threads: Int) {
+        var random = Random(state: 2024)
+        let g = Conv2DGeometry(
+            batch: 1, inputHeight: 6, inputWidth: 7, inputChannels: 11, outputHeight: 6, outputWidth: 7,
+            outputChannels: 10, kernelHeight: 3, kernelWidth: 3, strideHeight: 1, strideWidth: 1, dilationHeight: 1,
+            dilationWidth: 1, paddingTop: 1, paddingLeft: 1)
+        let input = (0..<(6 * 7 * 11)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        let filter = (0..<(10 * 9 * 11)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        let bias = (0..<10).map { _ in Int32(Int(random.next() % 20_001) - 10_000) }
+        let multipliers = [QuantizedMultiplier(0.0004)]
+        let range = QuantizedRange(lower: 3, upper: 250)
+        var expected = [UInt8](repeating: 0, count: 6 * 7 * 10)
+        Reference.quantizedConv2D(
+            geometry: g, input: input, filter: filter, bias: bias, inputZeroPoint: 140, weightZeroPoint: 120,
+            outputZeroPoint: 128, multipliers: multipliers, range: range, rounding: .ruy, output: &expected)
+        let kernel = QuantizedConv2DKernel(
+            geometry: g, weight: { Int32(filter[$0]) - 120 }, bias: bias, inputZeroPoint: 140, outputZeroPoint: 128,
+            multipliers: multipliers, range: range, unsigned: true, threadCount: threads)
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
+        defer { scratch.deallocate() }
+        var actual = [Int8](repeating: 0, count: expected.count)
+        input.withUnsafeBytes { bytes in
+            kernel.run(
+                input: bytes.baseAddress!.assumingMemoryBound(to: Int8.self), output: &actual, scratch: scratch,
+                pool: ThreadPool(threadCount: threads))
+        }
+        #expect(actual.map { UInt8(bitPattern: $0) } == expected)
+    }
+
     @Test(arguments: [(16, 1, 1, 3), (13, 1, 2, 5), (3, 2, 1, 3), (24, 1, 1, 5), (1, 3, 2, 3)], [1, 2])
     func depthwiseMatchesReferenceTwin(
         _ shape: (channels: Int, multiplier: Int, stride: Int, kernel: Int), threads: Int

@@ -51,6 +51,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     let range: QuantizedRange
     let rounding: RequantizationRounding
     let pairSafe: Bool
+    /// 0x80 for uint8 activations (read as `x − 128`, written back with the sign bit flipped), else 0.
+    let flip: UInt8
     let lanes: RequantizationLanes
     /// `biasTerms` in the even / odd lane groups of `lanes`.
     let biasLanes: UnsafeMutablePointer<SIMD4<Int32>>
@@ -65,11 +67,30 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     /// - Parameters:
     ///   - multipliers: one per output channel, or one for all.
     ///   - range: the output clamp (type range narrowed by the fused activation).
-    public init(
+    public convenience init(
         geometry: Conv2DGeometry, filter: UnsafePointer<Int8>, bias: UnsafePointer<Int32>?, inputZeroPoint: Int32,
         outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange,
         rounding: RequantizationRounding = .ruy, threadCount: Int = 1
     ) {
+        self.init(
+            geometry: geometry, weight: { Int32(filter[$0]) }, bias: bias, inputZeroPoint: inputZeroPoint,
+            outputZeroPoint: outputZeroPoint, multipliers: multipliers, range: range, unsigned: false,
+            rounding: rounding, threadCount: threadCount)
+    }
+
+    /// The general form: `weight(i)` is the i-th OHWI weight minus its zero point (within ±255); with `unsigned`
+    /// the activations are uint8 (TFLite's uint8 convolution): zero points and `range` are then on the uint8 scale,
+    /// the kernel works on `x − 128` and flips the sign bit of what it stores.
+    public init(
+        geometry: Conv2DGeometry, weight: (Int) -> Int32, bias: UnsafePointer<Int32>?, inputZeroPoint: Int32,
+        outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange, unsigned: Bool,
+        rounding: RequantizationRounding = .ruy, threadCount: Int = 1
+    ) {
+        let shift: Int32 = unsigned ? 128 : 0
+        let inputZeroPoint = inputZeroPoint - shift
+        let outputZeroPoint = outputZeroPoint - shift
+        let range = QuantizedRange(lower: range.lower - shift, upper: range.upper - shift)
+        flip = unsigned ? 0x80 : 0
         precondition(geometry.isValid, "invalid convolution geometry")
         precondition(
             multipliers.count == 1 || multipliers.count == geometry.outputChannels, "one multiplier per channel")
@@ -82,20 +103,21 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         weights.initialize(repeating: 0, count: blockCount * paddedDepth * 8)
         biasTerms = .allocate(capacity: blockCount * 8)
         biasTerms.initialize(repeating: 0, count: blockCount * 8)
-        var hasMinimum = false
+        var largest: Int32 = 0
         for o in 0..<outputs {
             var sum: Int32 = 0
             let block = o / 8
             let lane = o % 8
             for k in 0..<depth {
-                let w = filter[o * depth + k]
-                if w == .min { hasMinimum = true }
-                sum &+= Int32(w)
-                weights[(block * paddedDepth + k) * 8 + lane] = Int16(w)
+                let w = weight(o * depth + k)
+                largest = max(largest, abs(w))
+                sum &+= w
+                weights[(block * paddedDepth + k) * 8 + lane] = Int16(clamping: w)
             }
             biasTerms[o] = (bias?[o] ?? 0) &- inputZeroPoint &* sum
         }
-        pairSafe = !hasMinimum && (-128...127).contains(inputZeroPoint)
+        // Two products of |x| ≤ 128 and |w| ≤ 127 sum within int16; larger weights take one k at a time.
+        pairSafe = largest <= 127 && (-128...127).contains(inputZeroPoint)
         multiplierValues = .allocate(capacity: outputs)
         shiftValues = .allocate(capacity: outputs)
         for o in 0..<outputs {
@@ -184,8 +206,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
                 if iy >= 0, iy < g.inputHeight, ix >= 0, ix < g.inputWidth {
                     let source = input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c
                     for i in 0..<c {
-                        out.storeBytes(
-                            of: SIMD8<Int16>(repeating: Int16(source[i])), toByteOffset: i * 16, as: SIMD8<Int16>.self)
+                        let value = Int16(Int8(bitPattern: UInt8(bitPattern: source[i]) ^ flip))
+                        out.storeBytes(of: SIMD8<Int16>(repeating: value), toByteOffset: i * 16, as: SIMD8<Int16>.self)
                     }
                 } else {
                     let zero = SIMD8<Int16>(repeating: inputZeroPoint)
@@ -263,8 +285,10 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
                     let odd = lanes.apply(o &+ biasOdd, group: 2 * block + 1)
                     let out = output + p * outputs + base
                     for j in 0..<4 {
-                        if 2 * j < channels { out[2 * j] = Int8(truncatingIfNeeded: even[j]) }
-                        if 2 * j + 1 < channels { out[2 * j + 1] = Int8(truncatingIfNeeded: odd[j]) }
+                        if 2 * j < channels { out[2 * j] = Int8(bitPattern: UInt8(truncatingIfNeeded: even[j]) ^ flip) }
+                        if 2 * j + 1 < channels {
+                            out[2 * j + 1] = Int8(bitPattern: UInt8(truncatingIfNeeded: odd[j]) ^ flip)
+                        }
                     }
                 }
                 continue
@@ -280,7 +304,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
                     let slot = (lane & 1) * 4 + (lane >> 1)
                     for p in 0..<count {
                         let scaled = m.apply(lanes[p * 8 + slot] &+ bias, rounding: rounding) &+ outputZeroPoint
-                        output[p * outputs + base + lane] = Int8(truncatingIfNeeded: range.clamp(scaled))
+                        output[p * outputs + base + lane] = Int8(
+                            bitPattern: UInt8(truncatingIfNeeded: range.clamp(scaled)) ^ flip)
                     }
                 }
             }

@@ -1,11 +1,12 @@
 extension Reference {
-    /// Plain int8 CONV_2D: `out = clamp(zpOut + requantize(bias + Σ (x − zpIn) · w))` over in-bounds taps, one
-    /// output at a time. OHWI filter; `multipliers` one per output channel or one for all.
-    public static func quantizedConv2D(
-        geometry g: Conv2DGeometry, input: UnsafePointer<Int8>, filter: UnsafePointer<Int8>,
-        bias: UnsafePointer<Int32>?, inputZeroPoint: Int32, outputZeroPoint: Int32,
+    /// Plain 8-bit CONV_2D: `out = clamp(zpOut + requantize(bias + Σ (x − zpIn) · (w − zpW)))` over in-bounds
+    /// taps, one output at a time. OHWI filter of the activations' type (int8 with `weightZeroPoint` 0, or uint8);
+    /// `multipliers` one per output channel or one for all.
+    public static func quantizedConv2D<T: QuantizedElement>(
+        geometry g: Conv2DGeometry, input: UnsafePointer<T>, filter: UnsafePointer<T>,
+        bias: UnsafePointer<Int32>?, inputZeroPoint: Int32, weightZeroPoint: Int32 = 0, outputZeroPoint: Int32,
         multipliers: [QuantizedMultiplier], range: QuantizedRange, rounding: RequantizationRounding,
-        output: UnsafeMutablePointer<Int8>
+        output: UnsafeMutablePointer<T>
     ) {
         for b in 0..<g.batch {
             for oy in 0..<g.outputHeight {
@@ -20,8 +21,11 @@ extension Reference {
                                 for c in 0..<g.inputChannels {
                                     let x = Int32(
                                         input[((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels + c])
-                                    let w = Int32(
-                                        filter[((o * g.kernelHeight + ky) * g.kernelWidth + kx) * g.inputChannels + c])
+                                    let w =
+                                        Int32(
+                                            filter[
+                                                ((o * g.kernelHeight + ky) * g.kernelWidth + kx) * g.inputChannels + c])
+                                        - weightZeroPoint
                                     acc &+= (x - inputZeroPoint) * w
                                 }
                             }
@@ -29,7 +33,7 @@ extension Reference {
                         let m = multipliers.count == 1 ? multipliers[0] : multipliers[o]
                         let scaled = m.apply(acc, rounding: rounding) + outputZeroPoint
                         output[((b * g.outputHeight + oy) * g.outputWidth + ox) * g.outputChannels + o] =
-                            Int8(truncatingIfNeeded: range.clamp(scaled))
+                            T(truncatingIfNeeded: range.clamp(scaled))
                     }
                 }
             }

@@ -14,8 +14,8 @@ enum QuantizedFullyConnectedOperator: OperatorLowering {
         }
         let input = try context.input(0)
         let filter = try context.input(1)
-        try context.expectType(input, .int8, "input")
-        try context.expectType(filter, .int8, "weights")
+        let type = input.elementType
+        try context.expectType(filter, type, "weights")
         try context.expectRank(filter, 2, "weights")
         guard let weights = filter.constant else { throw context.failure("weights '\(filter.name)' must be constant") }
         let (outputSize, inputSize) = (filter.shape[0], filter.shape[1])
@@ -26,12 +26,12 @@ enum QuantizedFullyConnectedOperator: OperatorLowering {
         let batch = input.elementCount / inputSize
         let bias = try QuantizedConv2DOperator.bias(context.optionalInput(2), channels: outputSize, context)
         if options.keepNumDims, input.shape.last == inputSize {
-            try context.setOutput(0, shape: input.shape.dropLast() + [outputSize], type: .int8)
+            try context.setOutput(0, shape: input.shape.dropLast() + [outputSize], type: type)
         } else {
-            try context.setOutput(0, shape: [batch, outputSize], type: .int8)
+            try context.setOutput(0, shape: [batch, outputSize], type: type)
         }
         let (inScale, inZero) = try context.quantization(input, "input")
-        let (outScale, outZero) = try context.outputQuantization(.int8)
+        let (outScale, outZero) = try context.outputQuantization(type)
         let multipliers = try QuantizedConv2DOperator.channelMultipliers(
             filter, channels: outputSize, inputScale: inScale, outputScale: outScale, context)
         let range = try context.quantizedRange(
@@ -41,7 +41,9 @@ enum QuantizedFullyConnectedOperator: OperatorLowering {
             outputChannels: outputSize, kernelHeight: 1, kernelWidth: 1, strideHeight: 1, strideWidth: 1,
             dilationHeight: 1, dilationWidth: 1, paddingTop: 0, paddingLeft: 0)
         return QuantizedConv2DOperator.lowerGEMM(
-            &context, input: input, geometry: geometry, weights: weights, bias: bias, inputZeroPoint: inZero,
+            &context, input: input, geometry: geometry, weights: weights,
+            weightZeroPoint: try QuantizedConv2DOperator.weightZeroPoint(filter, context), bias: bias,
+            inputZeroPoint: inZero,
             outputZeroPoint: outZero, multipliers: multipliers, range: range)
     }
 }
