@@ -36,7 +36,7 @@ public struct QuantizedLookupTable: Sendable {
             case .tanh: y = tanhf(x)
             }
             let rescaled = (y * inverseScale).rounded(.toNearestOrAwayFromZero)
-            let q = min(max(Int32(rescaled) &+ outputZeroPoint, lower), upper)
+            let q = min(max(Int32(saturating: rescaled) &+ outputZeroPoint, lower), upper)
             table[Int(UInt8(truncatingIfNeeded: value))] = UInt8(truncatingIfNeeded: q)
         }
         self.table = table

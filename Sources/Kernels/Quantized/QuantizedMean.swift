@@ -43,7 +43,7 @@ extension Quantized {
         let n = Float(height * width)
         var shifted = Float(inputZeroPoint) * inputScale / outputScale
         shifted = shifted > 0 ? shifted + 0.5 : shifted - 0.5
-        let bias = outputZeroPoint &- Int32(shifted)
+        let bias = outputZeroPoint &- Int32(saturating: shifted)
         let m = QuantizedMultiplier(Double(inputScale / (n * outputScale)))
         let lower = Int32(T.min)
         let upper = Int32(T.max)

@@ -134,7 +134,7 @@ public struct QuantizedRange: Sendable, Hashable {
         let typeLower: Int32 = isUnsigned ? 0 : -128
         let typeUpper: Int32 = isUnsigned ? 255 : 127
         func quantize(_ value: Float) -> Int32 {
-            zeroPoint &+ Int32(clamping: Int64((value / scale).rounded(.toNearestOrAwayFromZero)))
+            zeroPoint &+ Int32(saturating: (value / scale).rounded(.toNearestOrAwayFromZero))
         }
         lower = activationLower.isFinite ? max(typeLower, quantize(activationLower)) : typeLower
         upper = activationUpper.isFinite ? min(typeUpper, quantize(activationUpper)) : typeUpper
@@ -143,4 +143,21 @@ public struct QuantizedRange: Sendable, Hashable {
     /// `value` clamped into the range.
     @inline(__always)
     public func clamp(_ value: Int32) -> Int32 { min(max(value, lower), upper) }
+}
+
+extension Int32 {
+    /// `value` truncated toward zero and saturated to the int32 range (NaN gives 0): float-to-integer conversions of
+    /// model-supplied scales must not trap.
+    @inlinable
+    public init(saturating value: Float) {
+        if value.isNaN {
+            self = 0
+        } else if value >= 2_147_483_520 {
+            self = .max
+        } else if value <= -2_147_483_648 {
+            self = .min
+        } else {
+            self = Int32(value)
+        }
+    }
 }

@@ -47,9 +47,9 @@ public struct QuantizedSoftmax: Sendable {
                     let scaled = offset[Int(x[j])] * inverse
                     let q: Int32
                     if truncatedRounding {
-                        q = Int32(scaled + 0.5)
+                        q = Int32(saturating: scaled + 0.5)
                     } else {
-                        q = Int32(scaled.rounded(.toNearestOrAwayFromZero)) &+ outputZeroPoint
+                        q = Int32(saturating: scaled.rounded(.toNearestOrAwayFromZero)) &+ outputZeroPoint
                     }
                     y[j] = T(truncatingIfNeeded: min(max(q, lower), upper))
                 }

@@ -47,11 +47,13 @@ enum QuantizedActivationOperator: OperatorLowering {
             // TFLite's ReluX bounds: zeroPoint + Int(roundf(bound / scale)), within the type.
             let typeLower: Int32 = unsigned ? 0 : -128
             let typeUpper: Int32 = unsigned ? 255 : 127
-            let lowerQ = max(typeLower, outZero &+ Int32((lowerBound / outScale).rounded(.toNearestOrAwayFromZero)))
+            let lowerQ = max(
+                typeLower, outZero &+ Int32(saturating: (lowerBound / outScale).rounded(.toNearestOrAwayFromZero)))
             let upperQ =
                 upperBound.isInfinite
                 ? typeUpper
-                : min(typeUpper, outZero &+ Int32((upperBound / outScale).rounded(.toNearestOrAwayFromZero)))
+                : min(
+                    typeUpper, outZero &+ Int32(saturating: (upperBound / outScale).rounded(.toNearestOrAwayFromZero)))
             let range = QuantizedRange(lower: lowerQ, upper: upperQ)
             let multiplier = QuantizedMultiplier(Double(inScale / outScale))
             return context.lowered(reading: [input]) { binder in
