@@ -207,6 +207,17 @@ def _(b, rng):
                 schema.FullyConnectedOptionsT(), np.uint8)]
 
 
+@case("dwconv_uint8_3x3")
+def _(b, rng):
+    x = qinput(b, [1, 6, 7, 10], 0.03, 125, np.uint8)
+    wt, ws = uint8_weights(b, rng, [1, 3, 3, 10], 131)
+    bq = b.const(rng.integers(-3000, 3000, 10).astype(np.int32), quantization=quant(0.03 * ws, 0))
+    o = schema.DepthwiseConv2DOptionsT()
+    o.padding, o.strideH, o.strideW, o.depthMultiplier = PAD.SAME, 1, 1, 1
+    return [qop(b, BO.DEPTHWISE_CONV_2D, [x, wt, bq], [1, 6, 7, 10], 0.05, 120, OPT.DepthwiseConv2DOptions, o,
+                np.uint8)]
+
+
 # DEPTHWISE_CONV_2D
 
 for _name, _kw, _c in [

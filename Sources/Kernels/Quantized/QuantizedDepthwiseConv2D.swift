@@ -21,20 +21,37 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     let outputZeroPoint: Int32
     let range: QuantizedRange
     let rounding: RequantizationRounding
+    /// uint8 activations: read as unsigned, scalar path only.
+    let isUnsigned: Bool
 
     /// Widens `filter` (`KH · KW · Cout` int8 values) and copies `bias` (Cout int32 values, or nil for zeros).
-    public init(
+    public convenience init(
         geometry: DepthwiseConv2DGeometry, filter: UnsafePointer<Int8>, bias: UnsafePointer<Int32>?,
         inputZeroPoint: Int32, outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange,
         rounding: RequantizationRounding = .channelBlocksOf8, threadCount: Int = 1
     ) {
+        self.init(
+            geometry: geometry, weight: { Int32(filter[$0]) }, bias: bias, inputZeroPoint: inputZeroPoint,
+            outputZeroPoint: outputZeroPoint, multipliers: multipliers, range: range, unsigned: false,
+            rounding: rounding, threadCount: threadCount)
+    }
+
+    /// The general form: `weight(i)` is the i-th weight minus its zero point (within ±255); with `unsigned` the
+    /// activations are uint8 (TFLite's uint8 scheme; zero points and `range` on the uint8 scale), computed on the
+    /// scalar path (a product of two ±255 values does not fit the int16 lanes).
+    public init(
+        geometry: DepthwiseConv2DGeometry, weight: (Int) -> Int32, bias: UnsafePointer<Int32>?,
+        inputZeroPoint: Int32, outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange,
+        unsigned: Bool, rounding: RequantizationRounding = .channelBlocksOf8, threadCount: Int = 1
+    ) {
+        isUnsigned = unsigned
         precondition(geometry.isValid, "invalid depthwise geometry")
         let outputs = geometry.outputChannels
         precondition(multipliers.count == 1 || multipliers.count == outputs, "one multiplier per channel")
         self.geometry = geometry
         let count = geometry.kernelHeight * geometry.kernelWidth * outputs
         weights = .allocate(capacity: count)
-        for i in 0..<count { (weights + i).initialize(to: Int16(filter[i])) }
+        for i in 0..<count { (weights + i).initialize(to: Int16(clamping: weight(i))) }
         self.bias = .allocate(capacity: outputs)
         for o in 0..<outputs { (self.bias + o).initialize(to: bias?[o] ?? 0) }
         self.multipliers = multipliers.count == 1 ? Array(repeating: multipliers[0], count: outputs) : multipliers
@@ -115,7 +132,7 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         let oy = row % g.outputHeight
         let cin = g.inputChannels
         let cout = g.outputChannels
-        let simdChannels = g.depthMultiplier == 1 ? cout / 8 * 8 : 0
+        let simdChannels = g.depthMultiplier == 1 && !isUnsigned ? cout / 8 * 8 : 0
         let rowLength = g.inputWidth * cin
         if simdChannels > 0 {
             let zero = Int16(clamping: inputZeroPoint)
@@ -186,7 +203,8 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
                     for kx in 0..<g.kernelWidth {
                         let ix = x0 + kx * g.dilationWidth
                         if ix < 0 || ix >= g.inputWidth { continue }
-                        let x = Int32(input[((b * g.inputHeight + iy) * g.inputWidth + ix) * cin + ic])
+                        let byte = input[((b * g.inputHeight + iy) * g.inputWidth + ix) * cin + ic]
+                        let x = isUnsigned ? Int32(UInt8(bitPattern: byte)) : Int32(byte)
                         acc &+= (x &- inputZeroPoint) &* Int32(weights[(ky * g.kernelWidth + kx) * cout + c])
                     }
                 }

@@ -40,13 +40,13 @@ extension Reference {
         }
     }
 
-    /// Plain int8 DEPTHWISE_CONV_2D: `[1, KH, KW, Cout]` filter, output channel `o` reads input channel
-    /// `o / depthMultiplier`; out-of-bounds taps skipped.
-    public static func quantizedDepthwiseConv2D(
-        geometry g: DepthwiseConv2DGeometry, input: UnsafePointer<Int8>, filter: UnsafePointer<Int8>,
-        bias: UnsafePointer<Int32>?, inputZeroPoint: Int32, outputZeroPoint: Int32,
+    /// Plain 8-bit DEPTHWISE_CONV_2D: `[1, KH, KW, Cout]` filter of the activations' type (minus
+    /// `weightZeroPoint`), output channel `o` reads input channel `o / depthMultiplier`; out-of-bounds taps skipped.
+    public static func quantizedDepthwiseConv2D<T: QuantizedElement>(
+        geometry g: DepthwiseConv2DGeometry, input: UnsafePointer<T>, filter: UnsafePointer<T>,
+        bias: UnsafePointer<Int32>?, inputZeroPoint: Int32, weightZeroPoint: Int32 = 0, outputZeroPoint: Int32,
         multipliers: [QuantizedMultiplier], range: QuantizedRange, rounding: RequantizationRounding,
-        output: UnsafeMutablePointer<Int8>
+        output: UnsafeMutablePointer<T>
     ) {
         for b in 0..<g.batch {
             for oy in 0..<g.outputHeight {
@@ -61,7 +61,8 @@ extension Reference {
                                 let c = o / g.depthMultiplier
                                 let x = Int32(
                                     input[((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels + c])
-                                let w = Int32(filter[(ky * g.kernelWidth + kx) * g.outputChannels + o])
+                                let w =
+                                    Int32(filter[(ky * g.kernelWidth + kx) * g.outputChannels + o]) - weightZeroPoint
                                 acc &+= (x - inputZeroPoint) * w
                             }
                         }
@@ -69,7 +70,7 @@ extension Reference {
                         let scaled =
                             m.apply(acc, rounding: rounding.forChannel(o, of: g.outputChannels)) + outputZeroPoint
                         output[((b * g.outputHeight + oy) * g.outputWidth + ox) * g.outputChannels + o] =
-                            Int8(truncatingIfNeeded: range.clamp(scaled))
+                            T(truncatingIfNeeded: range.clamp(scaled))
                     }
                 }
             }
