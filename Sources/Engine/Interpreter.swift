@@ -142,6 +142,17 @@ public final class Interpreter: @unchecked Sendable {
             input(index).bindMemory(to: Float.self)
         }
 
+        /// The memory of an int8 input `index` (quantized: `real = scale · (q − zeroPoint)`, see
+        /// `inputs[index].quantization`). Only meaningful when `inputs[index].elementType` is `.int8`.
+        public func int8Input(_ index: Int) -> UnsafeMutableBufferPointer<Int8> {
+            input(index).bindMemory(to: Int8.self)
+        }
+
+        /// The memory of a uint8 input `index`. Only meaningful when `inputs[index].elementType` is `.uint8`.
+        public func uint8Input(_ index: Int) -> UnsafeMutableBufferPointer<UInt8> {
+            input(index).bindMemory(to: UInt8.self)
+        }
+
         /// Runs the prepared steps on the current inputs.
         public func invoke() { interpreter.executeSteps() }
 
@@ -163,6 +174,18 @@ public final class Interpreter: @unchecked Sendable {
             let d = interpreter.outputs[index]
             return UnsafeRawBufferPointer(
                 start: interpreter.outputPointers[index], count: d.shape.elementCount * d.elementType.byteWidth)
+        }
+
+        /// The values of an int8 output `index`, valid until the next `invoke()` (dequantize with
+        /// `outputs[index].quantization`). Only meaningful when `outputs[index].elementType` is `.int8`.
+        public func int8Output(_ index: Int) -> UnsafeBufferPointer<Int8> {
+            output(index).bindMemory(to: Int8.self)
+        }
+
+        /// The values of a uint8 output `index`, valid until the next `invoke()`. Only meaningful when
+        /// `outputs[index].elementType` is `.uint8`.
+        public func uint8Output(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+            output(index).bindMemory(to: UInt8.self)
         }
 
         /// The elements of a float32 output `index`.

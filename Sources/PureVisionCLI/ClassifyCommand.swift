@@ -3,12 +3,17 @@ import ImageIO
 import PureVision
 
 /// `purevision classify IMAGE... [--model PATH] [--max-results K] [--score-threshold X] [--allow a,b] [--deny a,b]
-/// [--json]`
+/// [--normalization MEAN,STD] [--labels FILE] [--json]`
+///
+/// `--normalization` and `--labels` serve models without metadata, e.g. the int8
+/// `efficientnet_lite0_int8.tflite`: `--normalization 127,128 --labels labels.txt`.
 enum ClassifyCommand {
     static func run(_ arguments: [String]) throws {
         let parsed = try ParsedArguments(
             arguments,
-            valueOptions: ["--model", "--max-results", "--score-threshold", "--allow", "--deny"],
+            valueOptions: [
+                "--model", "--max-results", "--score-threshold", "--allow", "--deny", "--normalization", "--labels",
+            ],
             flagOptions: ["--json"])
         guard !parsed.positional.isEmpty else { throw CommandLineError.usage("classify needs at least one IMAGE") }
         var options = ImageClassifierOptions(
@@ -22,6 +27,14 @@ enum ClassifyCommand {
             guard let value = Float(text) else { throw CommandLineError.usage("--score-threshold takes a number") }
             options.scoreThreshold = value
         }
+        if let text = try parsed.single("--normalization") {
+            let parts = text.split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, parts[1] != 0 else {
+                throw CommandLineError.usage("--normalization takes MEAN,STD (e.g. 127,128), got '\(text)'")
+            }
+            options.inputNormalization = InputNormalization(mean: parts[0], std: parts[1])
+        }
+        options.labelsFilePath = try parsed.single("--labels")
         options.categoryAllowlist = try names(parsed.single("--allow"))
         options.categoryDenylist = try names(parsed.single("--deny"))
         let classifier = try ImageClassifier(options: options)

@@ -32,7 +32,8 @@ struct GraphBuilder {
                 throw .invalidModel("operator \(operatorIndex) has opcode index \(op.opcodeIndex)")
             }
             let code = model.operatorCodes[op.opcodeIndex]
-            guard let lowering = OperatorRegistry.lowering(for: code.builtin) else {
+            let firstInput = op.inputs.first.flatMap { $0 >= 0 && $0 < tensors.count ? tensors[$0].elementType : nil }
+            guard let lowering = OperatorRegistry.lowering(for: code.builtin, inputType: firstInput) else {
                 throw .unsupportedOperator(
                     operatorIndex: operatorIndex, name: code.builtin.name, customName: code.customName)
             }

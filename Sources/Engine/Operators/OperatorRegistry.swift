@@ -1,4 +1,5 @@
 import TFLite
+import TensorCore
 
 /// Validates one TFLite operator, infers its output shapes and prepares its kernel.
 protocol OperatorLowering {
@@ -47,8 +48,19 @@ enum OperatorRegistry {
     /// The lowering for a builtin operator, or nil when the engine does not support it.
     static func lowering(for op: BuiltinOperator) -> (any OperatorLowering.Type)? { table[op] }
 
+    /// The lowering for an operator whose first input has `inputType`: the quantized lowering
+    /// (`QuantizedOperatorRegistry`) when that input is int8 / uint8, and always for QUANTIZE; the float one otherwise.
+    static func lowering(for op: BuiltinOperator, inputType: ElementType?) -> (any OperatorLowering.Type)? {
+        if let quantized = QuantizedOperatorRegistry.table[op], op == .quantize || inputType?.isQuantized8 == true {
+            return quantized
+        }
+        return table[op]
+    }
+
     /// Every supported builtin operator, sorted by code.
-    static var supported: [BuiltinOperator] { table.keys.sorted { $0.rawValue < $1.rawValue } }
+    static var supported: [BuiltinOperator] {
+        Set(table.keys).union(QuantizedOperatorRegistry.table.keys).sorted { $0.rawValue < $1.rawValue }
+    }
 }
 
 extension LoweringContext {

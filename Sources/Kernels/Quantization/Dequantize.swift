@@ -55,8 +55,10 @@ public enum Dequantize {
         for _ in 0..<outerCount {
             for channel in 0..<channels {
                 let scale = scales[channel]
-                let zeroPoint = Float(zeroPoints[channel])
-                for i in offset..<(offset + innerCount) { output[i] = scale * (Float(input[i]) - zeroPoint) }
+                // TFLite's kernel computes q · scale − zeroPoint · scale in float (two roundings), not
+                // scale · (q − zeroPoint); the two differ in the last bit when the zero point is not 0.
+                let offsetValue = Float(zeroPoints[channel]) * scale
+                for i in offset..<(offset + innerCount) { output[i] = Float(input[i]) * scale - offsetValue }
                 offset += innerCount
             }
         }

@@ -1,4 +1,5 @@
 import Engine
+import Foundation
 import TFLite
 
 /// The postprocessing of one output tensor: MediaPipe's `ClassificationPostprocessingGraph` for one head
@@ -7,8 +8,8 @@ struct ClassificationHead: Sendable {
     let headIndex: Int
     let labels: ClassificationLabels
     let classCount: Int
-    /// `real = scale · (q − zeroPoint)` for a uint8 / bool output; nil for float32.
-    let quantization: (scale: Float, zeroPoint: Int)?
+    /// `real = scale · (q − zeroPoint)` for a uint8 / int8 / bool output (`isSigned` for int8); nil for float32.
+    let quantization: (scale: Float, zeroPoint: Int, isSigned: Bool)?
     let calibration: ScoreCalibration?
     /// Scores below this are dropped (`-Float.greatestFiniteMagnitude` when there is none).
     let threshold: Float
@@ -26,7 +27,8 @@ struct ClassificationHead: Sendable {
             if let floats {
                 score = floats[index]
             } else if let bytes, let quantization {
-                score = quantization.scale * Float(Int(bytes[index]) - quantization.zeroPoint)
+                let q = quantization.isSigned ? Int(Int8(bitPattern: bytes[index])) : Int(bytes[index])
+                score = quantization.scale * Float(q - quantization.zeroPoint)
             } else {
                 score = 0
             }
@@ -56,22 +58,34 @@ struct ClassificationHead: Sendable {
     ) throws(VisionTaskError) -> ClassificationHead {
         let classCount = output.shape.elementCount
         guard classCount > 0 else { throw .model("output \(index) '\(output.name)' is empty") }
-        var quantization: (scale: Float, zeroPoint: Int)?
+        var quantization: (scale: Float, zeroPoint: Int, isSigned: Bool)?
         switch output.elementType {
         case .float32: break
-        case .uint8, .bool:
+        case .uint8, .bool, .int8:
             guard let q = output.quantization, q.scale.isFinite, q.scale > 0 else {
                 throw .model("quantized output \(index) '\(output.name)' has no usable scale")
             }
-            quantization = (q.scale, q.zeroPoint)
+            quantization = (q.scale, q.zeroPoint, output.elementType == .int8)
         default:
             throw .model(
                 "output \(index) '\(output.name)' is \(output.elementType); a classifier's outputs must be "
-                    + "float32, uint8 or bool")
+                    + "float32, uint8, int8 or bool")
         }
         let tensor = metadata.flatMap { $0.outputTensors.indices.contains(index) ? $0.outputTensors[index] : nil }
-        let labels = try ClassificationLabels.read(
+        var labels = try ClassificationLabels.read(
             model: model, tensor: tensor, headIndex: index, locale: options.displayNamesLocale)
+        if labels.names.isEmpty, let path = options.labelsFilePath {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw .model("cannot read the labels file '\(path)'")
+            }
+            let names = try ClassificationLabels.lines(of: Array(data)[...], file: path)
+            guard names.count == classCount else {
+                throw .model(
+                    "the labels file '\(path)' has \(names.count) lines for the \(classCount) classes of output \(index)"
+                )
+            }
+            labels = ClassificationLabels(headIndex: index, headName: labels.headName, names: names, displayNames: nil)
+        }
         guard labels.names.isEmpty || labels.names.count == classCount else {
             throw .model("output \(index) has \(classCount) classes but \(labels.names.count) labels")
         }

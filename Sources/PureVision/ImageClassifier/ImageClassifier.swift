@@ -8,8 +8,11 @@ import TFLite
 /// Everything about the model comes from its metadata: the input range, labels and display names (associated
 /// files), score calibration, the score threshold and the head names. A model without metadata still runs: its
 /// float input gets the range [0, 1] (MediaPipe refuses such a model) and its categories have indices only.
-/// A uint8-input model gets the raw 0…255 pixels, as in MediaPipe; int8 inputs are refused. uint8 and bool outputs
-/// are dequantized with their scale and zero point.
+/// A uint8-input model gets the raw 0…255 pixels, as in MediaPipe. An int8-input model (which MediaPipe refuses)
+/// gets each pixel normalized — `(p − mean) / std` from the metadata or `ImageClassifierOptions.inputNormalization`
+/// — then quantized with the input tensor's scale and zero point (`round(v / scale) + zeroPoint`, ties away from
+/// zero, clamped to −128…127). uint8, int8 and bool outputs are dequantized with their scale and zero point. Outputs
+/// without labels in the metadata take them from `ImageClassifierOptions.labelsFilePath` when it is set.
 ///
 /// A region of interest and rotation (`ImageProcessingOptions`, and the image orientation) are supported.
 /// An `ImageClassifier` is `Sendable`: calls from several threads are serialised.
@@ -134,6 +137,8 @@ final class ClassificationPipeline: Sendable {
     let converter: ImageToTensorConverter
     let heads: [ClassificationHead]
     let isByteInput: Bool
+    /// For an int8 input: the quantized value of each 0…255 pixel, applied in place after the byte conversion.
+    let int8Table: [Int8]?
 
     init(options: ImageClassifierOptions) throws(VisionTaskError) {
         loaded = try LoadedModel.load(options.baseOptions)
@@ -144,17 +149,42 @@ final class ClassificationPipeline: Sendable {
             throw .model("an image classifier takes one [1, H, W, 3] RGB input; this model has \(interpreter.inputs)")
         }
         let range: (min: Float, max: Float)
+        let optionRange = options.inputNormalization.map { n in ((0 - n.mean) / n.std, (255 - n.mean) / n.std) }
         switch input.elementType {
         case .float32:
-            range = try loaded.inputRange() ?? (0, 1)
+            range = try loaded.inputRange() ?? optionRange ?? (0, 1)
             isByteInput = false
+            int8Table = nil
         case .uint8:
             range = (0, 1)
             isByteInput = true
+            int8Table = nil
+        case .int8:
+            range = (0, 1)
+            isByteInput = true
+            guard let q = input.quantization, q.scale.isFinite, q.scale > 0 else {
+                throw .model("int8 input '\(input.name)' has no usable scale")
+            }
+            let normalization: InputNormalization
+            if let metadata = try loaded.inputNormalization() {
+                normalization = metadata
+            } else if let option = options.inputNormalization {
+                normalization = option
+            } else {
+                throw .model(
+                    "int8 input '\(input.name)' needs a normalization: the model's metadata has none, so set "
+                        + "ImageClassifierOptions.inputNormalization (e.g. mean 127, std 128)")
+            }
+            int8Table = (0...255).map { pixel in
+                let value = (Float(pixel) - normalization.mean) / normalization.std
+                let scaled = (value / q.scale).rounded(.toNearestOrAwayFromZero)
+                let quantized = Int(max(min(scaled, 1e6), -1e6)) + q.zeroPoint
+                return Int8(clamping: quantized)
+            }
         default:
             throw .model(
-                "input '\(input.name)' is \(input.elementType): only float32 and uint8 image inputs are supported "
-                    + "(a quantized int8 input is not yet)")
+                "input '\(input.name)' is \(input.elementType): only float32, uint8 and int8 image inputs are "
+                    + "supported")
         }
         do {
             converter = try ImageToTensorConverter(
@@ -173,7 +203,7 @@ final class ClassificationPipeline: Sendable {
             throw .model(
                 "the model has \(outputs.count) outputs but metadata for \(subgraph.outputTensors.count)")
         }
-        let quantized = outputs.filter { $0.elementType == .uint8 || $0.elementType == .bool }.count
+        let quantized = outputs.filter { [.uint8, .int8, .bool].contains($0.elementType) }.count
         guard quantized == 0 || quantized == outputs.count else {
             throw .model("either all or none of a classifier's outputs must be quantized")
         }
@@ -202,6 +232,11 @@ final class ClassificationPipeline: Sendable {
                     let input = session.input(0).bindMemory(to: UInt8.self)
                     guard let base = input.baseAddress else { throw .invalidOptions(reason: "empty input") }
                     try converter.convert(image, rect: rect, into: base)
+                    if let int8Table {
+                        int8Table.withUnsafeBufferPointer { table in
+                            for i in input.indices { input[i] = UInt8(bitPattern: table[Int(input[i])]) }
+                        }
+                    }
                 } else {
                     guard let base = session.floatInput(0).baseAddress else {
                         throw .invalidOptions(reason: "empty input")

@@ -24,13 +24,22 @@ public struct ImageClassifierOptions: Sendable {
     /// Receives every live-stream frame's outcome, on a serial queue, in timestamp order. Required in
     /// `.liveStream` mode and not allowed in the others.
     public var resultHandler: (@Sendable (LiveStreamEvent<ImageClassifierResult>) -> Void)?
+    /// The input normalization `(pixel − mean) / std` for a model whose metadata has none. Required for an int8-input
+    /// model without metadata (e.g. `efficientnet_lite0_int8.tflite`: mean 127, std 128); a float model without
+    /// metadata uses it instead of its default range [0, 1]. Ignored when the metadata has NormalizationOptions.
+    public var inputNormalization: InputNormalization?
+    /// A labels file (UTF-8, one name per line, in class-index order) for outputs whose metadata has no labels, or
+    /// for a model without metadata; nil leaves such outputs with indices only. The line count must equal the
+    /// number of classes.
+    public var labelsFilePath: String?
 
     /// Creates options.
     public init(
         baseOptions: BaseOptions, runningMode: RunningMode = .image, displayNamesLocale: String = "en",
         maxResults: Int = -1, scoreThreshold: Float? = nil, categoryAllowlist: [String] = [],
         categoryDenylist: [String] = [],
-        resultHandler: (@Sendable (LiveStreamEvent<ImageClassifierResult>) -> Void)? = nil
+        resultHandler: (@Sendable (LiveStreamEvent<ImageClassifierResult>) -> Void)? = nil,
+        inputNormalization: InputNormalization? = nil, labelsFilePath: String? = nil
     ) {
         self.baseOptions = baseOptions
         self.runningMode = runningMode
@@ -40,6 +49,8 @@ public struct ImageClassifierOptions: Sendable {
         self.categoryAllowlist = categoryAllowlist
         self.categoryDenylist = categoryDenylist
         self.resultHandler = resultHandler
+        self.inputNormalization = inputNormalization
+        self.labelsFilePath = labelsFilePath
     }
 
     /// Checks the options that do not depend on the model, as MediaPipe does first.
@@ -52,8 +63,27 @@ public struct ImageClassifierOptions: Sendable {
             throw .invalidOption(
                 name: "categoryAllowlist", reason: "categoryAllowlist and categoryDenylist are mutually exclusive")
         }
+        if let inputNormalization {
+            guard inputNormalization.mean.isFinite, inputNormalization.std.isFinite, inputNormalization.std != 0 else {
+                throw .invalidOption(name: "inputNormalization", reason: "mean and std must be finite, std non-zero")
+            }
+        }
         if let scoreThreshold, scoreThreshold.isNaN {
             throw .invalidOption(name: "scoreThreshold", reason: "must be a number, got NaN")
         }
+    }
+}
+
+/// An image input normalization: each channel value becomes `(pixel − mean) / std`, pixels in 0…255.
+public struct InputNormalization: Sendable, Hashable {
+    /// Subtracted from each 0…255 pixel value.
+    public var mean: Float
+    /// The divisor (non-zero).
+    public var std: Float
+
+    /// Creates a normalization.
+    public init(mean: Float, std: Float) {
+        self.mean = mean
+        self.std = std
     }
 }

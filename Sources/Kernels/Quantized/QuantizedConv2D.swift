@@ -1,0 +1,314 @@
+/// How an int32 accumulator is scaled back to 8 bits.
+public enum RequantizationRounding: Sendable, Hashable {
+    /// TFLite's `MultiplyByQuantizedMultiplier` (doubling high multiply, then rounding shift).
+    case double
+    /// ruy's x86 requantization (ties of the final shift toward +∞), used by TFLite's int8 GEMM (CONV_2D,
+    /// FULLY_CONNECTED).
+    case ruy
+    /// TFLite's optimized per-channel requantization of depthwise results: output channels in whole blocks of 8 go
+    /// through its vector loop (NEON semantics, emulated on x86: `.ruy`), the remaining `channels % 8` through its
+    /// scalar tail (`.double`).
+    case channelBlocksOf8
+
+    /// The rounding of output channel `channel` of `channels`.
+    @inline(__always)
+    public func forChannel(_ channel: Int, of channels: Int) -> RequantizationRounding {
+        guard self == .channelBlocksOf8 else { return self }
+        return channel < channels / 8 * 8 ? .ruy : .double
+    }
+}
+
+extension QuantizedMultiplier {
+    @inline(__always) @usableFromInline
+    func apply(_ x: Int32, rounding: RequantizationRounding) -> Int32 {
+        rounding == .ruy ? applyRuy(x) : apply(x)
+    }
+}
+
+/// Int8 CONV_2D on NHWC activations with OHWI int8 weights, per-channel (or per-tensor) multipliers and int32
+/// bias; FULLY_CONNECTED runs as its 1×1 case.
+///
+/// At load the weights are widened to int16 and packed in blocks of 8 output channels (`[block][k][8]`, k running
+/// over kernel rows, columns and input channels), and each channel's constant term `bias − zeroPoint_in · Σ w` is
+/// precomputed. A run gathers 4 output pixels' receptive fields (padding holds the input zero point, so it adds
+/// nothing after the constant term) into scratch, each value already repeated across 8 int16 lanes, multiplies them
+/// by each block in int16 SIMD lanes (two k at a time when no weight is −128, so a pair of products cannot overflow
+/// int16), widens with shifts (the even and odd int16 lanes of each int32 lane go to two accumulators; the
+/// standard library's generic SIMD conversions are not inlined), accumulates in int32,
+/// and requantizes each accumulator to int8 (ruy's rounding) with the channel's multiplier, output zero point and clamp.
+public final class QuantizedConv2DKernel: @unchecked Sendable {
+    /// The convolution's shapes.
+    public let geometry: Conv2DGeometry
+    let depth: Int
+    let paddedDepth: Int
+    let blockCount: Int
+    let weights: UnsafeMutablePointer<Int16>
+    let biasTerms: UnsafeMutablePointer<Int32>
+    let multiplierValues: UnsafeMutablePointer<Int32>
+    let shiftValues: UnsafeMutablePointer<Int32>
+    let inputZeroPoint: Int16
+    let outputZeroPoint: Int32
+    let range: QuantizedRange
+    let rounding: RequantizationRounding
+    let pairSafe: Bool
+    /// 0x80 for uint8 activations (read as `x − 128`, written back with the sign bit flipped), else 0.
+    let flip: UInt8
+    let lanes: RequantizationLanes
+    /// `biasTerms` in the even / odd lane groups of `lanes`.
+    let biasLanes: UnsafeMutablePointer<SIMD4<Int32>>
+    let taskCount: Int
+    static let tile = 4
+
+    /// Bytes of scratch a run needs.
+    public var scratchBytes: Int { taskCount * Self.tile * paddedDepth * 16 }
+
+    /// Packs `filter` (OHWI, `outputChannels · kernelHeight · kernelWidth · inputChannels` int8 values) and folds
+    /// `bias` (int32 per output channel, or nil) with the input zero point.
+    /// - Parameters:
+    ///   - multipliers: one per output channel, or one for all.
+    ///   - range: the output clamp (type range narrowed by the fused activation).
+    public convenience init(
+        geometry: Conv2DGeometry, filter: UnsafePointer<Int8>, bias: UnsafePointer<Int32>?, inputZeroPoint: Int32,
+        outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange,
+        rounding: RequantizationRounding = .ruy, threadCount: Int = 1
+    ) {
+        self.init(
+            geometry: geometry, weight: { Int32(filter[$0]) }, bias: bias, inputZeroPoint: inputZeroPoint,
+            outputZeroPoint: outputZeroPoint, multipliers: multipliers, range: range, unsigned: false,
+            rounding: rounding, threadCount: threadCount)
+    }
+
+    /// The general form: `weight(i)` is the i-th OHWI weight minus its zero point (within ±255); with `unsigned`
+    /// the activations are uint8 (TFLite's uint8 convolution): zero points and `range` are then on the uint8 scale,
+    /// the kernel works on `x − 128` and flips the sign bit of what it stores.
+    public init(
+        geometry: Conv2DGeometry, weight: (Int) -> Int32, bias: UnsafePointer<Int32>?, inputZeroPoint: Int32,
+        outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange, unsigned: Bool,
+        rounding: RequantizationRounding = .ruy, threadCount: Int = 1
+    ) {
+        let shift: Int32 = unsigned ? 128 : 0
+        let inputZeroPoint = inputZeroPoint - shift
+        let outputZeroPoint = outputZeroPoint - shift
+        let range = QuantizedRange(lower: range.lower - shift, upper: range.upper - shift)
+        flip = unsigned ? 0x80 : 0
+        precondition(geometry.isValid, "invalid convolution geometry")
+        precondition(
+            multipliers.count == 1 || multipliers.count == geometry.outputChannels, "one multiplier per channel")
+        self.geometry = geometry
+        let outputs = geometry.outputChannels
+        depth = geometry.kernelHeight * geometry.kernelWidth * geometry.inputChannels
+        paddedDepth = (depth + 1) & ~1
+        blockCount = (outputs + 7) / 8
+        weights = .allocate(capacity: blockCount * paddedDepth * 8)
+        weights.initialize(repeating: 0, count: blockCount * paddedDepth * 8)
+        biasTerms = .allocate(capacity: blockCount * 8)
+        biasTerms.initialize(repeating: 0, count: blockCount * 8)
+        var largest: Int32 = 0
+        for o in 0..<outputs {
+            var sum: Int32 = 0
+            let block = o / 8
+            let lane = o % 8
+            for k in 0..<depth {
+                let w = weight(o * depth + k)
+                largest = max(largest, abs(w))
+                sum &+= w
+                weights[(block * paddedDepth + k) * 8 + lane] = Int16(clamping: w)
+            }
+            biasTerms[o] = (bias?[o] ?? 0) &- inputZeroPoint &* sum
+        }
+        // Two products of |x| ≤ 128 and |w| ≤ 127 sum within int16; larger weights take one k at a time.
+        pairSafe = largest <= 127 && (-128...127).contains(inputZeroPoint)
+        multiplierValues = .allocate(capacity: outputs)
+        shiftValues = .allocate(capacity: outputs)
+        for o in 0..<outputs {
+            let m = multipliers.count == 1 ? multipliers[0] : multipliers[o]
+            (multiplierValues + o).initialize(to: m.multiplier)
+            (shiftValues + o).initialize(to: Int32(m.shift))
+        }
+        self.inputZeroPoint = Int16(clamping: inputZeroPoint)
+        self.outputZeroPoint = outputZeroPoint
+        self.range = range
+        self.rounding = rounding
+        let perChannel = multipliers.count == 1 ? Array(repeating: multipliers[0], count: outputs) : multipliers
+        biasLanes = .allocate(capacity: blockCount * 2)
+        for g in 0..<(blockCount * 2) {
+            var v = SIMD4<Int32>()
+            for j in 0..<4 { v[j] = biasTerms[8 * (g / 2) + 2 * j + g % 2] }
+            (biasLanes + g).initialize(to: v)
+        }
+        lanes = RequantizationLanes(
+            multipliers: { perChannel[$0] }, rounding: { _ in rounding }, channels: outputs,
+            zeroPoint: outputZeroPoint, range: range)
+        let pixels = geometry.batch * geometry.outputHeight * geometry.outputWidth
+        taskCount = max(1, min(threadCount, (pixels + Self.tile - 1) / Self.tile))
+    }
+
+    deinit {
+        weights.deallocate()
+        biasTerms.deallocate()
+        multiplierValues.deallocate()
+        shiftValues.deallocate()
+        lanes.deallocate()
+        biasLanes.deallocate()
+    }
+
+    /// Runs the convolution: `input` [N, H, W, Cin] int8, `output` [N, OH, OW, Cout] int8, `scratch` at least
+    /// `scratchBytes` bytes (2-byte aligned).
+    public func run(
+        input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, scratch: UnsafeMutableRawPointer,
+        pool: ThreadPool
+    ) {
+        let body = Tiles(
+            kernel: self, input: input, output: output, scratch: scratch.assumingMemoryBound(to: Int16.self))
+        pool.parallelFor(taskCount, body)
+    }
+
+    private struct Tiles: ParallelTaskBody {
+        let kernel: QuantizedConv2DKernel
+        let input: UnsafePointer<Int8>
+        let output: UnsafeMutablePointer<Int8>
+        let scratch: UnsafeMutablePointer<Int16>
+
+        func run(task: Int) {
+            let g = kernel.geometry
+            let pixels = g.batch * g.outputHeight * g.outputWidth
+            let tiles = (pixels + QuantizedConv2DKernel.tile - 1) / QuantizedConv2DKernel.tile
+            let first = tiles * task / kernel.taskCount
+            let last = tiles * (task + 1) / kernel.taskCount
+            let rows = scratch + task * QuantizedConv2DKernel.tile * kernel.paddedDepth * 8
+            for tile in first..<last {
+                let start = tile * QuantizedConv2DKernel.tile
+                let count = min(QuantizedConv2DKernel.tile, pixels - start)
+                for p in 0..<QuantizedConv2DKernel.tile {
+                    kernel.gather(
+                        pixel: start + min(p, count - 1), input: input, into: rows + p * kernel.paddedDepth * 8)
+                }
+                kernel.multiply(rows: rows, count: count, output: output + start * g.outputChannels)
+            }
+        }
+    }
+
+    /// Writes the receptive field of output pixel `pixel` as `paddedDepth` int16 values, each repeated 8 times.
+    @inline(__always)
+    func gather(pixel: Int, input: UnsafePointer<Int8>, into row: UnsafeMutablePointer<Int16>) {
+        let g = geometry
+        let perImage = g.outputHeight * g.outputWidth
+        let b = pixel / perImage
+        let oy = (pixel % perImage) / g.outputWidth
+        let ox = pixel % g.outputWidth
+        let c = g.inputChannels
+        var k = 0
+        for ky in 0..<g.kernelHeight {
+            let iy = oy * g.strideHeight - g.paddingTop + ky * g.dilationHeight
+            for kx in 0..<g.kernelWidth {
+                let ix = ox * g.strideWidth - g.paddingLeft + kx * g.dilationWidth
+                let out = UnsafeMutableRawPointer(row + k * 8)
+                if iy >= 0, iy < g.inputHeight, ix >= 0, ix < g.inputWidth {
+                    let source = input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c
+                    for i in 0..<c {
+                        let value = Int16(Int8(bitPattern: UInt8(bitPattern: source[i]) ^ flip))
+                        out.storeBytes(of: SIMD8<Int16>(repeating: value), toByteOffset: i * 16, as: SIMD8<Int16>.self)
+                    }
+                } else {
+                    let zero = SIMD8<Int16>(repeating: inputZeroPoint)
+                    for i in 0..<c { out.storeBytes(of: zero, toByteOffset: i * 16, as: SIMD8<Int16>.self) }
+                }
+                k += c
+            }
+        }
+        if k < paddedDepth {
+            UnsafeMutableRawPointer(row + k * 8).storeBytes(of: SIMD8<Int16>(), as: SIMD8<Int16>.self)
+        }
+    }
+
+    /// Multiplies 4 gathered rows by every weight block and requantizes the first `count` of them into `output`.
+    @inline(__always)
+    func multiply(rows: UnsafeMutablePointer<Int16>, count: Int, output: UnsafeMutablePointer<Int8>) {
+        let outputs = geometry.outputChannels
+        let stride = paddedDepth * 16
+        let r = UnsafeRawPointer(rows)
+        for block in 0..<blockCount {
+            // Accumulators: even / odd int16 lanes of the 8 channels (channel 2j in e[j], 2j + 1 in o[j]).
+            var e0 = SIMD4<Int32>()
+            var o0 = SIMD4<Int32>()
+            var e1 = SIMD4<Int32>()
+            var o1 = SIMD4<Int32>()
+            var e2 = SIMD4<Int32>()
+            var o2 = SIMD4<Int32>()
+            var e3 = SIMD4<Int32>()
+            var o3 = SIMD4<Int32>()
+            let w = UnsafeRawPointer(weights + block * paddedDepth * 8)
+            @inline(__always) func accumulate(_ p: SIMD8<Int16>, _ e: inout SIMD4<Int32>, _ o: inout SIMD4<Int32>) {
+                let bits = unsafeBitCast(p, to: SIMD4<Int32>.self)
+                e &+= (bits &<< 16) &>> 16
+                o &+= bits &>> 16
+            }
+            var k = 0
+            if pairSafe {
+                while k < paddedDepth {
+                    let w0 = w.loadUnaligned(fromByteOffset: k * 16, as: SIMD8<Int16>.self)
+                    let w1 = w.loadUnaligned(fromByteOffset: k * 16 + 16, as: SIMD8<Int16>.self)
+                    let x = r + k * 16
+                    accumulate(
+                        w0 &* x.loadUnaligned(as: SIMD8<Int16>.self)
+                            &+ w1 &* x.loadUnaligned(fromByteOffset: 16, as: SIMD8<Int16>.self), &e0, &o0)
+                    accumulate(
+                        w0 &* x.loadUnaligned(fromByteOffset: stride, as: SIMD8<Int16>.self)
+                            &+ w1 &* x.loadUnaligned(fromByteOffset: stride + 16, as: SIMD8<Int16>.self), &e1, &o1)
+                    accumulate(
+                        w0 &* x.loadUnaligned(fromByteOffset: 2 * stride, as: SIMD8<Int16>.self)
+                            &+ w1 &* x.loadUnaligned(fromByteOffset: 2 * stride + 16, as: SIMD8<Int16>.self), &e2, &o2)
+                    accumulate(
+                        w0 &* x.loadUnaligned(fromByteOffset: 3 * stride, as: SIMD8<Int16>.self)
+                            &+ w1 &* x.loadUnaligned(fromByteOffset: 3 * stride + 16, as: SIMD8<Int16>.self), &e3, &o3)
+                    k += 2
+                }
+            } else {
+                while k < paddedDepth {
+                    let w0 = w.loadUnaligned(fromByteOffset: k * 16, as: SIMD8<Int16>.self)
+                    let x = r + k * 16
+                    accumulate(w0 &* x.loadUnaligned(as: SIMD8<Int16>.self), &e0, &o0)
+                    accumulate(w0 &* x.loadUnaligned(fromByteOffset: stride, as: SIMD8<Int16>.self), &e1, &o1)
+                    accumulate(w0 &* x.loadUnaligned(fromByteOffset: 2 * stride, as: SIMD8<Int16>.self), &e2, &o2)
+                    accumulate(w0 &* x.loadUnaligned(fromByteOffset: 3 * stride, as: SIMD8<Int16>.self), &e3, &o3)
+                    k += 1
+                }
+            }
+            let channels = min(8, outputs - block * 8)
+            let base = block * 8
+            if lanes.isUsable {
+                let biasEven = biasLanes[2 * block]
+                let biasOdd = biasLanes[2 * block + 1]
+                for p in 0..<count {
+                    let (e, o) = p == 0 ? (e0, o0) : p == 1 ? (e1, o1) : p == 2 ? (e2, o2) : (e3, o3)
+                    let even = lanes.apply(e &+ biasEven, group: 2 * block)
+                    let odd = lanes.apply(o &+ biasOdd, group: 2 * block + 1)
+                    let out = output + p * outputs + base
+                    for j in 0..<4 {
+                        if 2 * j < channels { out[2 * j] = Int8(bitPattern: UInt8(truncatingIfNeeded: even[j]) ^ flip) }
+                        if 2 * j + 1 < channels {
+                            out[2 * j + 1] = Int8(bitPattern: UInt8(truncatingIfNeeded: odd[j]) ^ flip)
+                        }
+                    }
+                }
+                continue
+            }
+            // Lane j of the block: even lanes in e[j / 2], odd lanes in o[j / 2]; spilled once, read as scalars.
+            var sums = (e0, o0, e1, o1, e2, o2, e3, o3)
+            withUnsafeBytes(of: &sums) { raw in
+                let lanes = raw.baseAddress!.assumingMemoryBound(to: Int32.self)
+                for lane in 0..<channels {
+                    let m = QuantizedMultiplier(
+                        multiplier: multiplierValues[base + lane], shift: Int(shiftValues[base + lane]))
+                    let bias = biasTerms[base + lane]
+                    let slot = (lane & 1) * 4 + (lane >> 1)
+                    for p in 0..<count {
+                        let scaled = m.apply(lanes[p * 8 + slot] &+ bias, rounding: rounding) &+ outputZeroPoint
+                        output[p * outputs + base + lane] = Int8(
+                            bitPattern: UInt8(truncatingIfNeeded: range.clamp(scaled)) ^ flip)
+                    }
+                }
+            }
+        }
+    }
+}

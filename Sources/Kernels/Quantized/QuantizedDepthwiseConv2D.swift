@@ -1,0 +1,217 @@
+/// Int8 DEPTHWISE_CONV_2D on NHWC activations with `[1, KH, KW, Cout]` int8 weights, per-channel multipliers and
+/// int32 bias, requantized like TFLite's optimized depthwise kernel (`RequantizationRounding.channelBlocksOf8` by default).
+///
+/// Taps outside the input are skipped (TFLite's rule; equivalent to padding with the input zero point). With depth
+/// multiplier 1, 8 channels go at a time in int16 lanes: the input rows an output row reads are first staged in
+/// scratch as int16 `x − zeroPoint` (which fits int16, and so does its product with an int8 weight); products are
+/// widened to int32 with shifts (even and odd lanes in two accumulators) before they are summed.
+public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
+    /// The convolution's shapes.
+    public let geometry: DepthwiseConv2DGeometry
+    let weights: UnsafeMutablePointer<Int16>
+    let bias: UnsafeMutablePointer<Int32>
+    let multipliers: [QuantizedMultiplier]
+    let multiplierValues: UnsafeMutablePointer<Int32>
+    let shiftValues: UnsafeMutablePointer<Int32>
+    let taskCount: Int
+    let lanes: RequantizationLanes
+    /// `bias` in the even / odd lane groups of `lanes`.
+    let biasLanes: UnsafeMutablePointer<SIMD4<Int32>>
+    let inputZeroPoint: Int32
+    let outputZeroPoint: Int32
+    let range: QuantizedRange
+    let rounding: RequantizationRounding
+    /// uint8 activations: read as unsigned, scalar path only.
+    let isUnsigned: Bool
+
+    /// Widens `filter` (`KH · KW · Cout` int8 values) and copies `bias` (Cout int32 values, or nil for zeros).
+    public convenience init(
+        geometry: DepthwiseConv2DGeometry, filter: UnsafePointer<Int8>, bias: UnsafePointer<Int32>?,
+        inputZeroPoint: Int32, outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange,
+        rounding: RequantizationRounding = .channelBlocksOf8, threadCount: Int = 1
+    ) {
+        self.init(
+            geometry: geometry, weight: { Int32(filter[$0]) }, bias: bias, inputZeroPoint: inputZeroPoint,
+            outputZeroPoint: outputZeroPoint, multipliers: multipliers, range: range, unsigned: false,
+            rounding: rounding, threadCount: threadCount)
+    }
+
+    /// The general form: `weight(i)` is the i-th weight minus its zero point (within ±255); with `unsigned` the
+    /// activations are uint8 (TFLite's uint8 scheme; zero points and `range` on the uint8 scale), computed on the
+    /// scalar path (a product of two ±255 values does not fit the int16 lanes).
+    public init(
+        geometry: DepthwiseConv2DGeometry, weight: (Int) -> Int32, bias: UnsafePointer<Int32>?,
+        inputZeroPoint: Int32, outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange,
+        unsigned: Bool, rounding: RequantizationRounding = .channelBlocksOf8, threadCount: Int = 1
+    ) {
+        isUnsigned = unsigned
+        precondition(geometry.isValid, "invalid depthwise geometry")
+        let outputs = geometry.outputChannels
+        precondition(multipliers.count == 1 || multipliers.count == outputs, "one multiplier per channel")
+        self.geometry = geometry
+        let count = geometry.kernelHeight * geometry.kernelWidth * outputs
+        weights = .allocate(capacity: count)
+        for i in 0..<count { (weights + i).initialize(to: Int16(clamping: weight(i))) }
+        self.bias = .allocate(capacity: outputs)
+        for o in 0..<outputs { (self.bias + o).initialize(to: bias?[o] ?? 0) }
+        self.multipliers = multipliers.count == 1 ? Array(repeating: multipliers[0], count: outputs) : multipliers
+        multiplierValues = .allocate(capacity: outputs)
+        shiftValues = .allocate(capacity: outputs)
+        for o in 0..<outputs {
+            (multiplierValues + o).initialize(to: self.multipliers[o].multiplier)
+            (shiftValues + o).initialize(to: Int32(self.multipliers[o].shift))
+        }
+        taskCount = max(1, min(threadCount, geometry.batch * geometry.outputHeight))
+        let perChannel = self.multipliers
+        lanes = RequantizationLanes(
+            multipliers: { perChannel[$0] }, rounding: { rounding.forChannel($0, of: outputs) }, channels: outputs,
+            zeroPoint: outputZeroPoint, range: range)
+        let groups = (outputs + 7) / 8 * 2
+        biasLanes = .allocate(capacity: groups)
+        for g in 0..<groups {
+            var v = SIMD4<Int32>()
+            for j in 0..<4 {
+                let channel = 8 * (g / 2) + 2 * j + g % 2
+                if channel < outputs { v[j] = self.bias[channel] }
+            }
+            (biasLanes + g).initialize(to: v)
+        }
+        self.inputZeroPoint = inputZeroPoint
+        self.outputZeroPoint = outputZeroPoint
+        self.range = range
+        self.rounding = rounding
+    }
+
+    deinit {
+        weights.deallocate()
+        bias.deallocate()
+        multiplierValues.deallocate()
+        shiftValues.deallocate()
+        lanes.deallocate()
+        biasLanes.deallocate()
+    }
+
+    /// Bytes of scratch a run needs: the staged int16 input rows of each task.
+    public var scratchBytes: Int {
+        geometry.depthMultiplier == 1
+            ? taskCount * geometry.kernelHeight * geometry.inputWidth * geometry.inputChannels * 2 : 0
+    }
+
+    /// Runs the convolution: `input` [N, H, W, Cin] int8, `output` [N, OH, OW, Cout] int8, `scratch` at least
+    /// `scratchBytes` bytes.
+    public func run(
+        input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, scratch: UnsafeMutableRawPointer,
+        pool: ThreadPool
+    ) {
+        pool.parallelFor(
+            taskCount,
+            Rows(kernel: self, input: input, output: output, scratch: scratch.assumingMemoryBound(to: Int16.self)))
+    }
+
+    private struct Rows: ParallelTaskBody {
+        let kernel: QuantizedDepthwiseConv2DKernel
+        let input: UnsafePointer<Int8>
+        let output: UnsafeMutablePointer<Int8>
+        let scratch: UnsafeMutablePointer<Int16>
+        func run(task: Int) {
+            let g = kernel.geometry
+            let rows = g.batch * g.outputHeight
+            let staged = scratch + task * g.kernelHeight * g.inputWidth * g.inputChannels
+            for row in (rows * task / kernel.taskCount)..<(rows * (task + 1) / kernel.taskCount) {
+                kernel.row(row, input: input, output: output, staged: staged)
+            }
+        }
+    }
+
+    @inline(__always)
+    func row(
+        _ row: Int, input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, staged: UnsafeMutablePointer<Int16>
+    ) {
+        let g = geometry
+        let b = row / g.outputHeight
+        let oy = row % g.outputHeight
+        let cin = g.inputChannels
+        let cout = g.outputChannels
+        let simdChannels = g.depthMultiplier == 1 && !isUnsigned ? cout / 8 * 8 : 0
+        let rowLength = g.inputWidth * cin
+        if simdChannels > 0 {
+            let zero = Int16(clamping: inputZeroPoint)
+            for ky in 0..<g.kernelHeight {
+                let iy = oy * g.strideHeight - g.paddingTop + ky * g.dilationHeight
+                guard iy >= 0, iy < g.inputHeight else { continue }
+                let source = input + (b * g.inputHeight + iy) * rowLength
+                let target = staged + ky * rowLength
+                for i in 0..<rowLength { target[i] = Int16(source[i]) &- zero }
+            }
+        }
+        let rowY0 = oy * g.strideHeight - g.paddingTop
+        let kyStart = rowY0 >= 0 ? 0 : (-rowY0 + g.dilationHeight - 1) / g.dilationHeight
+        let kyEnd = min(g.kernelHeight, (g.inputHeight - rowY0 + g.dilationHeight - 1) / g.dilationHeight)
+        for ox in 0..<g.outputWidth {
+            let out = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * cout
+            let y0 = oy * g.strideHeight - g.paddingTop
+            let x0 = ox * g.strideWidth - g.paddingLeft
+            var c = 0
+            // The taps inside the input: rows kyStart..<kyEnd (same for the whole output row), columns kxStart..<kxEnd.
+            let kxStart = x0 >= 0 ? 0 : (-x0 + g.dilationWidth - 1) / g.dilationWidth
+            let kxEnd = min(g.kernelWidth, (g.inputWidth - x0 + g.dilationWidth - 1) / g.dilationWidth)
+            while c < simdChannels {
+                var even = SIMD4<Int32>()
+                var odd = SIMD4<Int32>()
+                var ky = kyStart
+                while ky < kyEnd {
+                    let stagedRow = UnsafeRawPointer(staged + (ky &* rowLength &+ c))
+                    let weightRow = UnsafeRawPointer(weights + (ky &* g.kernelWidth &* cout &+ c))
+                    var kx = kxStart
+                    while kx < kxEnd {
+                        let ix = x0 &+ kx &* g.dilationWidth
+                        let x = stagedRow.loadUnaligned(fromByteOffset: ix &* cin &* 2, as: SIMD8<Int16>.self)
+                        let w = weightRow.loadUnaligned(fromByteOffset: kx &* cout &* 2, as: SIMD8<Int16>.self)
+                        let bits = unsafeBitCast(x &* w, to: SIMD4<Int32>.self)
+                        even &+= (bits &<< 16) &>> 16
+                        odd &+= bits &>> 16
+                        kx &+= 1
+                    }
+                    ky &+= 1
+                }
+                if lanes.isUsable {
+                    let group = c / 4
+                    let e = lanes.apply(even &+ biasLanes[group], group: group)
+                    let o = lanes.apply(odd &+ biasLanes[group + 1], group: group + 1)
+                    for j in 0..<4 {
+                        out[c + 2 * j] = Int8(truncatingIfNeeded: e[j])
+                        out[c + 2 * j + 1] = Int8(truncatingIfNeeded: o[j])
+                    }
+                    c += 8
+                    continue
+                }
+                for lane in 0..<8 {
+                    let sum = (lane & 1 == 0 ? even[lane >> 1] : odd[lane >> 1]) &+ bias[c + lane]
+                    let m = QuantizedMultiplier(
+                        multiplier: multiplierValues[c + lane], shift: Int(shiftValues[c + lane]))
+                    let scaled = m.apply(sum, rounding: rounding.forChannel(c + lane, of: cout)) &+ outputZeroPoint
+                    out[c + lane] = Int8(truncatingIfNeeded: range.clamp(scaled))
+                }
+                c += 8
+            }
+            while c < cout {
+                let ic = c / g.depthMultiplier
+                var acc = bias[c]
+                for ky in 0..<g.kernelHeight {
+                    let iy = y0 + ky * g.dilationHeight
+                    if iy < 0 || iy >= g.inputHeight { continue }
+                    for kx in 0..<g.kernelWidth {
+                        let ix = x0 + kx * g.dilationWidth
+                        if ix < 0 || ix >= g.inputWidth { continue }
+                        let byte = input[((b * g.inputHeight + iy) * g.inputWidth + ix) * cin + ic]
+                        let x = isUnsigned ? Int32(UInt8(bitPattern: byte)) : Int32(byte)
+                        acc &+= (x &- inputZeroPoint) &* Int32(weights[(ky * g.kernelWidth + kx) * cout + c])
+                    }
+                }
+                let scaled = multipliers[c].apply(acc, rounding: rounding.forChannel(c, of: cout)) &+ outputZeroPoint
+                out[c] = Int8(truncatingIfNeeded: range.clamp(scaled))
+                c += 1
+            }
+        }
+    }
+}

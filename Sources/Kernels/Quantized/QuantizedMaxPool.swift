@@ -1,0 +1,31 @@
+extension Quantized {
+    /// MAX_POOL_2D on 8-bit NHWC: the largest in-bounds value of each window, clamped to `range`.
+    @inlinable
+    public static func maxPool<T: QuantizedElement>(
+        geometry g: Pool2DGeometry, input: UnsafePointer<T>, output: UnsafeMutablePointer<T>, range: QuantizedRange
+    ) {
+        for b in 0..<g.batch {
+            for oy in 0..<g.outputHeight {
+                for ox in 0..<g.outputWidth {
+                    let y0 = oy * g.strideHeight - g.paddingTop
+                    let x0 = ox * g.strideWidth - g.paddingLeft
+                    let yStart = max(0, y0)
+                    let yEnd = min(g.inputHeight, y0 + g.filterHeight)
+                    let xStart = max(0, x0)
+                    let xEnd = min(g.inputWidth, x0 + g.filterWidth)
+                    let out = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * g.channels
+                    for c in 0..<g.channels {
+                        var best = Int32(T.min)
+                        for y in yStart..<max(yStart, yEnd) {
+                            for x in xStart..<max(xStart, xEnd) {
+                                best = max(
+                                    best, Int32(input[((b * g.inputHeight + y) * g.inputWidth + x) * g.channels + c]))
+                            }
+                        }
+                        out[c] = T(truncatingIfNeeded: range.clamp(best))
+                    }
+                }
+            }
+        }
+    }
+}
