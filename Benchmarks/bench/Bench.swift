@@ -47,7 +47,7 @@ struct Bench {
 
     private func measureModel(_ name: String, threads: Int) throws {
         let path = (options.modelsDirectory as NSString).appendingPathComponent("\(name).tflite")
-        let interpreter = try Interpreter(contentsOf: path, options: InterpreterOptions(threadCount: threads))
+        let interpreter = try Interpreter(contentsOf: path, options: InterpreterOptions(threadCount: threads, fusesElementwiseEpilogues: options.fusesEpilogues))
         var random = SplitMix64(seed: 1)
         let times = interpreter.withSession { session in
             for index in interpreter.inputs.indices {

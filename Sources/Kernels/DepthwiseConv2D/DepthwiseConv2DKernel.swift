@@ -3,8 +3,9 @@
 /// Runs a loop over output pixels with the channels innermost (contiguous in input, filter and output): with
 /// depth multiplier 1, each block of channels of a pixel starts from the bias and accumulates all in-bounds taps in
 /// filter row order in vector registers before one store. Where all taps of a pixel are inside the input and the
-/// channels come in fours, four pixels share each weight load. Each output row is clamped while still in L1, and
-/// rows are split over the pool's threads. Needs no scratch.
+/// channels come in fours, four pixels share each weight load. Each output row is clamped, and gets the
+/// ``OutputEpilogue`` (a fused residual ADD, PRELU or activation), while still in L1; rows are split over the
+/// pool's threads. Needs no scratch.
 public struct DepthwiseConv2DKernel: Sendable {
     /// The geometry this kernel was prepared for.
     public let geometry: DepthwiseConv2DGeometry
@@ -14,6 +15,8 @@ public struct DepthwiseConv2DKernel: Sendable {
     /// `[outputChannels]`; zeros when the convolution has no bias.
     private let bias: [Float]
     private let clamp: ClampRange
+    /// Element-wise steps applied to each output row after the clamp.
+    public private(set) var epilogue: OutputEpilogue = .none
 
     /// Copies `filter` (`[1, kernelHeight, kernelWidth, outputChannels]`) and `bias` (`[outputChannels]` or `nil`).
     /// Neither pointer is retained.
@@ -34,23 +37,34 @@ public struct DepthwiseConv2DKernel: Sendable {
         }
     }
 
+    /// The same prepared convolution (weights shared) with `epilogue` applied to its output.
+    public func withEpilogue(_ epilogue: OutputEpilogue) -> DepthwiseConv2DKernel {
+        var copy = self
+        copy.epilogue = epilogue
+        return copy
+    }
+
     /// Floats of scratch a run needs: always 0.
     public var scratchFloatCount: Int { 0 }
 
     /// Convolves `input` (`[batch, inputHeight, inputWidth, inputChannels]`) into `output`
-    /// (`[batch, outputHeight, outputWidth, outputChannels]`, not overlapping the input). `scratch` is unused.
-    /// Allocates nothing.
+    /// (`[batch, outputHeight, outputWidth, outputChannels]`, not overlapping the input). `residual` is the tensor
+    /// the epilogue adds, shaped like the output (required when the epilogue adds one; must not overlap the output).
+    /// `scratch` is unused. Allocates nothing.
     public func run(
-        input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+        input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>? = nil,
         scratch: UnsafeMutablePointer<Float>, pool: ThreadPool
     ) {
+        precondition(!epilogue.addsResidual || residual != nil, "DepthwiseConv2DKernel: the epilogue needs a residual")
         let g = geometry
         filter.withUnsafeBufferPointer { filterBuffer in
             bias.withUnsafeBufferPointer { biasBuffer in
                 guard let weights = filterBuffer.baseAddress, let biases = biasBuffer.baseAddress else { return }
                 pool.parallelRanges(
                     g.batch * g.outputHeight,
-                    Rows(kernel: self, input: input, weights: weights, biases: biases, output: output))
+                    Rows(
+                        kernel: self, input: input, weights: weights, biases: biases, output: output,
+                        residual: residual))
             }
         }
     }
@@ -62,10 +76,17 @@ public struct DepthwiseConv2DKernel: Sendable {
         let weights: UnsafePointer<Float>
         let biases: UnsafePointer<Float>
         let output: UnsafeMutablePointer<Float>
+        let residual: UnsafePointer<Float>?
 
         func run(range: Range<Int>) {
+            let rowFloats = kernel.geometry.outputWidth * kernel.geometry.outputChannels
             for row in range {
                 kernel.convolveRow(row, input: input, weights: weights, biases: biases, output: output)
+                if !kernel.epilogue.isEmpty {
+                    kernel.epilogue.apply(
+                        rows: kernel.geometry.outputWidth, channels: kernel.geometry.outputChannels,
+                        output: output + row * rowFloats, residual: residual.map { $0 + row * rowFloats })
+                }
             }
         }
     }
