@@ -52,6 +52,27 @@ import _TestSupport
         #expect(last?.output == 4)
     }
 
+    @Test func zeroChannelPadOfTheResidualIsSkipped() {
+        let log = Log()
+        var pad = Self.consumer("PAD", [5], 6, nil)
+        pad.channelZeroPadding = (input: 5, channels: 3)
+        // 5 → pad → 6; 0 → conv → 1; 1 + 6 → add → 2 (graph output).
+        let ops = [
+            Self.consumer("MAX_POOL_2D", [9], 5, nil), pad, Self.producer("CONV_2D", 0, 1, log: log),
+            Self.consumer("ADD", [6, 1], 2, .add(lhs: 6, rhs: 1, clamp: .relu)),
+        ]
+        let fused = EpilogueFuser.fuse(ops, graphOutputs: [2])
+        #expect(fused.map(\.name) == ["MAX_POOL_2D", "CONV_2D+PAD+ADD"])
+        #expect(fused.last?.inputs == [0, 5])
+        #expect(log.fused.last?.epilogue == OutputEpilogue([.addResidual(clamp: .relu, residualChannels: 3)]))
+        #expect(log.fused.last?.residual == 5)
+        // A padded tensor that something else reads too keeps its PAD, and the ADD reads the padded tensor.
+        let shared = ops + [Self.consumer("RELU", [6], 7, nil)]
+        let kept = EpilogueFuser.fuse(shared, graphOutputs: [2, 7])
+        #expect(kept.map(\.name) == ["MAX_POOL_2D", "PAD", "CONV_2D+ADD", "RELU"])
+        #expect(log.fused.last?.residual == 6)
+    }
+
     @Test func intermediateReadTwiceOrAGraphOutputStaysUnfused() {
         let log = Log()
         let twoReaders = [

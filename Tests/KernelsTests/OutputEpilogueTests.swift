@@ -5,7 +5,7 @@ import Testing
 /// operators (ADD with a clamp, PRELU, a clamping activation): equal to the last bit, on odd shapes and every pool.
 struct OutputEpilogueTests {
     enum Chain: String, CaseIterable, Sendable {
-        case add, prelu, addRelu6, addPrelu, addClampPrelu, preluRelu, relu, addPreluReluN1
+        case add, prelu, addRelu6, addPrelu, addClampPrelu, preluRelu, relu, addPreluReluN1, paddedAdd, paddedAddPrelu
     }
 
     struct Case: Sendable, CustomTestStringConvertible {
@@ -43,7 +43,8 @@ struct OutputEpilogueTests {
 
     /// The steps of a chain, and whether the ADD's residual comes first (it is an argument of a commutative add).
     static func steps(_ chain: Chain, alpha: [Float]) -> [OutputEpilogue.Step] {
-        switch chain {
+        let half = alpha.count / 2
+        return switch chain {
         case .add: [.addResidual(clamp: .none)]
         case .prelu: [.prelu(alpha: alpha)]
         case .addRelu6: [.addResidual(clamp: .relu6)]
@@ -52,20 +53,28 @@ struct OutputEpilogueTests {
         case .preluRelu: [.prelu(alpha: alpha), .clamp(.relu)]
         case .relu: [.clamp(.relu)]
         case .addPreluReluN1: [.addResidual(clamp: .none), .prelu(alpha: alpha), .clamp(.reluMinus1To1)]
+        case .paddedAdd: [.addResidual(clamp: .relu, residualChannels: half)]
+        case .paddedAddPrelu: [.addResidual(clamp: .none, residualChannels: half), .prelu(alpha: alpha)]
         }
     }
 
-    /// Applies `steps` to `values` with the reference ADD, PRELU and activation operators, one pass each.
+    /// Applies `steps` to `values` with the reference PAD, ADD, PRELU and activation operators, one pass each.
     static func referenceSteps(
-        _ steps: [OutputEpilogue.Step], values: [Float], residual: [Float], shape: [Int]
+        _ steps: [OutputEpilogue.Step], values: [Float], residual unpadded: [Float], shape: [Int]
     ) -> [Float] {
+        let channels = shape[3]
+        let residualChannels = OutputEpilogue(steps).residualChannels(outputChannels: channels)
+        var residual = [Float](repeating: 0, count: values.count)
+        for pixel in 0..<(values.count / channels) {
+            for c in 0..<residualChannels { residual[pixel * channels + c] = unpadded[pixel * residualChannels + c] }
+        }
         var current = values
         for step in steps {
             var next = [Float](repeating: .nan, count: current.count)
             next.withUnsafeMutableBufferPointer { out in
                 guard let y = out.baseAddress else { return }
                 switch step {
-                case .addResidual(let clamp):
+                case .addResidual(let clamp, _):
                     Reference.binary(
                         .add, lhs: current, lhsShape: shape, rhs: residual, rhsShape: shape, output: y,
                         outputShape: shape, clamp: clamp)
@@ -93,10 +102,11 @@ struct OutputEpilogueTests {
         let filter = random.floats(c.kernel * c.kernel * inputChannels * (c.depthwise ? 1 : c.channels))
         let bias = random.floats(c.channels)
         let outputCount = outputHeight * outputWidth * c.channels
-        let residual = random.floats(outputCount)
         // Slopes of both signs, and zero.
         let alpha = (0..<c.channels).map { $0 % 5 == 4 ? Float(0) : random.floats(1)[0] }
         let steps = Self.steps(c.chain, alpha: alpha)
+        let residual = random.floats(
+            outputHeight * outputWidth * OutputEpilogue(steps).residualChannels(outputChannels: c.channels))
         let shape = [1, outputHeight, outputWidth, c.channels]
 
         for pool in testPools {
@@ -158,6 +168,8 @@ struct OutputEpilogueTests {
     }
 
     @Test func residualIsRequiredOnlyForAnAdd() {
+        #expect(OutputEpilogue([.addResidual(clamp: .none, residualChannels: 3)]).residualChannels(outputChannels: 8) == 3)
+        #expect(OutputEpilogue([.prelu(alpha: [1])]).residualChannels(outputChannels: 8) == 8)
         #expect(OutputEpilogue([.addResidual(clamp: .none), .prelu(alpha: [1])]).addsResidual)
         #expect(!OutputEpilogue([.prelu(alpha: [1]), .clamp(.relu)]).addsResidual)
         #expect(OutputEpilogue.none.isEmpty)

@@ -40,6 +40,9 @@ package struct LoweredOperator {
     package var epilogueFusion: EpilogueFusion?
     /// Set by element-wise operators that such a kernel can absorb: see `EpilogueSource`.
     package var epilogueSource: EpilogueSource?
+    /// Set by a PAD that only appends zeros on the innermost axis: its input tensor and that input's channel count.
+    /// A fused residual ADD can read the unpadded input instead (see `OutputEpilogue.Step.addResidual`).
+    package var channelZeroPadding: (input: Int, channels: Int)?
 
     package init(
         operatorIndex: Int, name: String, inputs: [Int], outputShapes: [[Int]] = [], outputs: [Int],

@@ -139,7 +139,7 @@ public struct Conv2DKernel: Sendable {
                 GEMM.applyBiasAndClamp(m: rows, n: n, c: out, ldc: n, bias: nil, clamp: kernel.clamp)
                 if !kernel.epilogue.isEmpty {
                     kernel.epilogue.apply(
-                        rows: rows, channels: n, output: out, residual: residual.map { $0 + firstRow * n })
+                        rows: rows, channels: n, output: out, residual: residual.map { $0 + firstRow * kernel.epilogue.residualChannels(outputChannels: n) })
                 }
             }
         }

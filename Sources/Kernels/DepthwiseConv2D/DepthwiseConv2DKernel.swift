@@ -80,12 +80,14 @@ public struct DepthwiseConv2DKernel: Sendable {
 
         func run(range: Range<Int>) {
             let rowFloats = kernel.geometry.outputWidth * kernel.geometry.outputChannels
+            let residualChannels = kernel.epilogue.residualChannels(outputChannels: kernel.geometry.outputChannels)
             for row in range {
                 kernel.convolveRow(row, input: input, weights: weights, biases: biases, output: output)
                 if !kernel.epilogue.isEmpty {
                     kernel.epilogue.apply(
                         rows: kernel.geometry.outputWidth, channels: kernel.geometry.outputChannels,
-                        output: output + row * rowFloats, residual: residual.map { $0 + row * rowFloats })
+                        output: output + row * rowFloats,
+                        residual: residual.map { $0 + row * kernel.geometry.outputWidth * residualChannels })
                 }
             }
         }
@@ -211,6 +213,38 @@ private struct DepthwiseTaps {
     ) {
         let pixelBytes = pixelStride &* 4
         var c = 0
+        // Eight channels at a time: eight independent accumulator chains (in SIMD4 lanes) keep the adders busy
+        // where four would wait on each add's latency.
+        while c &+ 8 <= channels {
+            let bias = UnsafeRawPointer(biases + c).loadUnaligned(as: SIMD8<Float>.self)
+            var sum0 = bias
+            var sum1 = bias
+            var sum2 = bias
+            var sum3 = bias
+            let tapStep = dilationWidth &* inputPixelStride
+            for ky in rows {
+                let inputOffset: Int = (rowOrigin &+ ky &* dilationHeight) &* inputRowStride &+ c
+                    &+ columnOrigin &* inputPixelStride
+                let weightOffset: Int = ky &* weightRowStride &+ c
+                var x = UnsafeRawPointer(image + inputOffset)
+                var w = UnsafeRawPointer(weights + weightOffset)
+                for _ in columns {
+                    let weight = w.loadUnaligned(as: SIMD8<Float>.self)
+                    sum0 += x.loadUnaligned(as: SIMD8<Float>.self) * weight
+                    sum1 += x.loadUnaligned(fromByteOffset: pixelBytes, as: SIMD8<Float>.self) * weight
+                    sum2 += x.loadUnaligned(fromByteOffset: 2 &* pixelBytes, as: SIMD8<Float>.self) * weight
+                    sum3 += x.loadUnaligned(fromByteOffset: 3 &* pixelBytes, as: SIMD8<Float>.self) * weight
+                    x += tapStep &* 4
+                    w += weightTapStride &* 4
+                }
+            }
+            let o = UnsafeMutableRawPointer(out + c)
+            o.storeBytes(of: sum0, as: SIMD8<Float>.self)
+            o.storeBytes(of: sum1, toByteOffset: 4 * channels, as: SIMD8<Float>.self)
+            o.storeBytes(of: sum2, toByteOffset: 8 * channels, as: SIMD8<Float>.self)
+            o.storeBytes(of: sum3, toByteOffset: 12 * channels, as: SIMD8<Float>.self)
+            c &+= 8
+        }
         while c < channels {
             let bias = UnsafeRawPointer(biases + c).loadUnaligned(as: SIMD4<Float>.self)
             var sum0 = bias
@@ -249,6 +283,25 @@ private struct DepthwiseTaps {
     @inline(__always)
     func accumulate(biases: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, channels: Int) {
         var c = 0
+        // 32 channels as two SIMD16 sums: eight independent SIMD4 accumulator chains.
+        while c + 32 <= channels {
+            var sumA = UnsafeRawPointer(biases + c).loadUnaligned(as: SIMD16<Float>.self)
+            var sumB = UnsafeRawPointer(biases + c + 16).loadUnaligned(as: SIMD16<Float>.self)
+            for ky in rows {
+                let inputRow = image + (rowOrigin + ky * dilationHeight) * inputRowStride + c
+                let weightRow = weights + ky * weightRowStride + c
+                for kx in columns {
+                    let x = UnsafeRawPointer(inputRow + (columnOrigin + kx * dilationWidth) * inputPixelStride)
+                    let w = UnsafeRawPointer(weightRow + kx * weightTapStride)
+                    sumA += x.loadUnaligned(as: SIMD16<Float>.self) * w.loadUnaligned(as: SIMD16<Float>.self)
+                    sumB += x.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
+                        * w.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
+                }
+            }
+            UnsafeMutableRawPointer(out + c).storeBytes(of: sumA, as: SIMD16<Float>.self)
+            UnsafeMutableRawPointer(out + c + 16).storeBytes(of: sumB, as: SIMD16<Float>.self)
+            c += 32
+        }
         while c + 16 <= channels {
             var sum = UnsafeRawPointer(biases + c).loadUnaligned(as: SIMD16<Float>.self)
             for ky in rows {

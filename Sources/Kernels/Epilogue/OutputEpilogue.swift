@@ -7,8 +7,10 @@
 public struct OutputEpilogue: Sendable, Hashable {
     /// One element-wise step.
     public enum Step: Sendable, Hashable {
-        /// `y = clamp(y + residual)`, with the residual laid out like the output (same shape, no broadcasting).
-        case addResidual(clamp: ClampRange)
+        /// `y = clamp(y + residual)`, the residual laid out like the output. With `residualChannels` set, the
+        /// residual has only that many channels per pixel (a row stride of `residualChannels`), and the output's
+        /// other channels get `clamp(y + 0)`: the ADD of a residual zero-padded on the channel axis (PAD then ADD).
+        case addResidual(clamp: ClampRange, residualChannels: Int? = nil)
         /// `y = y ≥ 0 ? y : alpha[c] · y`, one slope per output channel (`alpha.count == channels`).
         case prelu(alpha: [Float])
         /// `y = clamp(y)`: a separate activation operator such as RELU or RELU6.
@@ -32,6 +34,14 @@ public struct OutputEpilogue: Sendable, Hashable {
     /// Whether there is nothing to do.
     public var isEmpty: Bool { steps.isEmpty }
 
+    /// Floats per pixel of the residual for an output of `channels` channels (`channels` when it is not padded).
+    public func residualChannels(outputChannels channels: Int) -> Int {
+        for step in steps {
+            if case .addResidual(_, let residualChannels?) = step { return residualChannels }
+        }
+        return channels
+    }
+
     /// Whether a step reads a residual tensor.
     public var addsResidual: Bool {
         steps.contains { if case .addResidual = $0 { true } else { false } }
@@ -41,8 +51,8 @@ public struct OutputEpilogue: Sendable, Hashable {
     public func appending(_ step: Step) -> OutputEpilogue { OutputEpilogue(steps + [step]) }
 
     /// Applies the steps to `rows × channels` contiguous floats at `output`. `residual` points at the residual
-    /// element matching `output[0]` (same layout); it is required when ``addsResidual`` and must not overlap
-    /// `output`. Allocates nothing.
+    /// element matching `output[0]` (rows of ``residualChannels(outputChannels:)`` floats); it is required when
+    /// ``addsResidual`` and must not overlap `output`. Allocates nothing.
     public func apply(
         rows: Int, channels: Int, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?
     ) {
@@ -50,8 +60,16 @@ public struct OutputEpilogue: Sendable, Hashable {
         var index = 0
         while index < steps.count {
             switch steps[index] {
-            case .addResidual(let clamp):
+            case .addResidual(let clamp, let residualChannels):
                 guard let residual else { preconditionFailure("OutputEpilogue: residual missing") }
+                if let residualChannels, residualChannels != channels {
+                    precondition(residualChannels >= 0 && residualChannels < channels, "OutputEpilogue: residual channels")
+                    Self.addPadded(
+                        rows: rows, channels: channels, output: output, residual: residual,
+                        residualChannels: residualChannels, clamp: clamp)
+                    index += 1
+                    continue
+                }
                 // The common ADD-then-PRELU pair runs as one pass.
                 if index + 1 < steps.count, case .prelu(let alpha) = steps[index + 1] {
                     alpha.withUnsafeBufferPointer { slopes in
@@ -86,6 +104,19 @@ public struct OutputEpilogue: Sendable, Hashable {
         } else {
             let (lower, upper) = (clamp.lower, clamp.upper)
             for i in 0..<count { output[i] = min(max(output[i] + residual[i], lower), upper) }
+        }
+    }
+
+    private static func addPadded(
+        rows: Int, channels: Int, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>,
+        residualChannels: Int, clamp: ClampRange
+    ) {
+        let (lower, upper) = (clamp.lower, clamp.upper)
+        for r in 0..<rows {
+            let row = output + r * channels
+            let skip = residual + r * residualChannels
+            for c in 0..<residualChannels { row[c] = min(max(row[c] + skip[c], lower), upper) }
+            for c in residualChannels..<channels { row[c] = min(max(row[c] + 0, lower), upper) }
         }
     }
 
