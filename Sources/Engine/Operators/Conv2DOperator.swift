@@ -51,7 +51,9 @@ enum Conv2DOperator: OperatorLowering {
                 }
             }
         }
-        let kernel = Conv2DKernel(geometry: geometry, filter: weights.floats, bias: biasStorage?.floats, clamp: clamp)
+        let kernel = Conv2DKernel(
+            geometry: geometry, filter: weights.floats, bias: biasStorage?.floats, clamp: clamp,
+            threadCount: context.pool.threadCount)
         let pool = context.pool
         var lowered = context.lowered(reading: [input], scratchBytes: kernel.scratchFloatCount * 4) { binder in
             let x = ctx.pointer(input, binder).assumingMemoryBound(to: Float.self)

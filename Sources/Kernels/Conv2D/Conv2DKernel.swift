@@ -30,11 +30,16 @@ public struct Conv2DKernel: Sendable {
     static let maximumSlots = 8
     /// Target floats in one block's im2col rows (or output rows, whichever is wider): about 256 KiB.
     static let blockFloatBudget = 1 << 16
+    /// Multiply-adds below which a block is not split further to give every thread one (the hand-off would cost
+    /// more than it saves).
+    static let minimumParallelWork = 1 << 16
 
     /// Packs `filter` (OHWI, `[outputChannels, kernelHeight, kernelWidth, inputChannels]`) and copies `bias`
-    /// (`[outputChannels]` or `nil`). Neither pointer is retained.
+    /// (`[outputChannels]` or `nil`). Neither pointer is retained. `threadCount` is the pool size runs will use:
+    /// the output is cut into a multiple of that many blocks when the work is large enough to share.
     public init(
-        geometry: Conv2DGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, clamp: ClampRange
+        geometry: Conv2DGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, clamp: ClampRange,
+        threadCount: Int = 1
     ) {
         precondition(geometry.isValid, "Conv2DKernel: invalid geometry \(geometry)")
         let g = geometry
@@ -58,7 +63,14 @@ public struct Conv2DKernel: Sendable {
             && g.paddingTop == 0 && g.paddingLeft == 0
             && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
         let m = g.batch * g.outputHeight * g.outputWidth
-        blockRows = min(m, max(8, Self.blockFloatBudget / max(k, n)))
+        var rows = min(m, max(8, Self.blockFloatBudget / max(k, n)))
+        let threads = min(max(1, threadCount), Self.maximumSlots)
+        if threads > 1 && m * n * k >= threads * Self.minimumParallelWork {
+            // Round the block count up to a multiple of the threads so that each gets the same number of rows.
+            let blocks = ((m + rows - 1) / rows + threads - 1) / threads * threads
+            rows = (m + blocks - 1) / blocks
+        }
+        blockRows = max(1, rows)
         let blockCount = (m + blockRows - 1) / blockRows
         slotCount = min(blockCount, Self.maximumSlots)
     }

@@ -44,6 +44,9 @@ public struct DepthwiseConv2DKernel: Sendable {
         return copy
     }
 
+    /// Multiply-adds below which rows are not split over threads (the hand-off would cost more than it saves).
+    static let minimumParallelWork = 1 << 14
+
     /// Floats of scratch a run needs: always 0.
     public var scratchFloatCount: Int { 0 }
 
@@ -60,8 +63,10 @@ public struct DepthwiseConv2DKernel: Sendable {
         filter.withUnsafeBufferPointer { filterBuffer in
             bias.withUnsafeBufferPointer { biasBuffer in
                 guard let weights = filterBuffer.baseAddress, let biases = biasBuffer.baseAddress else { return }
+                // Rows per chunk so that each thread gets at least `minimumParallelWork` multiply-adds.
+                let rowWork = max(1, g.outputWidth * g.outputChannels * g.kernelHeight * g.kernelWidth)
                 pool.parallelRanges(
-                    g.batch * g.outputHeight,
+                    g.batch * g.outputHeight, minimumChunk: (Self.minimumParallelWork + rowWork - 1) / rowWork,
                     Rows(
                         kernel: self, input: input, weights: weights, biases: biases, output: output,
                         residual: residual))
