@@ -129,10 +129,14 @@ def main():
         if not os.path.exists(path):
             print(f"skipping {name}: {path} not found", file=sys.stderr)
             continue
-        builtin = time_litert(path, 1, True, args.runs)
+        builtin = None
         for threads in args.threads:
             if args.interleave and not args.no_bench:
                 ours.update(run_bench(args.bench, args.runs, [name], threads))
+                if not args.models and name in OPTIONAL_MODELS and (name, threads) not in ours:
+                    continue  # as without --interleave: optional models only when our bench runs them
+            if builtin is None:
+                builtin = time_litert(path, 1, True, args.runs)
             xnnpack = time_litert(path, threads, False, args.runs)
             mine = ours.get((name, threads), {}).get("median_ms")
             mine = float(mine) if isinstance(mine, (int, float)) else None
