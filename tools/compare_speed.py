@@ -8,8 +8,11 @@ with each thread count, and the builtin reference kernels (BUILTIN_WITHOUT_DEFAU
 each timed over R invocations after 5 warm-up runs, on the SplitMix64 seed-1 inputs (int8 inputs are that stream
 quantized with the input tensor's scale and zero point). Ratios are ours / LiteRT (below 1: we are faster).
 
+With --interleave, each (model, thread count) runs our bench and then LiteRT XNNPACK back to back, so that on a
+machine whose load drifts both sides of a ratio see the same load; the load average is printed before and after.
+
 Run from the repository root:
-    python3 tools/compare_speed.py [--bench .build/release/bench] [--runs 50] [--threads 1 2] [--json]
+    python3 tools/compare_speed.py [--bench .build/release/bench] [--runs 50] [--threads 1 2] [--interleave] [--json]
     python3 tools/compare_speed.py --no-bench --models palm_detection_full   # LiteRT only
 """
 
@@ -31,12 +34,14 @@ OPTIONAL_MODELS = ["efficientnet_lite0_int8"]  # timed when the bench reports it
 WARMUP = 5
 
 
-def run_bench(bench, runs, names):
+def run_bench(bench, runs, names, threads=None):
     """Our results keyed by (name, threads); empty when the bench is missing or fails."""
     results = {}
     command = [bench, "--json", "--runs", str(runs)]
     if len(names) == 1:
         command += ["--filter", names[0]]
+    if threads is not None:
+        command += ["--threads", str(threads)]
     try:
         proc = subprocess.run(command, capture_output=True, text=True, timeout=3600)
     except (OSError, subprocess.TimeoutExpired) as error:
@@ -105,11 +110,17 @@ def main():
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2], help="thread counts (default 1 2)")
     parser.add_argument("--models", nargs="+", help="model stems in Models/ (default: the six float models)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per row instead of a table")
+    parser.add_argument("--interleave", action="store_true",
+                        help="run our bench per (model, threads) right before LiteRT's timing of the same")
     args = parser.parse_args()
 
+    load_before = os.getloadavg()
     names = args.models or DEFAULT_MODELS + OPTIONAL_MODELS
-    ours = {} if args.no_bench else run_bench(args.bench, args.runs, names)
-    if not args.models:
+    ours = {} if args.no_bench or args.interleave else run_bench(args.bench, args.runs, names)
+    if args.interleave and not args.no_bench and not args.models:
+        names = DEFAULT_MODELS + [n for n in OPTIONAL_MODELS
+                                  if os.path.exists(os.path.join(pvtools.MODELS_DIR, n + ".tflite"))]
+    elif not args.models:
         names = DEFAULT_MODELS + [n for n in OPTIONAL_MODELS if any(key[0] == n for key in ours)]
 
     rows = []
@@ -118,8 +129,14 @@ def main():
         if not os.path.exists(path):
             print(f"skipping {name}: {path} not found", file=sys.stderr)
             continue
-        builtin = time_litert(path, 1, True, args.runs)
+        builtin = None
         for threads in args.threads:
+            if args.interleave and not args.no_bench:
+                ours.update(run_bench(args.bench, args.runs, [name], threads))
+                if not args.models and name in OPTIONAL_MODELS and (name, threads) not in ours:
+                    continue  # as without --interleave: optional models only when our bench runs them
+            if builtin is None:
+                builtin = time_litert(path, 1, True, args.runs)
             xnnpack = time_litert(path, threads, False, args.runs)
             mine = ours.get((name, threads), {}).get("median_ms")
             mine = float(mine) if isinstance(mine, (int, float)) else None
@@ -145,7 +162,10 @@ def main():
                   f"{_fmt(row['litert_xnnpack_median_ms']):>11s} {_fmt(row['ratio_vs_xnnpack']):>6s} "
                   f"{_fmt(row.get('litert_builtin_median_ms')):>11s} {_fmt(row.get('ratio_vs_builtin')):>6s}")
         print(f"medians over {args.runs} runs after {WARMUP} warm-up runs; LiteRT builtin kernels with 1 thread; "
-              f"ratio = ours / LiteRT")
+              f"ratio = ours / LiteRT" + ("; interleaved per model" if args.interleave else ""))
+        load_after = os.getloadavg()
+        print("load average (1, 5, 15 min): before " + " ".join(f"{v:.2f}" for v in load_before)
+              + ", after " + " ".join(f"{v:.2f}" for v in load_after))
     return 0
 
 

@@ -8,12 +8,15 @@ struct BenchOptions {
     var modelsDirectory = "Models"
     /// Print each model's operators with their median time per invocation, slowest first (at most this many; 0 = off).
     var profileTop = 0
+    /// Whether convolutions absorb their element-wise consumers (`--unfused` turns it off, for comparison).
+    var fusesEpilogues = true
 
     static let usage = """
         usage: bench [--json] [--filter NAME] [--runs N] [--warmup N] [--threads 1,2] [--models-dir DIR]
-                     [--profile [TOP]]
+                     [--profile [TOP]] [--unfused]
           --profile  after each model's timing, time every operator per invocation and print the TOP (default 15)
                      slowest by median, plus totals per operator type
+          --unfused  run ADD / PRELU / RELU after a convolution as separate operators (InterpreterOptions)
         """
 
     init<S: Sequence<String>>(_ arguments: S) throws {
@@ -27,6 +30,7 @@ struct BenchOptions {
             pending = nil
             switch argument {
             case "--json": json = true
+            case "--unfused": fusesEpilogues = false
             case "--filter": filter = try value(argument)
             case "--runs":
                 guard let n = Int(try value(argument)), n >= 1 else { throw BenchError("--runs must be ≥ 1") }

@@ -16,15 +16,20 @@ public struct InterpreterOptions: Sendable, Hashable {
     /// tensor. A model that needs more is refused at load with `InterpreterError.limitExceeded`.
     /// Default `InterpreterLimits.defaultMemoryLimit` (2 GiB).
     public var memoryLimit: Int
+    /// Whether an ADD of a residual, a PRELU or a clamping activation that alone consumes a convolution's output is
+    /// computed by the convolution on each output block (one operator, no intermediate tensor) rather than as a
+    /// separate pass. Results are the same either way. Only in `.optimized` mode. Default true.
+    public var fusesElementwiseEpilogues: Bool
 
     /// Creates options. `threadCount` below 1 is treated as 1.
     public init(
         threadCount: Int = 1, kernelMode: KernelMode = .optimized,
-        memoryLimit: Int = InterpreterLimits.defaultMemoryLimit
+        memoryLimit: Int = InterpreterLimits.defaultMemoryLimit, fusesElementwiseEpilogues: Bool = true
     ) {
         self.threadCount = max(1, threadCount)
         self.kernelMode = kernelMode
         self.memoryLimit = max(0, memoryLimit)
+        self.fusesElementwiseEpilogues = fusesElementwiseEpilogues
     }
 }
 

@@ -28,6 +28,10 @@ public final class ThreadPool: Sendable {
 
     deinit { team?.stop() }
 
+    /// Chunks per thread a range is cut into: threads take chunks one at a time, so when one thread is slow
+    /// (descheduled on a busy machine) the others take its share instead of waiting for it.
+    public static let chunksPerThread = 4
+
     /// A pool that runs everything inline on the calling thread.
     public static let serial = ThreadPool(threadCount: 1)
 
@@ -53,11 +57,11 @@ public final class ThreadPool: Sendable {
         }
     }
 
-    /// Splits `0..<count` into at most `threadCount` contiguous chunks of at least `minimumChunk` items and calls
-    /// `body.run(range:)` once per chunk, concurrently; allocates nothing.
+    /// Splits `0..<count` into contiguous chunks of at least `minimumChunk` items, at most
+    /// ``chunksPerThread`` per thread, and calls `body.run(range:)` once per chunk, concurrently; allocates nothing.
     public func parallelRanges<Body: ParallelRangeBody>(_ count: Int, minimumChunk: Int = 1, _ body: Body) {
         if count <= 0 { return }
-        let chunks = max(1, min(threadCount, count / max(1, minimumChunk)))
+        let chunks = threadCount == 1 ? 1 : max(1, min(threadCount * Self.chunksPerThread, count / max(1, minimumChunk)))
         if chunks == 1 {
             body.run(range: 0..<count)
             return

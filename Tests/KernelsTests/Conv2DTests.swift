@@ -119,6 +119,41 @@ struct Conv2DTests {
         }
     }
 
+    /// Kernels prepared for a pool size cut the output into a multiple of that many blocks once the work is large
+    /// enough; every such partition (odd row counts, 1×1 direct and k×k im2col) matches the reference.
+    @Test(arguments: [(17, 13, 9, 31, 3), (16, 16, 88, 88, 1), (7, 11, 5, 67, 5), (64, 64, 3, 24, 5)])
+    func threadAwareBlocksMatchReference(_ shape: (Int, Int, Int, Int, Int)) {
+        let (height, width, inputChannels, outputChannels, size) = shape
+        let g = Conv2DTests.geometry(
+            height: height, width: width, inputChannels: inputChannels, outputChannels: outputChannels,
+            kernel: (size, size), stride: size == 5 ? (2, 2) : (1, 1),
+            padding: (size / 2, size / 2, size / 2, size / 2))
+        var random = SplitMixSource(seed: UInt64(height * 1000 + outputChannels))
+        let input = random.floats(g.inputHeight * g.inputWidth * g.inputChannels)
+        let filter = random.floats(g.outputChannels * g.kernelHeight * g.kernelWidth * g.inputChannels)
+        let bias = random.floats(g.outputChannels)
+        let outputCount = g.outputHeight * g.outputWidth * g.outputChannels
+        var expected = [Float](repeating: .nan, count: outputCount)
+        expected.withUnsafeMutableBufferPointer { out in
+            guard let pointer = out.baseAddress else { return }
+            Reference.conv2D(geometry: g, input: input, filter: filter, bias: bias, output: pointer, clamp: .relu)
+        }
+        let tolerance = 1e-5 * Float(g.kernelHeight * g.kernelWidth * g.inputChannels).squareRoot()
+        for pool in testPools {
+            let kernel = Conv2DKernel(
+                geometry: g, filter: filter, bias: bias, clamp: .relu, threadCount: pool.threadCount)
+            var scratch = [Float](repeating: .nan, count: max(1, kernel.scratchFloatCount))
+            var actual = [Float](repeating: .nan, count: outputCount)
+            actual.withUnsafeMutableBufferPointer { out in
+                scratch.withUnsafeMutableBufferPointer { scratchBuffer in
+                    guard let pointer = out.baseAddress, let scratchPointer = scratchBuffer.baseAddress else { return }
+                    kernel.run(input: input, output: pointer, scratch: scratchPointer, pool: pool)
+                }
+            }
+            expectNearlyEqual(actual, expected, tolerance: tolerance, "\(shape) threads=\(pool.threadCount)")
+        }
+    }
+
     @Test func directPointwiseNeedsNoScratch() {
         let g = Conv2DTests.geometry(height: 4, width: 4, inputChannels: 8, outputChannels: 8, kernel: (1, 1))
         let filter = [Float](repeating: 1, count: 64)

@@ -60,6 +60,9 @@ struct DepthwiseConv2DTests {
         for (kernel, stride, padding, channels) in [
             ((3, 3), (1, 1), (1, 1, 1, 1), 4), ((5, 5), (1, 1), (2, 2, 2, 2), 32), ((3, 3), (2, 2), (0, 1, 0, 1), 12),
             ((5, 5), (2, 2), (1, 2, 1, 2), 20), ((3, 3), (1, 1), (0, 0, 0, 0), 8),
+            // Eight-channel blocks plus a four-channel tail; 32-channel single-pixel blocks plus tails.
+            ((3, 3), (1, 1), (1, 1, 1, 1), 44), ((5, 5), (2, 2), (2, 2, 2, 2), 36), ((3, 3), (2, 2), (0, 1, 0, 1), 68),
+            ((3, 3), (1, 1), (1, 1, 1, 1), 67),
         ] {
             cases.append(Case(
                 geometry: geometry(height: 6, width: 23, channels: channels, kernel: kernel, stride: stride,

@@ -68,6 +68,9 @@ struct GraphBuilder {
         for output in subgraph.outputs where !written.contains(output) {
             throw .invalidModel("graph output \(output) '\(tensors[output].name)' is never written")
         }
+        if options.kernelMode == .optimized && options.fusesElementwiseEpilogues {
+            builder.operators = EpilogueFuser.fuse(builder.operators, graphOutputs: Set(subgraph.outputs))
+        }
         builder.inputs = try subgraph.inputs.map { index throws(InterpreterError) in try describe(tensors[index]) }
         builder.outputs = try subgraph.outputs.map { index throws(InterpreterError) in try describe(tensors[index]) }
         for tensor in tensors where tensor.isConstant {

@@ -40,7 +40,7 @@ enum BinaryOperator: OperatorLowering {
         let ctx = context
         let reference = context.useReference
         let pool = context.pool
-        return context.lowered(reading: [lhs, rhs]) { binder in
+        var lowered = context.lowered(reading: [lhs, rhs]) { binder in
             let a = UnsafePointer(ctx.pointer(lhs, binder).assumingMemoryBound(to: Float.self))
             let b = UnsafePointer(ctx.pointer(rhs, binder).assumingMemoryBound(to: Float.self))
             let y = binder.floats(output.index)
@@ -53,6 +53,10 @@ enum BinaryOperator: OperatorLowering {
             }
             return { BinaryElementwise.run(operation, lhs: a, rhs: b, output: y, plan: plan, clamp: clamp, pool: pool) }
         }
+        if operation == .add, lhsShape == shape, rhsShape == shape, !lhs.isConstant, !rhs.isConstant {
+            lowered.epilogueSource = .add(lhs: lhs.index, rhs: rhs.index, clamp: clamp)
+        }
+        return lowered
     }
 
     /// NumPy broadcasting: shapes aligned on the right, each pair of extents equal or one of them 1.

@@ -53,11 +53,22 @@ enum DepthwiseConv2DOperator: OperatorLowering {
         let kernel = DepthwiseConv2DKernel(
             geometry: geometry, filter: weights.floats, bias: biasStorage?.floats, clamp: clamp)
         let pool = context.pool
-        return context.lowered(reading: [input], scratchBytes: kernel.scratchFloatCount * 4) { binder in
+        var lowered = context.lowered(reading: [input], scratchBytes: kernel.scratchFloatCount * 4) { binder in
             let x = ctx.pointer(input, binder).assumingMemoryBound(to: Float.self)
             let y = binder.floats(output.index)
             let scratch = binder.scratchFloats
             return { kernel.run(input: x, output: y, scratch: scratch, pool: pool) }
         }
+        lowered.epilogueFusion = EpilogueFusion(channels: outChannels) { epilogue, residual, fusedOutput in
+            let fused = kernel.withEpilogue(epilogue)
+            return { binder in
+                let x = ctx.pointer(input, binder).assumingMemoryBound(to: Float.self)
+                let y = binder.floats(fusedOutput)
+                let r = residual.map { UnsafePointer(binder.floats($0)) }
+                let scratch = binder.scratchFloats
+                return { fused.run(input: x, output: y, residual: r, scratch: scratch, pool: pool) }
+            }
+        }
+        return lowered
     }
 }

@@ -19,7 +19,7 @@ enum PReLUOperator: OperatorLowering {
         let ctx = context
         let reference = context.useReference
         let pool = context.pool
-        return context.lowered(reading: [input, alpha]) { binder in
+        var lowered = context.lowered(reading: [input, alpha]) { binder in
             let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Float.self))
             let a = UnsafePointer(ctx.pointer(alpha, binder).assumingMemoryBound(to: Float.self))
             let y = binder.floats(output.index)
@@ -31,6 +31,25 @@ enum PReLUOperator: OperatorLowering {
                 }
             }
             return { PReLU.run(input: x, alpha: a, output: y, plan: plan, pool: pool) }
+        }
+        if let slopes = perChannelSlopes(input: input, alpha: alpha, outputShape: shape) {
+            lowered.epilogueSource = .prelu(input: input.index, alpha: slopes)
+        }
+        return lowered
+    }
+
+    /// One slope per channel (the input's innermost axis) when `alpha` is a constant that only varies along that
+    /// axis (or is a single value) and the output is shaped like the input; nil otherwise.
+    static func perChannelSlopes(input: GraphTensor, alpha: GraphTensor, outputShape: [Int]) -> [Float]? {
+        guard let storage = alpha.constant, !input.isConstant, outputShape == input.shape,
+            let channels = input.shape.last, channels > 0, alpha.shape.count <= input.shape.count,
+            alpha.shape.dropLast().allSatisfy({ $0 == 1 })
+        else { return nil }
+        let values = storage.floats
+        switch alpha.elementCount {
+        case channels: return (0..<channels).map { values[$0] }
+        case 1: return [Float](repeating: values[0], count: channels)
+        default: return nil
         }
     }
 }

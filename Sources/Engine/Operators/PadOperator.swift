@@ -36,12 +36,18 @@ enum PadOperator: OperatorLowering {
         let inputShape = input.shape
         let ctx = context
         let paddingPairs = paddings
-        return context.lowered(reading: [input]) { binder in
+        var lowered = context.lowered(reading: [input]) { binder in
             let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Float.self))
             let y = binder.floats(output.index)
             return {
                 Pad.run(input: x, inputShape: inputShape, paddings: paddingPairs, padValue: padValue, output: y)
             }
         }
+        if padValue == 0, !input.isConstant, let channels = inputShape.last, channels > 0,
+            paddings.dropLast().allSatisfy({ $0.before == 0 && $0.after == 0 }), paddings.last?.before == 0
+        {
+            lowered.channelZeroPadding = (input.index, channels)
+        }
+        return lowered
     }
 }

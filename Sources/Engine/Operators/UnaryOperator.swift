@@ -28,11 +28,20 @@ enum UnaryOperator: OperatorLowering {
         let ctx = context
         let reference = context.useReference
         let pool = context.pool
-        return context.lowered(reading: [input]) { binder in
+        var lowered = context.lowered(reading: [input]) { binder in
             let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Float.self))
             let y = binder.floats(output.index)
             if reference { return { Reference.unary(operation, input: x, output: y, count: count) } }
             return { Unary.run(operation, input: x, output: y, count: count, pool: pool) }
         }
+        if !input.isConstant {
+            switch operation {
+            case .relu: lowered.epilogueSource = .clamp(input: input.index, .relu)
+            case .relu6: lowered.epilogueSource = .clamp(input: input.index, .relu6)
+            case .reluMinus1To1: lowered.epilogueSource = .clamp(input: input.index, .reluMinus1To1)
+            default: break
+            }
+        }
+        return lowered
     }
 }

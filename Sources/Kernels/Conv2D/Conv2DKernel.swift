@@ -4,8 +4,9 @@
 /// A 1×1 convolution with unit stride and no padding multiplies the input in place (NHWC already is `[M, K]`);
 /// every other shape gathers blocks of output pixels' receptive fields (im2col, zero-filling padding) into caller
 /// scratch and multiplies each block. Each output block is prefilled with the bias and the GEMM adds the product to
-/// it; the clamp follows right after, while the block is still in cache. Blocks are split over the pool's threads;
-/// each concurrently running chunk owns one slot of scratch.
+/// it; the clamp and the ``OutputEpilogue`` (a fused residual ADD, PRELU or activation) follow right after, while
+/// the block is still in cache. Blocks are split over the pool's threads; each concurrently running chunk owns one
+/// slot of scratch.
 public struct Conv2DKernel: Sendable {
     /// The geometry this kernel was prepared for.
     public let geometry: Conv2DGeometry
@@ -16,6 +17,8 @@ public struct Conv2DKernel: Sendable {
     /// GEMM accumulates onto them, which saves BLAS's separate zeroing pass.
     private let bias: [Float]
     private let clamp: ClampRange
+    /// Element-wise steps applied to each output block after the clamp.
+    public private(set) var epilogue: OutputEpilogue = .none
     /// Whether the input is used directly as the GEMM's left matrix.
     private let isDirect: Bool
     /// Output pixels per GEMM block.
@@ -27,11 +30,16 @@ public struct Conv2DKernel: Sendable {
     static let maximumSlots = 8
     /// Target floats in one block's im2col rows (or output rows, whichever is wider): about 256 KiB.
     static let blockFloatBudget = 1 << 16
+    /// Multiply-adds below which a block is not split further to give every thread one (the hand-off would cost
+    /// more than it saves).
+    static let minimumParallelWork = 1 << 16
 
     /// Packs `filter` (OHWI, `[outputChannels, kernelHeight, kernelWidth, inputChannels]`) and copies `bias`
-    /// (`[outputChannels]` or `nil`). Neither pointer is retained.
+    /// (`[outputChannels]` or `nil`). Neither pointer is retained. `threadCount` is the pool size runs will use:
+    /// the output is cut into a multiple of that many blocks when the work is large enough to share.
     public init(
-        geometry: Conv2DGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, clamp: ClampRange
+        geometry: Conv2DGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, clamp: ClampRange,
+        threadCount: Int = 1
     ) {
         precondition(geometry.isValid, "Conv2DKernel: invalid geometry \(geometry)")
         let g = geometry
@@ -55,23 +63,40 @@ public struct Conv2DKernel: Sendable {
             && g.paddingTop == 0 && g.paddingLeft == 0
             && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
         let m = g.batch * g.outputHeight * g.outputWidth
-        blockRows = min(m, max(8, Self.blockFloatBudget / max(k, n)))
+        var rows = min(m, max(8, Self.blockFloatBudget / max(k, n)))
+        let threads = min(max(1, threadCount), Self.maximumSlots)
+        if threads > 1 && m * n * k >= threads * Self.minimumParallelWork {
+            // Round the block count up to a multiple of the threads so that each gets the same number of rows.
+            let blocks = ((m + rows - 1) / rows + threads - 1) / threads * threads
+            rows = (m + blocks - 1) / blocks
+        }
+        blockRows = max(1, rows)
         let blockCount = (m + blockRows - 1) / blockRows
         slotCount = min(blockCount, Self.maximumSlots)
     }
 
-    /// Floats of scratch one ``run(input:output:scratch:pool:)`` needs; 0 for a direct 1×1 convolution.
+    /// The same prepared convolution (weights shared, not repacked) with `epilogue` applied to its output.
+    public func withEpilogue(_ epilogue: OutputEpilogue) -> Conv2DKernel {
+        var copy = self
+        copy.epilogue = epilogue
+        return copy
+    }
+
+    /// Floats of scratch one ``run(input:output:residual:scratch:pool:)`` needs; 0 for a direct 1×1 convolution.
     public var scratchFloatCount: Int {
         isDirect ? 0 : slotCount * blockRows * geometry.kernelHeight * geometry.kernelWidth * geometry.inputChannels
     }
 
     /// Convolves `input` (`[batch, inputHeight, inputWidth, inputChannels]`) into `output`
     /// (`[batch, outputHeight, outputWidth, outputChannels]`). `scratch` holds at least ``scratchFloatCount``
-    /// floats (any pointer when that is 0) and must not overlap input or output. Allocates nothing.
+    /// floats (any pointer when that is 0) and must not overlap input or output. `residual` is the tensor the
+    /// epilogue adds, shaped like the output (required when the epilogue adds one; must not overlap the output).
+    /// Allocates nothing.
     public func run(
-        input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+        input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>? = nil,
         scratch: UnsafeMutablePointer<Float>, pool: ThreadPool
     ) {
+        precondition(!epilogue.addsResidual || residual != nil, "Conv2DKernel: the epilogue needs a residual")
         let g = geometry
         let m = g.batch * g.outputHeight * g.outputWidth
         let blockCount = (m + blockRows - 1) / blockRows
@@ -82,7 +107,8 @@ public struct Conv2DKernel: Sendable {
                 pool.parallelFor(
                     chunks,
                     Blocks(
-                        kernel: self, input: input, output: output, scratch: scratch, packed: packed,
+                        kernel: self, input: input, output: output, residual: residual, scratch: scratch,
+                        packed: packed,
                         bias: biasPointer, blockCount: blockCount, chunks: chunks))
             }
         }
@@ -93,6 +119,7 @@ public struct Conv2DKernel: Sendable {
         let kernel: Conv2DKernel
         let input: UnsafePointer<Float>
         let output: UnsafeMutablePointer<Float>
+        let residual: UnsafePointer<Float>?
         let scratch: UnsafeMutablePointer<Float>
         let packed: UnsafePointer<Float>
         let bias: UnsafePointer<Float>
@@ -122,6 +149,10 @@ public struct Conv2DKernel: Sendable {
                     m: rows, n: n, k: k, a: left, lda: k, b: packed, ldb: n, layout: .kByN, c: out, ldc: n,
                     accumulate: true)
                 GEMM.applyBiasAndClamp(m: rows, n: n, c: out, ldc: n, bias: nil, clamp: kernel.clamp)
+                if !kernel.epilogue.isEmpty {
+                    kernel.epilogue.apply(
+                        rows: rows, channels: n, output: out, residual: residual.map { $0 + firstRow * kernel.epilogue.residualChannels(outputChannels: n) })
+                }
             }
         }
     }

@@ -3,8 +3,9 @@
 /// Runs a loop over output pixels with the channels innermost (contiguous in input, filter and output): with
 /// depth multiplier 1, each block of channels of a pixel starts from the bias and accumulates all in-bounds taps in
 /// filter row order in vector registers before one store. Where all taps of a pixel are inside the input and the
-/// channels come in fours, four pixels share each weight load. Each output row is clamped while still in L1, and
-/// rows are split over the pool's threads. Needs no scratch.
+/// channels come in fours, four pixels share each weight load. Each output row is clamped, and gets the
+/// ``OutputEpilogue`` (a fused residual ADD, PRELU or activation), while still in L1; rows are split over the
+/// pool's threads. Needs no scratch.
 public struct DepthwiseConv2DKernel: Sendable {
     /// The geometry this kernel was prepared for.
     public let geometry: DepthwiseConv2DGeometry
@@ -14,6 +15,8 @@ public struct DepthwiseConv2DKernel: Sendable {
     /// `[outputChannels]`; zeros when the convolution has no bias.
     private let bias: [Float]
     private let clamp: ClampRange
+    /// Element-wise steps applied to each output row after the clamp.
+    public private(set) var epilogue: OutputEpilogue = .none
 
     /// Copies `filter` (`[1, kernelHeight, kernelWidth, outputChannels]`) and `bias` (`[outputChannels]` or `nil`).
     /// Neither pointer is retained.
@@ -34,23 +37,39 @@ public struct DepthwiseConv2DKernel: Sendable {
         }
     }
 
+    /// The same prepared convolution (weights shared) with `epilogue` applied to its output.
+    public func withEpilogue(_ epilogue: OutputEpilogue) -> DepthwiseConv2DKernel {
+        var copy = self
+        copy.epilogue = epilogue
+        return copy
+    }
+
+    /// Multiply-adds below which rows are not split over threads (the hand-off would cost more than it saves).
+    static let minimumParallelWork = 1 << 14
+
     /// Floats of scratch a run needs: always 0.
     public var scratchFloatCount: Int { 0 }
 
     /// Convolves `input` (`[batch, inputHeight, inputWidth, inputChannels]`) into `output`
-    /// (`[batch, outputHeight, outputWidth, outputChannels]`, not overlapping the input). `scratch` is unused.
-    /// Allocates nothing.
+    /// (`[batch, outputHeight, outputWidth, outputChannels]`, not overlapping the input). `residual` is the tensor
+    /// the epilogue adds, shaped like the output (required when the epilogue adds one; must not overlap the output).
+    /// `scratch` is unused. Allocates nothing.
     public func run(
-        input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+        input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>? = nil,
         scratch: UnsafeMutablePointer<Float>, pool: ThreadPool
     ) {
+        precondition(!epilogue.addsResidual || residual != nil, "DepthwiseConv2DKernel: the epilogue needs a residual")
         let g = geometry
         filter.withUnsafeBufferPointer { filterBuffer in
             bias.withUnsafeBufferPointer { biasBuffer in
                 guard let weights = filterBuffer.baseAddress, let biases = biasBuffer.baseAddress else { return }
+                // Rows per chunk so that each thread gets at least `minimumParallelWork` multiply-adds.
+                let rowWork = max(1, g.outputWidth * g.outputChannels * g.kernelHeight * g.kernelWidth)
                 pool.parallelRanges(
-                    g.batch * g.outputHeight,
-                    Rows(kernel: self, input: input, weights: weights, biases: biases, output: output))
+                    g.batch * g.outputHeight, minimumChunk: (Self.minimumParallelWork + rowWork - 1) / rowWork,
+                    Rows(
+                        kernel: self, input: input, weights: weights, biases: biases, output: output,
+                        residual: residual))
             }
         }
     }
@@ -62,10 +81,19 @@ public struct DepthwiseConv2DKernel: Sendable {
         let weights: UnsafePointer<Float>
         let biases: UnsafePointer<Float>
         let output: UnsafeMutablePointer<Float>
+        let residual: UnsafePointer<Float>?
 
         func run(range: Range<Int>) {
+            let rowFloats = kernel.geometry.outputWidth * kernel.geometry.outputChannels
+            let residualChannels = kernel.epilogue.residualChannels(outputChannels: kernel.geometry.outputChannels)
             for row in range {
                 kernel.convolveRow(row, input: input, weights: weights, biases: biases, output: output)
+                if !kernel.epilogue.isEmpty {
+                    kernel.epilogue.apply(
+                        rows: kernel.geometry.outputWidth, channels: kernel.geometry.outputChannels,
+                        output: output + row * rowFloats,
+                        residual: residual.map { $0 + row * kernel.geometry.outputWidth * residualChannels })
+                }
             }
         }
     }
@@ -190,6 +218,38 @@ private struct DepthwiseTaps {
     ) {
         let pixelBytes = pixelStride &* 4
         var c = 0
+        // Eight channels at a time: eight independent accumulator chains (in SIMD4 lanes) keep the adders busy
+        // where four would wait on each add's latency.
+        while c &+ 8 <= channels {
+            let bias = UnsafeRawPointer(biases + c).loadUnaligned(as: SIMD8<Float>.self)
+            var sum0 = bias
+            var sum1 = bias
+            var sum2 = bias
+            var sum3 = bias
+            let tapStep = dilationWidth &* inputPixelStride
+            for ky in rows {
+                let inputOffset: Int = (rowOrigin &+ ky &* dilationHeight) &* inputRowStride &+ c
+                    &+ columnOrigin &* inputPixelStride
+                let weightOffset: Int = ky &* weightRowStride &+ c
+                var x = UnsafeRawPointer(image + inputOffset)
+                var w = UnsafeRawPointer(weights + weightOffset)
+                for _ in columns {
+                    let weight = w.loadUnaligned(as: SIMD8<Float>.self)
+                    sum0 += x.loadUnaligned(as: SIMD8<Float>.self) * weight
+                    sum1 += x.loadUnaligned(fromByteOffset: pixelBytes, as: SIMD8<Float>.self) * weight
+                    sum2 += x.loadUnaligned(fromByteOffset: 2 &* pixelBytes, as: SIMD8<Float>.self) * weight
+                    sum3 += x.loadUnaligned(fromByteOffset: 3 &* pixelBytes, as: SIMD8<Float>.self) * weight
+                    x += tapStep &* 4
+                    w += weightTapStride &* 4
+                }
+            }
+            let o = UnsafeMutableRawPointer(out + c)
+            o.storeBytes(of: sum0, as: SIMD8<Float>.self)
+            o.storeBytes(of: sum1, toByteOffset: 4 * channels, as: SIMD8<Float>.self)
+            o.storeBytes(of: sum2, toByteOffset: 8 * channels, as: SIMD8<Float>.self)
+            o.storeBytes(of: sum3, toByteOffset: 12 * channels, as: SIMD8<Float>.self)
+            c &+= 8
+        }
         while c < channels {
             let bias = UnsafeRawPointer(biases + c).loadUnaligned(as: SIMD4<Float>.self)
             var sum0 = bias
@@ -228,6 +288,25 @@ private struct DepthwiseTaps {
     @inline(__always)
     func accumulate(biases: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, channels: Int) {
         var c = 0
+        // 32 channels as two SIMD16 sums: eight independent SIMD4 accumulator chains.
+        while c + 32 <= channels {
+            var sumA = UnsafeRawPointer(biases + c).loadUnaligned(as: SIMD16<Float>.self)
+            var sumB = UnsafeRawPointer(biases + c + 16).loadUnaligned(as: SIMD16<Float>.self)
+            for ky in rows {
+                let inputRow = image + (rowOrigin + ky * dilationHeight) * inputRowStride + c
+                let weightRow = weights + ky * weightRowStride + c
+                for kx in columns {
+                    let x = UnsafeRawPointer(inputRow + (columnOrigin + kx * dilationWidth) * inputPixelStride)
+                    let w = UnsafeRawPointer(weightRow + kx * weightTapStride)
+                    sumA += x.loadUnaligned(as: SIMD16<Float>.self) * w.loadUnaligned(as: SIMD16<Float>.self)
+                    sumB += x.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
+                        * w.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
+                }
+            }
+            UnsafeMutableRawPointer(out + c).storeBytes(of: sumA, as: SIMD16<Float>.self)
+            UnsafeMutableRawPointer(out + c + 16).storeBytes(of: sumB, as: SIMD16<Float>.self)
+            c += 32
+        }
         while c + 16 <= channels {
             var sum = UnsafeRawPointer(biases + c).loadUnaligned(as: SIMD16<Float>.self)
             for ky in rows {

@@ -63,8 +63,15 @@ public struct ImageToTensorConverter: Sendable {
     public func convert(
         _ image: Image, rect: NormalizedRect? = nil, into output: UnsafeMutablePointer<Float>
     ) throws(PreprocessingError) -> ImageToTensorResult {
-        let sink = FloatWarpSink(output: output, scale: options.scale, offset: options.range.min)
-        return try run(image, rect: rect, sink: sink)
+        let (scale, offset) = (options.scale, options.range.min)
+        // 256 floats: a stack allocation, not a heap one.
+        return try withUnsafeTemporaryAllocation(of: Float.self, capacity: 256) { table throws(PreprocessingError) in
+            guard let entries = table.baseAddress else {
+                return try run(image, rect: rect, sink: FloatWarpSink(output: output, scale: scale, offset: offset))
+            }
+            LevelTableWarpSink.fill(entries, scale: scale, offset: offset)
+            return try run(image, rect: rect, sink: LevelTableWarpSink(output: output, table: entries))
+        }
     }
 
     /// Writes the 8-bit levels of the same tensor, `[1, outputHeight, outputWidth, 3]` RGB, into `output`: the input

@@ -1,0 +1,51 @@
+import PureVision
+import Testing
+
+/// The warp's fast paths against the plain arithmetic they replace: bit for bit.
+struct FixedPointWarpTests {
+    /// The table sink stores exactly what the fused multiply-add sink stores, for every level.
+    @Test(arguments: [(Float(1) / 255, Float(0)), (Float(2) / 255, Float(-1)), (Float(1), Float(0)), (0.0039215, -0.5)])
+    func levelTableEqualsFusedMultiplyAdd(_ parameters: (Float, Float)) {
+        let (scale, offset) = parameters
+        var table = [Float](repeating: .nan, count: 256)
+        var viaTable = [Float](repeating: .nan, count: 256)
+        var viaFMA = [Float](repeating: .nan, count: 256)
+        table.withUnsafeMutableBufferPointer { entries in
+            guard let t = entries.baseAddress else { return }
+            LevelTableWarpSink.fill(t, scale: scale, offset: offset)
+            viaTable.withUnsafeMutableBufferPointer { a in
+                viaFMA.withUnsafeMutableBufferPointer { b in
+                    guard let x = a.baseAddress, let y = b.baseAddress else { return }
+                    let fast = LevelTableWarpSink(output: x, table: t)
+                    let plain = FloatWarpSink(output: y, scale: scale, offset: offset)
+                    for level in Int32(0)...255 {
+                        fast.store(level, at: Int(level))
+                        plain.store(level, at: Int(level))
+                    }
+                }
+            }
+        }
+        #expect(viaTable.map(\.bitPattern) == viaFMA.map(\.bitPattern))
+    }
+
+    /// Rounding without `rint`: ties to even, negatives, the Int32 limits the warp clamps to, tiny fractions.
+    @Test func roundingMatchesToNearestOrEven() {
+        var values: [Double] = [
+            0, -0.0, 0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49999999999999994, 31.5, 32.5, -31.5, 1e-300, -1e-300,
+            Double(Int32.max), Double(Int32.min), Double(Int32.max) - 0.5, Double(Int32.min) + 0.5, 123456.75,
+            -98765.25, 4095.5000001, 4096.4999999,
+        ]
+        var state: UInt64 = 12345
+        for _ in 0..<10_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let unit = Double(state >> 11) / Double(1 << 53)
+            values.append((unit - 0.5) * 2 * Double(Int32.max))
+            values.append((unit - 0.5) * 4096)
+            values.append(Double(Int(unit * 2000) - 1000) + 0.5)
+        }
+        for value in values {
+            let fast = FixedPointWarp.roundedToNearestEven(value)
+            #expect(fast == value.rounded(.toNearestOrEven), "\(value)")
+        }
+    }
+}
