@@ -8,12 +8,16 @@ struct BenchOptions {
     var modelsDirectory = "Models"
     /// Print each model's operators with their median time per invocation, slowest first (at most this many; 0 = off).
     var profileTop = 0
+    /// `--soak [FRAMES]`: instead of timing, push FRAMES frames through each task and report memory, descriptors and
+    /// threads (see `SoakRun`); 0 = off.
+    var soakFrames = 0
 
     static let usage = """
         usage: bench [--json] [--filter NAME] [--runs N] [--warmup N] [--threads 1,2] [--models-dir DIR]
-                     [--profile [TOP]]
+                     [--profile [TOP]] [--soak [FRAMES]]
           --profile  after each model's timing, time every operator per invocation and print the TOP (default 15)
                      slowest by median, plus totals per operator type
+          --soak     FRAMES (default 10000) frames through each task: RSS start/peak/end, fds, threads
         """
 
     init<S: Sequence<String>>(_ arguments: S) throws {
@@ -45,6 +49,11 @@ struct BenchOptions {
                 profileTop = 15
                 if let next = iterator.next() {
                     if let n = Int(next), n >= 1 { profileTop = n } else { pending = next }
+                }
+            case "--soak":
+                soakFrames = 10_000
+                if let next = iterator.next() {
+                    if let n = Int(next), n >= 1 { soakFrames = n } else { pending = next }
                 }
             case "-h", "--help":
                 print(Self.usage)
