@@ -1,0 +1,58 @@
+import Engine
+import Foundation
+import TensorCore
+import Testing
+import _TestSupport
+
+/// Inputs found by the `tflite_model` fuzz target (tools/fuzz) that once crashed the engine, kept in
+/// `Fixtures/regressions/`: each must now load and run, or be refused with a typed error.
+@Suite struct FuzzRegressionTests {
+    static let directory = Fixtures.testFile("EngineTests/Fixtures/regressions")
+
+    static func load(_ name: String) throws -> [UInt8] {
+        try Fixtures.bytes(atPath: directory + "/" + name)
+    }
+
+    /// What the fuzz target does with every input: load with a 64 MiB memory limit, run once on zeros.
+    @Test func everyRegressionInputLoadsOrThrows() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.directory).sorted()
+        #expect(!names.isEmpty)
+        for name in names {
+            let bytes = try Self.load(name)
+            for mode in [InterpreterOptions.KernelMode.optimized, .reference] {
+                let options = InterpreterOptions(threadCount: 2, kernelMode: mode, memoryLimit: 64 << 20)
+                guard let interpreter = try? Interpreter(bytes: bytes, options: options) else { continue }
+                _ = try? interpreter.run(interpreter.inputs.map { Tensor(zeros: $0.shape, elementType: $0.elementType) })
+            }
+        }
+    }
+
+    /// RESIZE_BILINEAR of a [1, 83886084, 0, 3] input (no pixels) tripped the kernel's precondition at run time;
+    /// it is now refused at load.
+    @Test func resizeBilinearOfAnImageWithoutPixelsIsRefused() throws {
+        let bytes = try Self.load("resize_bilinear_empty_input.tflite")
+        #expect {
+            try Interpreter(bytes: bytes)
+        } throws: { error in
+            guard case .invalidOperator(0, "RESIZE_BILINEAR", let reason) = error as? InterpreterError else { return false }
+            return reason.contains("no pixels")
+        }
+    }
+
+    /// DEPTHWISE_CONV_2D of a [0, 16777216, 6, 4] input (batch 0) tripped the kernel's geometry precondition at
+    /// load; it is now refused with the operator named. CONV_2D, the poolings and FULLY_CONNECTED got the same
+    /// check.
+    @Test func depthwiseConvolutionOfAnEmptyBatchIsRefused() throws {
+        let bytes = try Self.load("depthwise_conv_2d_empty_batch.tflite")
+        for mode in [InterpreterOptions.KernelMode.optimized, .reference] {
+            #expect {
+                try Interpreter(bytes: bytes, options: InterpreterOptions(kernelMode: mode))
+            } throws: { error in
+                guard case .invalidOperator(2, "DEPTHWISE_CONV_2D", let reason) = error as? InterpreterError else {
+                    return false
+                }
+                return reason.contains("empty geometry")
+            }
+        }
+    }
+}
