@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "_TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "PureVisionTests",
-            dependencies: ["PureVision", "ImageIO", "Engine", "_TestSupport"],
+            dependencies: ["PureVision", "ImageIO", "Engine", "TFLite", "_TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -10,13 +10,17 @@ struct BenchOptions {
     var profileTop = 0
     /// Whether convolutions absorb their element-wise consumers (`--unfused` turns it off, for comparison).
     var fusesEpilogues = true
+    /// `--soak [FRAMES]`: instead of timing, push FRAMES frames through each task and report memory, descriptors and
+    /// threads (see `SoakRun`); 0 = off.
+    var soakFrames = 0
 
     static let usage = """
         usage: bench [--json] [--filter NAME] [--runs N] [--warmup N] [--threads 1,2] [--models-dir DIR]
-                     [--profile [TOP]] [--unfused]
+                     [--profile [TOP]] [--unfused] [--soak [FRAMES]]
           --profile  after each model's timing, time every operator per invocation and print the TOP (default 15)
                      slowest by median, plus totals per operator type
           --unfused  run ADD / PRELU / RELU after a convolution as separate operators (InterpreterOptions)
+          --soak     FRAMES (default 10000) frames through each task: RSS start/peak/end, fds, threads
         """
 
     init<S: Sequence<String>>(_ arguments: S) throws {
@@ -49,6 +53,11 @@ struct BenchOptions {
                 profileTop = 15
                 if let next = iterator.next() {
                     if let n = Int(next), n >= 1 { profileTop = n } else { pending = next }
+                }
+            case "--soak":
+                soakFrames = 10_000
+                if let next = iterator.next() {
+                    if let n = Int(next), n >= 1 { soakFrames = n } else { pending = next }
                 }
             case "-h", "--help":
                 print(Self.usage)

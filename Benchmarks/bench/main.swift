@@ -7,7 +7,11 @@ import Foundation
 /// `tools/compare_speed.py` runs this next to LiteRT and prints the ratios.
 do {
     let options = try BenchOptions(CommandLine.arguments.dropFirst())
-    try Bench(options: options).run()
+    if options.soakFrames > 0 {
+        try SoakRun(options: options, frames: options.soakFrames).run()
+    } else {
+        try Bench(options: options).run()
+    }
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
     exit(1)

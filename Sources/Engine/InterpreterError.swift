@@ -14,7 +14,8 @@ public enum InterpreterError: Error, Equatable, CustomStringConvertible {
     case invalidOperator(operatorIndex: Int, name: String, reason: String)
     /// A tensor has a type the engine cannot hold where it is used.
     case unsupportedTensorType(tensorIndex: Int, tensorName: String, type: String, context: String)
-    /// A tensor or the whole plan exceeds `Interpreter.limits`.
+    /// A tensor, or the activation arena plus kernel scratch, needs more than `InterpreterOptions.memoryLimit`
+    /// bytes, or a tensor's rank exceeds `InterpreterLimits.maximumRank`; thrown at load, before allocating.
     case limitExceeded(String)
     /// `run` got the wrong number of inputs.
     case inputCountMismatch(expected: Int, actual: Int)

@@ -6,9 +6,10 @@ import Musl
 import Darwin
 #endif
 
-/// Reads a whole file into memory with stdio.
+/// Reads a whole model file into memory with stdio.
 ///
-/// - Throws: `.fileNotFound` when nothing exists at `path`, `.unreadableFile` for any other failure.
+/// - Throws: `.fileNotFound` when nothing exists at `path`, `.fileTooLarge` (before reading) when it is larger than
+///   `ModelLimits.maximumFileByteCount`, `.unreadableFile` for any other failure.
 package func readFileBytes(_ path: String) throws(ModelFormatError) -> [UInt8] {
     guard let file = fopen(path, "rb") else {
         let code = errno
@@ -16,12 +17,19 @@ package func readFileBytes(_ path: String) throws(ModelFormatError) -> [UInt8] {
         throw .unreadableFile(path: path, reason: String(cString: strerror(code)))
     }
     defer { fclose(file) }
+    var status = stat()
+    guard fstat(fileno(file), &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+        throw .unreadableFile(path: path, reason: "not a regular file")
+    }
     guard fseek(file, 0, SEEK_END) == 0 else { throw .unreadableFile(path: path, reason: "not seekable") }
     let size = ftell(file)
     guard size >= 0, fseek(file, 0, SEEK_SET) == 0 else {
         throw .unreadableFile(path: path, reason: "cannot determine the size")
     }
     let count = Int(size)
+    guard count <= ModelLimits.maximumFileByteCount else {
+        throw .fileTooLarge(path: path, byteCount: count, limit: ModelLimits.maximumFileByteCount)
+    }
     var readCount = 0
     let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
         if let base = buffer.baseAddress, count > 0 {

@@ -8,6 +8,8 @@ public enum ModelFormatError: Error, Equatable, CustomStringConvertible {
     case fileNotFound(String)
     /// The file exists but could not be read.
     case unreadableFile(path: String, reason: String)
+    /// The file at `path` is `byteCount` bytes, more than `ModelLimits.maximumFileByteCount`; nothing was read.
+    case fileTooLarge(path: String, byteCount: Int, limit: Int)
     /// A read of `what` at `offset` would run past the end of the bytes.
     case truncated(what: String, offset: Int)
     /// An offset stored at `offset` points outside the bytes or into a structure it may not point to.
@@ -50,6 +52,8 @@ public enum ModelFormatError: Error, Equatable, CustomStringConvertible {
             "model file not found: \(path)"
         case .unreadableFile(let path, let reason):
             "cannot read \(path): \(reason)"
+        case .fileTooLarge(let path, let byteCount, let limit):
+            "model file \(path) is \(byteCount) bytes, more than the \(limit) accepted"
         case .truncated(let what, let offset):
             "truncated: \(what) at byte \(offset) runs past the end"
         case .invalidOffset(let what, let offset):

@@ -38,6 +38,8 @@ enum Conv2DOperator: OperatorLowering {
             kernelHeight: kernelHeight, kernelWidth: kernelWidth, strideHeight: options.strideH,
             strideWidth: options.strideW, dilationHeight: options.dilationH, dilationWidth: options.dilationW,
             paddingTop: rows.before, paddingLeft: cols.before)
+        // A zero-sized input (batch, height, width) has no valid geometry; the kernels require one.
+        guard geometry.isValid else { throw context.failure("input \(input.shape) gives an empty geometry \(geometry)") }
         let output = context.output(0)
         let ctx = context
         if context.useReference {

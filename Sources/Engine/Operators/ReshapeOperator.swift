@@ -45,14 +45,20 @@ enum ReshapeOperator: OperatorLowering {
         guard unknown.count <= 1, shape.allSatisfy({ $0 >= -1 }) else {
             throw context.failure("invalid target shape \(shape)")
         }
-        let known = shape.filter { $0 != -1 }.reduce(1, *)
+        // A hostile target shape may overflow Int when multiplied out.
+        var known = 1
+        for dimension in shape where dimension != -1 {
+            let (product, overflow) = known.multipliedReportingOverflow(by: dimension)
+            guard !overflow else { throw context.failure("target shape \(shape) has too many elements") }
+            known = product
+        }
         if let position = unknown.first {
             guard known > 0, elementCount % known == 0 else {
                 throw context.failure("cannot reshape \(elementCount) elements to \(shape)")
             }
             result[position] = elementCount / known
         }
-        guard result.reduce(1, *) == elementCount else {
+        guard (unknown.isEmpty ? known : known * result[unknown[0]]) == elementCount else {
             throw context.failure("cannot reshape \(elementCount) elements to \(shape)")
         }
         return result

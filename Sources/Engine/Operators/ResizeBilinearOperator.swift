@@ -14,6 +14,8 @@ enum ResizeBilinearOperator: OperatorLowering {
         let size = try context.constantIntegers(try context.input(1), "size")
         guard size.count == 2, size[0] > 0, size[1] > 0 else { throw context.failure("size \(size) is invalid") }
         let (batch, height, width, channels) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
+        // Interpolation reads at least one input pixel per output pixel.
+        guard height > 0, width > 0 else { throw context.failure("input \(input.shape) has no pixels to resize") }
         try context.setOutput(0, shape: [batch, size[0], size[1], channels])
         let output = context.output(0)
         let ctx = context

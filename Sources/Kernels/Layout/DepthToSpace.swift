@@ -10,6 +10,8 @@ public enum DepthToSpace {
         output: UnsafeMutablePointer<Float>
     ) {
         precondition(blockSize >= 1 && channels % (blockSize * blockSize) == 0, "channels not divisible by block²")
+        // An empty tensor has nothing to move; without this, a [huge, 0, …] shape spins through its batch loop.
+        guard batch > 0, height > 0, width > 0, channels > 0 else { return }
         let outputChannels = channels / (blockSize * blockSize)
         let outputWidth = width * blockSize
         var source = input

@@ -253,10 +253,7 @@ final class HandLandmarkPipeline: @unchecked Sendable {
     }
 
     static func read(_ path: String) throws(VisionTaskError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .model("cannot read model file '\(path)'")
-        }
-        return [UInt8](data)
+        do { return try readFileBytes(path) } catch { throw .model("\(error)") }
     }
 
     static func imageInput(_ interpreter: Interpreter, role: String) throws(VisionTaskError) -> (width: Int, height: Int) {

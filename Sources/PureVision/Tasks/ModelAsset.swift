@@ -30,10 +30,7 @@ struct LoadedModel: Sendable {
     /// The bytes of the asset `baseOptions` names.
     static func bytes(of baseOptions: BaseOptions) throws(VisionTaskError) -> [UInt8] {
         if let path = baseOptions.modelAssetPath {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw .model("cannot read model file '\(path)'")
-            }
-            return [UInt8](data)
+            do { return try readFileBytes(path) } catch { throw .model("\(error)") }
         }
         if let buffer = baseOptions.modelAssetBuffer { return buffer }
         throw .invalidOption(name: "baseOptions", reason: "set modelAssetPath or modelAssetBuffer")

@@ -1,0 +1,11 @@
+/// The sizes the model readers accept.
+///
+/// Beyond `maximumFileByteCount` a model file (`.tflite` or `.task`) is refused with
+/// `ModelFormatError.fileTooLarge` before any of it is read into memory. What a model may allocate once loaded
+/// (activations, single tensors) is bounded separately, by `InterpreterOptions.memoryLimit` in `Engine`.
+public enum ModelLimits {
+    /// The largest model file, in bytes: 4 GiB. Files are read whole into memory; FlatBuffers address at most 2 GiB,
+    /// and models over 2 GB keep their weights after the flatbuffer (`BufferLocation.isExternal`), which this
+    /// leaves room for. MediaPipe's vision models are a few MB.
+    public static let maximumFileByteCount = 1 << 32
+}
