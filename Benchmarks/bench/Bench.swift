@@ -35,7 +35,8 @@ struct Bench {
         let cpu = SystemInfo.cpuModel
         if options.json {
             print(
-                #"{"kind":"environment","configuration":"\#(configuration)","cpu":"\#(cpu)","cores":\#(SystemInfo.coreCount)}"#)
+                #"{"kind":"environment","configuration":"\#(configuration)","cpu":"\#(cpu)","cores":\#(SystemInfo.coreCount)}"#
+            )
         } else {
             print("PureVision bench — \(configuration) build, CPU: \(cpu), \(SystemInfo.coreCount) cores")
             print("runs \(options.runs) after \(options.warmup) warm-up; times in ms")
@@ -48,7 +49,9 @@ struct Bench {
     private func measureModel(_ name: String, threads: Int) throws {
         let path = (options.modelsDirectory as NSString).appendingPathComponent("\(name).tflite")
         SystemInfo.resetPeakResident()
-        let interpreter = try Interpreter(contentsOf: path, options: InterpreterOptions(threadCount: threads, fusesElementwiseEpilogues: options.fusesEpilogues))
+        let interpreter = try Interpreter(
+            contentsOf: path,
+            options: InterpreterOptions(threadCount: threads, fusesElementwiseEpilogues: options.fusesEpilogues))
         var random = SplitMix64(seed: 1)
         let times = interpreter.withSession { session in
             for index in interpreter.inputs.indices {
@@ -121,7 +124,8 @@ struct Bench {
         for (type, value) in byType.sorted(by: { $0.value.ms > $1.value.ms }) {
             let share = String(format: "%5.1f%%", 100 * value.ms / max(total, 1e-9))
             print(
-                "    " + format(value.ms).leftPadded(8) + " " + share + format(value.minimum).leftPadded(8) + "  " + type
+                "    " + format(value.ms).leftPadded(8) + " " + share + format(value.minimum).leftPadded(8) + "  "
+                    + type
                     + " ×\(value.count)")
         }
     }
@@ -149,7 +153,9 @@ struct Bench {
 }
 
 extension String {
-    func leftPadded(_ width: Int) -> String { count >= width ? " " + self : String(repeating: " ", count: width - count) + self }
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? " " + self : String(repeating: " ", count: width - count) + self
+    }
 }
 
 /// Facts about the machine the bench runs on.

@@ -18,7 +18,9 @@ extension Bench {
         for pipeline in pipelines where options.filter.map({ pipeline.name.contains($0) }) ?? true {
             for threads in options.threadCounts {
                 SystemInfo.resetPeakResident()
-                report(name: pipeline.name, kind: "pipeline", threads: threads, times: try pipeline.measure(threads), arenaBytes: 0)
+                report(
+                    name: pipeline.name, kind: "pipeline", threads: threads, times: try pipeline.measure(threads),
+                    arenaBytes: 0)
             }
         }
     }

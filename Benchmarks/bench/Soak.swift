@@ -97,7 +97,8 @@ struct SoakRun {
         return f.name.padding(toLength: 28, withPad: " ", startingAt: 0)
             + String(format: "%6.1f", f.seconds) + "  " + mib(f.rssStart) + " " + mib(f.rssPeak) + " " + mib(f.rssEnd)
             + String(format: " %+6.2f%%", f.growth * 100)
-            + "   \(f.fdsBefore)/\(f.fdsStart)/\(f.fdsEnd)/\(f.fdsReleased)".padding(toLength: 24, withPad: " ", startingAt: 0)
+            + "   \(f.fdsBefore)/\(f.fdsStart)/\(f.fdsEnd)/\(f.fdsReleased)".padding(
+                toLength: 24, withPad: " ", startingAt: 0)
             + "  \(f.threadsBefore)/\(f.threadsStart)/\(f.threadsEnd)/\(f.threadsReleased)"
     }
 
@@ -107,7 +108,8 @@ struct SoakRun {
 
     private func faceDetector() throws -> (step: (Int) throws -> Void, close: () -> Void) {
         let detector = try FaceDetector(
-            options: FaceDetectorOptions(baseOptions: BaseOptions(modelAssetPath: model("face_detection_short_range.tflite"))))
+            options: FaceDetectorOptions(
+                baseOptions: BaseOptions(modelAssetPath: model("face_detection_short_range.tflite"))))
         let image = try Image(contentsOfFile: Self.fixtures + "/faces/grace_hopper.jpg")
         return ({ _ in _ = try detector.detect(image: image) }, detector.close)
     }
@@ -135,7 +137,8 @@ struct SoakRun {
 
     private func classifier() throws -> (step: (Int) throws -> Void, close: () -> Void) {
         let classifier = try ImageClassifier(
-            options: ImageClassifierOptions(baseOptions: BaseOptions(modelAssetPath: model("efficientnet_lite0.tflite"))))
+            options: ImageClassifierOptions(
+                baseOptions: BaseOptions(modelAssetPath: model("efficientnet_lite0.tflite"))))
         let image = try Image(contentsOfFile: Self.fixtures + "/classifier/skimage_chelsea.png")
         return ({ _ in _ = try classifier.classify(image: image) }, classifier.close)
     }
@@ -163,7 +166,8 @@ struct SoakRun {
     static func status(_ field: String) -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
         for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
-            return Int(line.dropFirst(field.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") ?? 0
+            return Int(line.dropFirst(field.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+                ?? 0
         }
         return 0
     }

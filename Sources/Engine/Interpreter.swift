@@ -79,7 +79,8 @@ public final class Interpreter: @unchecked Sendable {
         let binder = TensorBinder(tensorPointer: pointerOf, scratch: arena + plan.arenaBytes)
         steps = graph.operators.map { $0.bind(binder) }
         stepLabels = graph.operators.map { op in
-            "#\(op.operatorIndex) \(op.name) " + op.outputShapes.map { $0.map(String.init).joined(separator: "x") }
+            "#\(op.operatorIndex) \(op.name) "
+                + op.outputShapes.map { $0.map(String.init).joined(separator: "x") }
                 .joined(separator: ",")
         }
         inputPointers = graph.inputs.map { pointerOf($0.tensorIndex) }
@@ -104,7 +105,9 @@ public final class Interpreter: @unchecked Sendable {
         return lock.withLock {
             for (index, input) in inputs.enumerated() {
                 input.withUnsafeBytes { bytes in
-                    if let base = bytes.baseAddress { inputPointers[index].copyMemory(from: base, byteCount: bytes.count) }
+                    if let base = bytes.baseAddress {
+                        inputPointers[index].copyMemory(from: base, byteCount: bytes.count)
+                    }
                 }
             }
             executeSteps()

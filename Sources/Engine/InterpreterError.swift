@@ -20,7 +20,8 @@ public enum InterpreterError: Error, Equatable, CustomStringConvertible {
     /// `run` got the wrong number of inputs.
     case inputCountMismatch(expected: Int, actual: Int)
     /// An input's shape or element type differs from the model's input tensor.
-    case inputMismatch(index: Int, name: String, expectedShape: Shape, expectedType: ElementType, actualShape: Shape,
+    case inputMismatch(
+        index: Int, name: String, expectedShape: Shape, expectedType: ElementType, actualShape: Shape,
         actualType: ElementType)
     /// An index passed to an accessor is out of range.
     case indexOutOfRange(what: String, index: Int, count: Int)

@@ -61,7 +61,8 @@ public final class ThreadPool: Sendable {
     /// ``chunksPerThread`` per thread, and calls `body.run(range:)` once per chunk, concurrently; allocates nothing.
     public func parallelRanges<Body: ParallelRangeBody>(_ count: Int, minimumChunk: Int = 1, _ body: Body) {
         if count <= 0 { return }
-        let chunks = threadCount == 1 ? 1 : max(1, min(threadCount * Self.chunksPerThread, count / max(1, minimumChunk)))
+        let chunks =
+            threadCount == 1 ? 1 : max(1, min(threadCount * Self.chunksPerThread, count / max(1, minimumChunk)))
         if chunks == 1 {
             body.run(range: 0..<count)
             return

@@ -48,7 +48,8 @@ enum ClassifyCommand {
                 for head in result.classifications {
                     if result.classifications.count > 1 { print("  head \(head.headIndex) \(head.headName ?? "")") }
                     for category in head.categories {
-                        let label = category.displayName.flatMap { $0.isEmpty ? nil : $0 }
+                        let label =
+                            category.displayName.flatMap { $0.isEmpty ? nil : $0 }
                             ?? category.categoryName ?? "#\(category.index)"
                         print("  \(String(format: "%.4f", category.score))  \(label) (\(category.index))")
                     }
@@ -68,7 +69,8 @@ enum ClassifyCommand {
             let categories = head.categories.map { c in
                 #"{"index":\#(c.index),"score":\#(c.score),"categoryName":\#(JSONText.quoted(c.categoryName ?? "")),"displayName":\#(JSONText.quoted(c.displayName ?? ""))}"#
             }
-            return #"{"headIndex":\#(head.headIndex),"headName":\#(JSONText.quoted(head.headName ?? "")),"categories":[\#(categories.joined(separator: ","))]}"#
+            return
+                #"{"headIndex":\#(head.headIndex),"headName":\#(JSONText.quoted(head.headName ?? "")),"categories":[\#(categories.joined(separator: ","))]}"#
         }
         return #"{"image":\#(JSONText.quoted(name)),"classifications":[\#(heads.joined(separator: ","))]}"#
     }

@@ -22,7 +22,8 @@ import _TestSupport
             for mode in [InterpreterOptions.KernelMode.optimized, .reference] {
                 let options = InterpreterOptions(threadCount: 2, kernelMode: mode, memoryLimit: 64 << 20)
                 guard let interpreter = try? Interpreter(bytes: bytes, options: options) else { continue }
-                _ = try? interpreter.run(interpreter.inputs.map { Tensor(zeros: $0.shape, elementType: $0.elementType) })
+                _ = try? interpreter.run(
+                    interpreter.inputs.map { Tensor(zeros: $0.shape, elementType: $0.elementType) })
             }
         }
     }
@@ -34,7 +35,9 @@ import _TestSupport
         #expect {
             try Interpreter(bytes: bytes)
         } throws: { error in
-            guard case .invalidOperator(0, "RESIZE_BILINEAR", let reason) = error as? InterpreterError else { return false }
+            guard case .invalidOperator(0, "RESIZE_BILINEAR", let reason) = error as? InterpreterError else {
+                return false
+            }
             return reason.contains("no pixels")
         }
     }
@@ -79,4 +82,3 @@ import _TestSupport
         }
     }
 }
-

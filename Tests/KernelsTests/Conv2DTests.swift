@@ -1,5 +1,5 @@
-import Testing
 import Kernels
+import Testing
 
 struct Conv2DTests {
     struct Case: Sendable, CustomTestStringConvertible {
@@ -37,20 +37,26 @@ struct Conv2DTests {
         let clamps = [ClampRange.none, .relu, .relu6, .reluMinus1To1]
         // Pointwise on tile-boundary and prime channel counts: the direct (no im2col) path.
         for (index, (cin, cout)) in [(1, 1), (3, 7), (8, 8), (9, 17), (17, 31), (31, 3)].enumerated() {
-            cases.append(Case(
-                geometry: geometry(batch: 2, height: 5, width: 7, inputChannels: cin, outputChannels: cout,
-                                   kernel: (1, 1)),
-                hasBias: index % 2 == 0, clamp: clamps[index % clamps.count]))
+            cases.append(
+                Case(
+                    geometry: geometry(
+                        batch: 2, height: 5, width: 7, inputChannels: cin, outputChannels: cout,
+                        kernel: (1, 1)),
+                    hasBias: index % 2 == 0, clamp: clamps[index % clamps.count]))
         }
         // Pointwise that is not direct: strided, padded.
-        cases.append(Case(
-            geometry: geometry(height: 9, width: 7, inputChannels: 9, outputChannels: 8, kernel: (1, 1),
-                               stride: (2, 2)),
-            hasBias: true, clamp: .none))
-        cases.append(Case(
-            geometry: geometry(height: 3, width: 5, inputChannels: 3, outputChannels: 5, kernel: (1, 1),
-                               padding: (1, 0, 0, 1)),
-            hasBias: true, clamp: .relu))
+        cases.append(
+            Case(
+                geometry: geometry(
+                    height: 9, width: 7, inputChannels: 9, outputChannels: 8, kernel: (1, 1),
+                    stride: (2, 2)),
+                hasBias: true, clamp: .none))
+        cases.append(
+            Case(
+                geometry: geometry(
+                    height: 3, width: 5, inputChannels: 3, outputChannels: 5, kernel: (1, 1),
+                    padding: (1, 0, 0, 1)),
+                hasBias: true, clamp: .relu))
         // k×k: same padding, valid, strided with TFLite's asymmetric SAME padding, dilated, non-square.
         let spatial: [(kernel: (Int, Int), stride: (Int, Int), dilation: (Int, Int), padding: (Int, Int, Int, Int))] = [
             ((3, 3), (1, 1), (1, 1), (1, 1, 1, 1)),
@@ -65,27 +71,34 @@ struct Conv2DTests {
         ]
         for (index, s) in spatial.enumerated() {
             for (cin, cout) in [(1, 8), (3, 9), (17, 7)] {
-                cases.append(Case(
-                    geometry: geometry(batch: 1 + index % 2, height: 9, width: 11, inputChannels: cin,
-                                       outputChannels: cout, kernel: s.kernel, stride: s.stride,
-                                       dilation: s.dilation, padding: s.padding),
-                    hasBias: (index + cin) % 2 == 0, clamp: clamps[(index + cout) % clamps.count]))
+                cases.append(
+                    Case(
+                        geometry: geometry(
+                            batch: 1 + index % 2, height: 9, width: 11, inputChannels: cin,
+                            outputChannels: cout, kernel: s.kernel, stride: s.stride,
+                            dilation: s.dilation, padding: s.padding),
+                        hasBias: (index + cin) % 2 == 0, clamp: clamps[(index + cout) % clamps.count]))
             }
         }
         // Padding larger than the kernel reach: whole output rows read nothing but zeros.
-        cases.append(Case(
-            geometry: geometry(height: 3, width: 3, inputChannels: 2, outputChannels: 3, kernel: (3, 3),
-                               padding: (3, 3, 3, 3)),
-            hasBias: true, clamp: .none))
+        cases.append(
+            Case(
+                geometry: geometry(
+                    height: 3, width: 3, inputChannels: 2, outputChannels: 3, kernel: (3, 3),
+                    padding: (3, 3, 3, 3)),
+                hasBias: true, clamp: .none))
         // Several GEMM blocks (K = 576 gives blocks of 113 output pixels), so chunks split and slots matter.
-        cases.append(Case(
-            geometry: geometry(batch: 2, height: 13, width: 11, inputChannels: 64, outputChannels: 9,
-                               kernel: (3, 3), padding: (1, 1, 1, 1)),
-            hasBias: true, clamp: .relu6))
+        cases.append(
+            Case(
+                geometry: geometry(
+                    batch: 2, height: 13, width: 11, inputChannels: 64, outputChannels: 9,
+                    kernel: (3, 3), padding: (1, 1, 1, 1)),
+                hasBias: true, clamp: .relu6))
         // Many blocks in the direct path: K = N = 1 gives 65536-pixel blocks, so use a large, thin image.
-        cases.append(Case(
-            geometry: geometry(height: 300, width: 301, inputChannels: 1, outputChannels: 1, kernel: (1, 1)),
-            hasBias: true, clamp: .relu))
+        cases.append(
+            Case(
+                geometry: geometry(height: 300, width: 301, inputChannels: 1, outputChannels: 1, kernel: (1, 1)),
+                hasBias: true, clamp: .relu))
         return cases
     }()
 
@@ -164,8 +177,9 @@ struct Conv2DTests {
     /// corners see 4 taps, edges 6, the centre 9.
     @Test(arguments: [false, true])
     func onesConvolutionCountsTaps(optimized: Bool) {
-        let g = Conv2DTests.geometry(height: 3, width: 3, inputChannels: 2, outputChannels: 2, kernel: (3, 3),
-                                     padding: (1, 1, 1, 1))
+        let g = Conv2DTests.geometry(
+            height: 3, width: 3, inputChannels: 2, outputChannels: 2, kernel: (3, 3),
+            padding: (1, 1, 1, 1))
         let input = [Float](repeating: 1, count: 18)
         let filter = [Float](repeating: 1, count: 36)
         let bias: [Float] = [0.5, 0]
@@ -192,8 +206,9 @@ struct Conv2DTests {
     @Test func strideAndPaddingPickTheRightTaps() {
         // Input x[r][c] = 4r + c; filter picks tap (1, 1) only; pad top/left 1, stride 2: output (oy, ox) reads
         // input (2·oy, 2·ox).
-        let g = Conv2DTests.geometry(height: 4, width: 4, inputChannels: 1, outputChannels: 1, kernel: (2, 2),
-                                     stride: (2, 2), padding: (1, 0, 1, 0))
+        let g = Conv2DTests.geometry(
+            height: 4, width: 4, inputChannels: 1, outputChannels: 1, kernel: (2, 2),
+            stride: (2, 2), padding: (1, 0, 1, 0))
         #expect(g.outputHeight == 2 && g.outputWidth == 2)
         let input = (0..<16).map(Float.init)
         let filter: [Float] = [0, 0, 0, 1]

@@ -1,5 +1,5 @@
-import Testing
 import Kernels
+import Testing
 
 struct DepthwiseConv2DTests {
     struct Case: Sendable, CustomTestStringConvertible {
@@ -50,10 +50,12 @@ struct DepthwiseConv2DTests {
         ]
         for (index, s) in spatial.enumerated() {
             for channels in [1, 3, 7, 8, 9, 17, 31] {
-                cases.append(Case(
-                    geometry: geometry(batch: 1 + index % 2, height: 9, width: 11, channels: channels,
-                                       kernel: s.kernel, stride: s.stride, dilation: s.dilation, padding: s.padding),
-                    hasBias: (index + channels) % 2 == 0, clamp: clamps[(index + channels) % clamps.count]))
+                cases.append(
+                    Case(
+                        geometry: geometry(
+                            batch: 1 + index % 2, height: 9, width: 11, channels: channels,
+                            kernel: s.kernel, stride: s.stride, dilation: s.dilation, padding: s.padding),
+                        hasBias: (index + channels) % 2 == 0, clamp: clamps[(index + channels) % clamps.count]))
             }
         }
         // Wide rows reach the four-pixel interior path several times, with a remainder and edge columns.
@@ -64,16 +66,20 @@ struct DepthwiseConv2DTests {
             ((3, 3), (1, 1), (1, 1, 1, 1), 44), ((5, 5), (2, 2), (2, 2, 2, 2), 36), ((3, 3), (2, 2), (0, 1, 0, 1), 68),
             ((3, 3), (1, 1), (1, 1, 1, 1), 67),
         ] {
-            cases.append(Case(
-                geometry: geometry(height: 6, width: 23, channels: channels, kernel: kernel, stride: stride,
-                                   padding: padding),
-                hasBias: channels % 8 == 0, clamp: channels == 32 ? .none : .relu6))
+            cases.append(
+                Case(
+                    geometry: geometry(
+                        height: 6, width: 23, channels: channels, kernel: kernel, stride: stride,
+                        padding: padding),
+                    hasBias: channels % 8 == 0, clamp: channels == 32 ? .none : .relu6))
         }
         for (channels, multiplier) in [(1, 2), (3, 4), (7, 3), (8, 2), (1, 17)] {
-            cases.append(Case(
-                geometry: geometry(batch: 2, height: 7, width: 5, channels: channels, multiplier: multiplier,
-                                   kernel: (3, 3), stride: (2, 1), padding: (1, 1, 1, 1)),
-                hasBias: multiplier % 2 == 0, clamp: .relu6))
+            cases.append(
+                Case(
+                    geometry: geometry(
+                        batch: 2, height: 7, width: 5, channels: channels, multiplier: multiplier,
+                        kernel: (3, 3), stride: (2, 1), padding: (1, 1, 1, 1)),
+                    hasBias: multiplier % 2 == 0, clamp: .relu6))
         }
         return cases
     }()
@@ -118,8 +124,9 @@ struct DepthwiseConv2DTests {
     /// output channel by its weight; multiplier 2 gives channel pairs per input channel.
     @Test(arguments: [false, true])
     func onesConvolutionCountsTaps(optimized: Bool) {
-        let g = DepthwiseConv2DTests.geometry(height: 3, width: 3, channels: 1, multiplier: 2, kernel: (3, 3),
-                                              padding: (1, 1, 1, 1))
+        let g = DepthwiseConv2DTests.geometry(
+            height: 3, width: 3, channels: 1, multiplier: 2, kernel: (3, 3),
+            padding: (1, 1, 1, 1))
         let input = [Float](repeating: 1, count: 9)
         let filter = [Float]((0..<9).map { _ in [Float(1), -0.5] }.joined())
         let bias: [Float] = [0.25, 0]

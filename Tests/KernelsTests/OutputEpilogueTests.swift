@@ -31,7 +31,8 @@ struct OutputEpilogueTests {
                 cases.append(
                     Case(
                         depthwise: depthwise, height: 5 + index % 3, width: 23 - index, channels: channels,
-                        kernel: kernel, stride: 1 + index % 2, chain: chains[(index + (depthwise ? 3 : 0)) % chains.count]))
+                        kernel: kernel, stride: 1 + index % 2,
+                        chain: chains[(index + (depthwise ? 3 : 0)) % chains.count]))
             }
         }
         for chain in chains {
@@ -168,7 +169,8 @@ struct OutputEpilogueTests {
     }
 
     @Test func residualIsRequiredOnlyForAnAdd() {
-        #expect(OutputEpilogue([.addResidual(clamp: .none, residualChannels: 3)]).residualChannels(outputChannels: 8) == 3)
+        #expect(
+            OutputEpilogue([.addResidual(clamp: .none, residualChannels: 3)]).residualChannels(outputChannels: 8) == 3)
         #expect(OutputEpilogue([.prelu(alpha: [1])]).residualChannels(outputChannels: 8) == 8)
         #expect(OutputEpilogue([.addResidual(clamp: .none), .prelu(alpha: [1])]).addsResidual)
         #expect(!OutputEpilogue([.prelu(alpha: [1]), .clamp(.relu)]).addsResidual)

@@ -1,11 +1,12 @@
+import Dispatch
+import Kernels
+import Testing
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Dispatch
-import Kernels
-import Testing
 
 struct ThreadPoolTests {
     /// Adds 1 to `counts[task]` and records the thread that ran it; tasks touch disjoint slots.

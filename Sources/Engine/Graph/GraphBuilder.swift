@@ -152,7 +152,8 @@ struct GraphBuilder {
             if let data = model.bufferData(info.bufferIndex), !data.isEmpty {
                 if info.sparsity == nil && data.count != count * type.byteWidth {
                     throw .invalidModel(
-                        "tensor \(index) '\(info.name)' of shape \(info.shape) and type \(type) has \(data.count) bytes of data")
+                        "tensor \(index) '\(info.name)' of shape \(info.shape) and type \(type) has \(data.count) bytes of data"
+                    )
                 }
                 constant = ConstantStorage(copying: data)
             }

@@ -78,11 +78,13 @@ package struct EpilogueFusion {
     /// The tensor the residual step reads, if there is one.
     package var residual: Int?
     /// Makes the fused operator's bind: the kernel with `epilogue`, reading `residual`, writing tensor `output`.
-    package let makeBind: (_ epilogue: OutputEpilogue, _ residual: Int?, _ output: Int) -> (TensorBinder) -> ExecutionStep
+    package let makeBind:
+        (_ epilogue: OutputEpilogue, _ residual: Int?, _ output: Int) -> (TensorBinder) -> ExecutionStep
 
     package init(
         channels: Int,
-        makeBind: @escaping (_ epilogue: OutputEpilogue, _ residual: Int?, _ output: Int) -> (TensorBinder) -> ExecutionStep
+        makeBind:
+            @escaping (_ epilogue: OutputEpilogue, _ residual: Int?, _ output: Int) -> (TensorBinder) -> ExecutionStep
     ) {
         self.channels = channels
         self.makeBind = makeBind

@@ -39,7 +39,9 @@ enum Conv2DOperator: OperatorLowering {
             strideWidth: options.strideW, dilationHeight: options.dilationH, dilationWidth: options.dilationW,
             paddingTop: rows.before, paddingLeft: cols.before)
         // A zero-sized input (batch, height, width) has no valid geometry; the kernels require one.
-        guard geometry.isValid else { throw context.failure("input \(input.shape) gives an empty geometry \(geometry)") }
+        guard geometry.isValid else {
+            throw context.failure("input \(input.shape) gives an empty geometry \(geometry)")
+        }
         let output = context.output(0)
         let ctx = context
         if context.useReference {

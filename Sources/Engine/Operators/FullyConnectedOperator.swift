@@ -21,7 +21,8 @@ enum FullyConnectedOperator: OperatorLowering {
         guard let weights = filter.constant else { throw context.failure("weights '\(filter.name)' must be constant") }
         let (outputSize, inputSize) = (filter.shape[0], filter.shape[1])
         guard inputSize > 0, outputSize > 0, input.elementCount > 0, input.elementCount % inputSize == 0 else {
-            throw context.failure("input \(input.shape) cannot be read as rows of \(inputSize) (weights \(filter.shape))")
+            throw context.failure(
+                "input \(input.shape) cannot be read as rows of \(inputSize) (weights \(filter.shape))")
         }
         let batch = input.elementCount / inputSize
         let biasStorage = try Conv2DOperator.validatedBias(context.optionalInput(2), channels: outputSize, context)

@@ -25,7 +25,9 @@ enum Pool2DOperator: OperatorLowering {
             filterWidth: options.filterW, strideHeight: options.strideH, strideWidth: options.strideW,
             paddingTop: rows.before, paddingLeft: cols.before)
         // A zero-sized input (batch, height, width) has no valid geometry; the kernels require one.
-        guard geometry.isValid else { throw context.failure("input \(input.shape) gives an empty geometry \(geometry)") }
+        guard geometry.isValid else {
+            throw context.failure("input \(input.shape) gives an empty geometry \(geometry)")
+        }
         let output = context.output(0)
         let ctx = context
         let reference = context.useReference

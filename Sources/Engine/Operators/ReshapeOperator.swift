@@ -39,7 +39,8 @@ enum ReshapeOperator: OperatorLowering {
     }
 
     /// Replaces a single −1 with the extent that keeps the element count.
-    static func resolve(_ shape: [Int], elementCount: Int, _ context: LoweringContext) throws(InterpreterError) -> [Int] {
+    static func resolve(_ shape: [Int], elementCount: Int, _ context: LoweringContext) throws(InterpreterError) -> [Int]
+    {
         var result = shape
         let unknown = shape.indices.filter { shape[$0] == -1 }
         guard unknown.count <= 1, shape.allSatisfy({ $0 >= -1 }) else {

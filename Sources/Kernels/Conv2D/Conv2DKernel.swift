@@ -48,7 +48,10 @@ public struct Conv2DKernel: Sendable {
         let k = g.kernelHeight * g.kernelWidth * g.inputChannels
         let n = g.outputChannels
         self.packedFilter = [Float](unsafeUninitializedCapacity: k * n) { buffer, count in
-            guard let packed = buffer.baseAddress else { count = 0; return }
+            guard let packed = buffer.baseAddress else {
+                count = 0
+                return
+            }
             for o in 0..<n {
                 for p in 0..<k { packed[p * n + o] = filter[o * k + p] }
             }
@@ -59,7 +62,8 @@ public struct Conv2DKernel: Sendable {
         } else {
             self.bias = [Float](repeating: 0, count: n)
         }
-        isDirect = g.kernelHeight == 1 && g.kernelWidth == 1 && g.strideHeight == 1 && g.strideWidth == 1
+        isDirect =
+            g.kernelHeight == 1 && g.kernelWidth == 1 && g.strideHeight == 1 && g.strideWidth == 1
             && g.paddingTop == 0 && g.paddingLeft == 0
             && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
         let m = g.batch * g.outputHeight * g.outputWidth
@@ -151,7 +155,8 @@ public struct Conv2DKernel: Sendable {
                 GEMM.applyBiasAndClamp(m: rows, n: n, c: out, ldc: n, bias: nil, clamp: kernel.clamp)
                 if !kernel.epilogue.isEmpty {
                     kernel.epilogue.apply(
-                        rows: rows, channels: n, output: out, residual: residual.map { $0 + firstRow * kernel.epilogue.residualChannels(outputChannels: n) })
+                        rows: rows, channels: n, output: out,
+                        residual: residual.map { $0 + firstRow * kernel.epilogue.residualChannels(outputChannels: n) })
                 }
             }
         }

@@ -228,7 +228,8 @@ private struct DepthwiseTaps {
             var sum3 = bias
             let tapStep = dilationWidth &* inputPixelStride
             for ky in rows {
-                let inputOffset: Int = (rowOrigin &+ ky &* dilationHeight) &* inputRowStride &+ c
+                let inputOffset: Int =
+                    (rowOrigin &+ ky &* dilationHeight) &* inputRowStride &+ c
                     &+ columnOrigin &* inputPixelStride
                 let weightOffset: Int = ky &* weightRowStride &+ c
                 var x = UnsafeRawPointer(image + inputOffset)
@@ -259,7 +260,8 @@ private struct DepthwiseTaps {
             // Offsets were bounds-checked by the caller; wrapping arithmetic keeps overflow checks out of the loop.
             let tapStep = dilationWidth &* inputPixelStride
             for ky in rows {
-                let inputOffset: Int = (rowOrigin &+ ky &* dilationHeight) &* inputRowStride &+ c
+                let inputOffset: Int =
+                    (rowOrigin &+ ky &* dilationHeight) &* inputRowStride &+ c
                     &+ columnOrigin &* inputPixelStride
                 let weightOffset: Int = ky &* weightRowStride &+ c
                 var x = UnsafeRawPointer(image + inputOffset)
@@ -299,7 +301,8 @@ private struct DepthwiseTaps {
                     let x = UnsafeRawPointer(inputRow + (columnOrigin + kx * dilationWidth) * inputPixelStride)
                     let w = UnsafeRawPointer(weightRow + kx * weightTapStride)
                     sumA += x.loadUnaligned(as: SIMD16<Float>.self) * w.loadUnaligned(as: SIMD16<Float>.self)
-                    sumB += x.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
+                    sumB +=
+                        x.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
                         * w.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
                 }
             }

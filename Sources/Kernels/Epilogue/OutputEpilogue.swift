@@ -63,7 +63,8 @@ public struct OutputEpilogue: Sendable, Hashable {
             case .addResidual(let clamp, let residualChannels):
                 guard let residual else { preconditionFailure("OutputEpilogue: residual missing") }
                 if let residualChannels, residualChannels != channels {
-                    precondition(residualChannels >= 0 && residualChannels < channels, "OutputEpilogue: residual channels")
+                    precondition(
+                        residualChannels >= 0 && residualChannels < channels, "OutputEpilogue: residual channels")
                     Self.addPadded(
                         rows: rows, channels: channels, output: output, residual: residual,
                         residualChannels: residualChannels, clamp: clamp)

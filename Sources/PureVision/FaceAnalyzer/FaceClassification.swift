@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Smiling and eyes-open scores from the 468-point face mesh's geometry, each a logistic function of one ratio of

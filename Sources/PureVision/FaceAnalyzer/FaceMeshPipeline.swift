@@ -3,9 +3,9 @@ import Foundation
 import ImageIO
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// MediaPipe's legacy face mesh (`FaceLandmarkFrontCpu` with `use_prev_landmarks` false, i.e.

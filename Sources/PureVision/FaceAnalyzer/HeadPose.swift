@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Head Euler angles from the 468-point face mesh, in degrees, with ML Kit's conventions: X positive when the face

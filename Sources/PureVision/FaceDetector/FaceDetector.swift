@@ -49,7 +49,8 @@ public final class FaceDetector: Sendable {
         videoFrame image: Image, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> FaceDetectorResult {
         try runner.runVideo(
-            FaceFrame(image: image, processing: imageProcessingOptions), timestampInMilliseconds: timestampInMilliseconds)
+            FaceFrame(image: image, processing: imageProcessingOptions),
+            timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
@@ -59,7 +60,8 @@ public final class FaceDetector: Sendable {
     ) throws(VisionTaskError) {
         let owned = image.isBorrowed ? image.ownedCopy() : image
         try runner.submit(
-            FaceFrame(image: owned, processing: imageProcessingOptions), timestampInMilliseconds: timestampInMilliseconds)
+            FaceFrame(image: owned, processing: imageProcessingOptions),
+            timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// Detects faces in one image off the calling thread (`.image` mode).

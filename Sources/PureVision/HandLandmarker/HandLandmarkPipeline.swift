@@ -256,7 +256,9 @@ final class HandLandmarkPipeline: @unchecked Sendable {
         do { return try readFileBytes(path) } catch { throw .model("\(error)") }
     }
 
-    static func imageInput(_ interpreter: Interpreter, role: String) throws(VisionTaskError) -> (width: Int, height: Int) {
+    static func imageInput(_ interpreter: Interpreter, role: String) throws(VisionTaskError) -> (
+        width: Int, height: Int
+    ) {
         guard interpreter.inputs.count == 1, let input = interpreter.inputs.first, input.elementType == .float32,
             input.shape.rank == 4, input.shape[0] == 1, input.shape[3] == 3
         else {

@@ -54,7 +54,8 @@ public final class ImageClassifier: Sendable {
         of baseOptions: BaseOptions, displayNamesLocale: String = "en"
     ) throws(VisionTaskError) -> [ClassificationLabels] {
         let model: TFLiteModel
-        do { model = try TFLiteModel(bytes: try LoadedModel.bytes(of: baseOptions)) } catch let error as VisionTaskError {
+        do { model = try TFLiteModel(bytes: try LoadedModel.bytes(of: baseOptions)) } catch let error as VisionTaskError
+        {
             throw error
         } catch {
             throw .model("\(error)")

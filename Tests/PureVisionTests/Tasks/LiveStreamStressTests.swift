@@ -177,7 +177,8 @@ import _TestSupport
         let detector = try Self.faceDetector(handler: { log.append($0) })
         let stream = detector.liveStreamResults()
         let outcomes = Outcomes()
-        let producers = 4, framesEach = 600 * Self.scale
+        let producers = 4
+        let framesEach = 600 * Self.scale
         Self.produce(producers: producers, framesEach: framesEach, outcomes: outcomes) { t throws(VisionTaskError) in
             try detector.detectAsync(image: image, timestampInMilliseconds: t)
         }
@@ -196,7 +197,8 @@ import _TestSupport
         let log = EventLog<FaceDetectorResult>()
         let detector = try Self.faceDetector(handler: { log.append($0) })
         let outcomes = Outcomes()
-        let producers = 4, framesEach = 1_000_000
+        let producers = 4
+        let framesEach = 1_000_000
         let counts = CloseCounts()
         let closerDone = DispatchSemaphore(value: 0)
         let closer = Thread {
@@ -211,7 +213,8 @@ import _TestSupport
         }
         let closed = DispatchSemaphore(value: 0)
         let watched = Thread {
-            Self.produce(producers: producers, framesEach: framesEach, outcomes: outcomes) { t throws(VisionTaskError) in
+            Self.produce(producers: producers, framesEach: framesEach, outcomes: outcomes) {
+                t throws(VisionTaskError) in
                 try detector.detectAsync(image: image, timestampInMilliseconds: t)
             }
             closed.signal()
@@ -227,7 +230,9 @@ import _TestSupport
         let submitted = outcomes.accepted.count + outcomes.refused.count
         #expect(outcomes.refused.filter { ($0.error as? VisionTaskError) == .closed }.count == producers)
         Self.check(events, outcomes, submitted: submitted, closedEarly: true) { $0.detections.count == 1 }
-        #expect(throws: VisionTaskError.closed) { try detector.detectAsync(image: image, timestampInMilliseconds: .max) }
+        #expect(throws: VisionTaskError.closed) {
+            try detector.detectAsync(image: image, timestampInMilliseconds: .max)
+        }
     }
 
     /// The hand landmarker (palm detection, then landmarks on tracked hands), three producers, 150 frames each
@@ -240,7 +245,8 @@ import _TestSupport
                 baseOptions: BaseOptions(modelAssetPath: Fixtures.model("hand_landmarker.task")),
                 runningMode: .liveStream, resultHandler: { log.append($0) }))
         let outcomes = Outcomes()
-        let producers = 3, framesEach = 150 * Self.scale
+        let producers = 3
+        let framesEach = 150 * Self.scale
         Self.produce(producers: producers, framesEach: framesEach, outcomes: outcomes) { t throws(VisionTaskError) in
             try landmarker.detectAsync(image: image, timestampInMilliseconds: t)
         }

@@ -14,7 +14,8 @@ import Testing
         try handle.truncate(atOffset: UInt64(ModelLimits.maximumFileByteCount + 1))
         try handle.close()
         let expected = VisionTaskError.model(
-            "\(ModelFormatError.fileTooLarge(path: path, byteCount: ModelLimits.maximumFileByteCount + 1, limit: ModelLimits.maximumFileByteCount))")
+            "\(ModelFormatError.fileTooLarge(path: path, byteCount: ModelLimits.maximumFileByteCount + 1, limit: ModelLimits.maximumFileByteCount))"
+        )
         #expect(throws: expected) { try FaceDetector(modelPath: path) }
         #expect(throws: expected) { try HandLandmarker(modelPath: path) }
     }

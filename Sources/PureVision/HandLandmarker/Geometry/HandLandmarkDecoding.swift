@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Turns the hand landmark model's raw outputs into image-space results, as MediaPipe 0.10.14's
@@ -62,11 +62,12 @@ public enum HandLandmarkDecoding {
             let centredY = unpaddedY - 0.5
             let rotatedX = cosine * centredX - sine * centredY
             let rotatedY = sine * centredX + cosine * centredY
-            result.append(NormalizedLandmark(
-                x: rotatedX * rect.width + rect.xCenter,
-                y: rotatedY * rect.height + rect.yCenter,
-                z: unpaddedZ * rect.width
-            ))
+            result.append(
+                NormalizedLandmark(
+                    x: rotatedX * rect.width + rect.xCenter,
+                    y: rotatedY * rect.height + rect.yCenter,
+                    z: unpaddedZ * rect.width
+                ))
         }
         return result
     }
