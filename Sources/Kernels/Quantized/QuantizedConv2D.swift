@@ -245,9 +245,10 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             let w = UnsafeRawPointer(weights + block * paddedDepth * 8)
             var k = 0
             while k < paddedDepth {
-                let we = w.loadUnaligned(fromByteOffset: k * 16, as: SIMD8<Int16>.self)
-                let wo = w.loadUnaligned(fromByteOffset: k * 16 + 16, as: SIMD8<Int16>.self)
-                let x = r + k * 2
+                // k < paddedDepth, so these offsets stay within the packed block and the gathered rows.
+                let we = w.loadUnaligned(fromByteOffset: k &* 16, as: SIMD8<Int16>.self)
+                let wo = w.loadUnaligned(fromByteOffset: k &* 16 &+ 16, as: SIMD8<Int16>.self)
+                let x = r + k &* 2
                 let x0 = Self.broadcastPair(x)
                 e0 &+= Self.multiplyAdd(x0, we)
                 o0 &+= Self.multiplyAdd(x0, wo)
@@ -260,7 +261,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
                 let x3 = Self.broadcastPair(x + 3 * stride)
                 e3 &+= Self.multiplyAdd(x3, we)
                 o3 &+= Self.multiplyAdd(x3, wo)
-                k += 2
+                k &+= 2
             }
             let channels = min(8, outputs - block * 8)
             let base = block * 8
