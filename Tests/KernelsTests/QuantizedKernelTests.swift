@@ -71,8 +71,44 @@ import Testing
         }
     }
 
+    /// The packed-pair GEMM on odd channel counts (both sides of the 8-lane block and of the k pairs), 1×1 and 3×3,
+    /// stride 1 and 2, extreme input zero points and 1–3 threads.
+    @Test(arguments: [1, 7, 8, 9, 17], [(1, 1), (1, 2), (3, 1), (3, 2)])
+    func convOddChannelsMatchReferenceTwin(_ channels: Int, _ shape: (kernel: Int, stride: Int)) {
+        var random = Random(state: UInt64(channels * 1009 + shape.kernel * 10 + shape.stride))
+        let (n, h, w, pad) = (1, 7, 6, shape.kernel / 2)
+        let out = [1, 8, 9, 17][(channels + shape.kernel + shape.stride) % 4]
+        let oh = (h + 2 * pad - shape.kernel) / shape.stride + 1
+        let ow = (w + 2 * pad - shape.kernel) / shape.stride + 1
+        let g = Conv2DGeometry(
+            batch: n, inputHeight: h, inputWidth: w, inputChannels: channels, outputHeight: oh, outputWidth: ow,
+            outputChannels: out, kernelHeight: shape.kernel, kernelWidth: shape.kernel, strideHeight: shape.stride,
+            strideWidth: shape.stride, dilationHeight: 1, dilationWidth: 1, paddingTop: pad, paddingLeft: pad)
+        let input = Self.int8s(n * h * w * channels, &random)
+        let filter = Self.int8s(out * shape.kernel * shape.kernel * channels, &random)
+        let bias = (0..<out).map { _ in Int32(Int(random.next() % 200_001) - 100_000) }
+        let multipliers = (0..<out).map { i in QuantizedMultiplier(0.002 * (1 + Double(i) / 5)) }
+        let range = QuantizedRange(lower: -128, upper: 127)
+        for zeroPoint: Int32 in [-128, 127, 0] {
+            var expected = [Int8](repeating: 0, count: n * oh * ow * out)
+            Reference.quantizedConv2D(
+                geometry: g, input: input, filter: filter, bias: bias, inputZeroPoint: zeroPoint, outputZeroPoint: -2,
+                multipliers: multipliers, range: range, rounding: .ruy, output: &expected)
+            for threads in 1...3 {
+                let kernel = QuantizedConv2DKernel(
+                    geometry: g, filter: filter, bias: bias, inputZeroPoint: zeroPoint, outputZeroPoint: -2,
+                    multipliers: multipliers, range: range, rounding: .ruy, threadCount: threads)
+                let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
+                defer { scratch.deallocate() }
+                var actual = [Int8](repeating: 0, count: expected.count)
+                kernel.run(input: input, output: &actual, scratch: scratch, pool: ThreadPool(threadCount: threads))
+                #expect(actual == expected, "c\(channels) → \(out) \(shape) zp \(zeroPoint) threads \(threads)")
+            }
+        }
+    }
+
     /// TFLite's uint8 scheme: uint8 activations and weights with a weight zero point (weights − zero point up to
-    /// ±255, so the kernel takes one k at a time).
+    /// ±255, products beyond int8 × int8).
     @Test(arguments: [1, 2])
     func uint8ConvMatchesReferenceTwin(threads: Int) {
         var random = Random(state: 2024)

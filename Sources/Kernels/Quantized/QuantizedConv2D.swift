@@ -1,3 +1,7 @@
+#if arch(x86_64)
+    import _Builtin_intrinsics.intel
+#endif
+
 /// How an int32 accumulator is scaled back to 8 bits.
 public enum RequantizationRounding: Sendable, Hashable {
     /// TFLite's `MultiplyByQuantizedMultiplier` (doubling high multiply, then rounding shift).
@@ -28,14 +32,15 @@ extension QuantizedMultiplier {
 /// Int8 CONV_2D on NHWC activations with OHWI int8 weights, per-channel (or per-tensor) multipliers and int32
 /// bias; FULLY_CONNECTED runs as its 1×1 case.
 ///
-/// At load the weights are widened to int16 and packed in blocks of 8 output channels (`[block][k][8]`, k running
-/// over kernel rows, columns and input channels), and each channel's constant term `bias − zeroPoint_in · Σ w` is
-/// precomputed. A run gathers 4 output pixels' receptive fields (padding holds the input zero point, so it adds
-/// nothing after the constant term) into scratch, each value already repeated across 8 int16 lanes, multiplies them
-/// by each block in int16 SIMD lanes (two k at a time when no weight is −128, so a pair of products cannot overflow
-/// int16), widens with shifts (the even and odd int16 lanes of each int32 lane go to two accumulators; the
-/// standard library's generic SIMD conversions are not inlined), accumulates in int32,
-/// and requantizes each accumulator to int8 (ruy's rounding) with the channel's multiplier, output zero point and clamp.
+/// At load the weights are widened to int16 and packed in blocks of 8 output channels and pairs of k (k running over
+/// kernel rows, columns and input channels): `[block][k / 2][parity][4][2]`, the even channels (0, 2, 4, 6) of the
+/// block in one 8-lane vector and the odd ones in the next, each channel as its two weights `(w[k], w[k + 1])`. Each
+/// channel's constant term `bias − zeroPoint_in · Σ w` is precomputed. A run gathers 4 output pixels' receptive fields
+/// into scratch once as int16 (padding holds the input zero point, so it adds nothing after the constant term), then
+/// for each k pair broadcasts a pixel's `(x[k], x[k + 1])` to all lanes and multiply-adds it with the two weight
+/// vectors (SSE2 `pmaddwd`: int16 × int16 products, adjacent pairs summed into int32, exact for these ranges),
+/// accumulating the even and odd channels of each pixel in int32, and requantizes each accumulator to int8 (ruy's
+/// rounding) with the channel's multiplier, output zero point and clamp.
 public final class QuantizedConv2DKernel: @unchecked Sendable {
     /// The convolution's shapes.
     public let geometry: Conv2DGeometry
@@ -50,7 +55,6 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     let outputZeroPoint: Int32
     let range: QuantizedRange
     let rounding: RequantizationRounding
-    let pairSafe: Bool
     /// 0x80 for uint8 activations (read as `x − 128`, written back with the sign bit flipped), else 0.
     let flip: UInt8
     let lanes: RequantizationLanes
@@ -60,7 +64,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     static let tile = 4
 
     /// Bytes of scratch a run needs.
-    public var scratchBytes: Int { taskCount * Self.tile * paddedDepth * 16 }
+    public var scratchBytes: Int { taskCount * Self.tile * paddedDepth * 2 }
 
     /// Packs `filter` (OHWI, `outputChannels · kernelHeight · kernelWidth · inputChannels` int8 values) and folds
     /// `bias` (int32 per output channel, or nil) with the input zero point.
@@ -103,21 +107,18 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         weights.initialize(repeating: 0, count: blockCount * paddedDepth * 8)
         biasTerms = .allocate(capacity: blockCount * 8)
         biasTerms.initialize(repeating: 0, count: blockCount * 8)
-        var largest: Int32 = 0
         for o in 0..<outputs {
             var sum: Int32 = 0
             let block = o / 8
             let lane = o % 8
             for k in 0..<depth {
                 let w = weight(o * depth + k)
-                largest = max(largest, abs(w))
                 sum &+= w
-                weights[(block * paddedDepth + k) * 8 + lane] = Int16(clamping: w)
+                weights[(block * paddedDepth + (k & ~1)) * 8 + (lane & 1) * 8 + (lane >> 1) * 2 + (k & 1)] = Int16(
+                    clamping: w)
             }
             biasTerms[o] = (bias?[o] ?? 0) &- inputZeroPoint &* sum
         }
-        // Two products of |x| ≤ 128 and |w| ≤ 127 sum within int16; larger weights take one k at a time.
-        pairSafe = largest <= 127 && (-128...127).contains(inputZeroPoint)
         multiplierValues = .allocate(capacity: outputs)
         shiftValues = .allocate(capacity: outputs)
         for o in 0..<outputs {
@@ -175,20 +176,20 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             let tiles = (pixels + QuantizedConv2DKernel.tile - 1) / QuantizedConv2DKernel.tile
             let first = tiles * task / kernel.taskCount
             let last = tiles * (task + 1) / kernel.taskCount
-            let rows = scratch + task * QuantizedConv2DKernel.tile * kernel.paddedDepth * 8
+            let rows = scratch + task * QuantizedConv2DKernel.tile * kernel.paddedDepth
             for tile in first..<last {
                 let start = tile * QuantizedConv2DKernel.tile
                 let count = min(QuantizedConv2DKernel.tile, pixels - start)
                 for p in 0..<QuantizedConv2DKernel.tile {
                     kernel.gather(
-                        pixel: start + min(p, count - 1), input: input, into: rows + p * kernel.paddedDepth * 8)
+                        pixel: start + min(p, count - 1), input: input, into: rows + p * kernel.paddedDepth)
                 }
                 kernel.multiply(rows: rows, count: count, output: output + start * g.outputChannels)
             }
         }
     }
 
-    /// Writes the receptive field of output pixel `pixel` as `paddedDepth` int16 values, each repeated 8 times.
+    /// Writes the receptive field of output pixel `pixel` as `paddedDepth` int16 values (a zero after an odd depth).
     @inline(__always)
     func gather(pixel: Int, input: UnsafePointer<Int8>, into row: UnsafeMutablePointer<Int16>) {
         let g = geometry
@@ -202,33 +203,37 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             let iy = oy * g.strideHeight - g.paddingTop + ky * g.dilationHeight
             for kx in 0..<g.kernelWidth {
                 let ix = ox * g.strideWidth - g.paddingLeft + kx * g.dilationWidth
-                let out = UnsafeMutableRawPointer(row + k * 8)
+                let out = row + k
                 if iy >= 0, iy < g.inputHeight, ix >= 0, ix < g.inputWidth {
-                    let source = input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c
-                    for i in 0..<c {
-                        let value = Int16(Int8(bitPattern: UInt8(bitPattern: source[i]) ^ flip))
-                        out.storeBytes(of: SIMD8<Int16>(repeating: value), toByteOffset: i * 16, as: SIMD8<Int16>.self)
+                    let source = UnsafeRawPointer(input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c)
+                    var i = 0
+                    let flips = SIMD8<Int16>(repeating: Int16(flip) << 8)
+                    while i + 8 <= c {
+                        UnsafeMutableRawPointer(out + i).storeBytes(
+                            of: Self.widen(source + i, flips: flips), as: SIMD8<Int16>.self)
+                        i += 8
+                    }
+                    while i < c {
+                        out[i] = Int16(Int8(bitPattern: source.load(fromByteOffset: i, as: UInt8.self) ^ flip))
+                        i += 1
                     }
                 } else {
-                    let zero = SIMD8<Int16>(repeating: inputZeroPoint)
-                    for i in 0..<c { out.storeBytes(of: zero, toByteOffset: i * 16, as: SIMD8<Int16>.self) }
+                    out.update(repeating: inputZeroPoint, count: c)
                 }
                 k += c
             }
         }
-        if k < paddedDepth {
-            UnsafeMutableRawPointer(row + k * 8).storeBytes(of: SIMD8<Int16>(), as: SIMD8<Int16>.self)
-        }
+        if k < paddedDepth { row[k] = 0 }
     }
 
     /// Multiplies 4 gathered rows by every weight block and requantizes the first `count` of them into `output`.
     @inline(__always)
     func multiply(rows: UnsafeMutablePointer<Int16>, count: Int, output: UnsafeMutablePointer<Int8>) {
         let outputs = geometry.outputChannels
-        let stride = paddedDepth * 16
+        let stride = paddedDepth * 2
         let r = UnsafeRawPointer(rows)
         for block in 0..<blockCount {
-            // Accumulators: even / odd int16 lanes of the 8 channels (channel 2j in e[j], 2j + 1 in o[j]).
+            // Accumulators: even / odd channels of the block (channel 2j in e[j], 2j + 1 in o[j]).
             var e0 = SIMD4<Int32>()
             var o0 = SIMD4<Int32>()
             var e1 = SIMD4<Int32>()
@@ -238,41 +243,25 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             var e3 = SIMD4<Int32>()
             var o3 = SIMD4<Int32>()
             let w = UnsafeRawPointer(weights + block * paddedDepth * 8)
-            @inline(__always) func accumulate(_ p: SIMD8<Int16>, _ e: inout SIMD4<Int32>, _ o: inout SIMD4<Int32>) {
-                let bits = unsafeBitCast(p, to: SIMD4<Int32>.self)
-                e &+= (bits &<< 16) &>> 16
-                o &+= bits &>> 16
-            }
             var k = 0
-            if pairSafe {
-                while k < paddedDepth {
-                    let w0 = w.loadUnaligned(fromByteOffset: k * 16, as: SIMD8<Int16>.self)
-                    let w1 = w.loadUnaligned(fromByteOffset: k * 16 + 16, as: SIMD8<Int16>.self)
-                    let x = r + k * 16
-                    accumulate(
-                        w0 &* x.loadUnaligned(as: SIMD8<Int16>.self)
-                            &+ w1 &* x.loadUnaligned(fromByteOffset: 16, as: SIMD8<Int16>.self), &e0, &o0)
-                    accumulate(
-                        w0 &* x.loadUnaligned(fromByteOffset: stride, as: SIMD8<Int16>.self)
-                            &+ w1 &* x.loadUnaligned(fromByteOffset: stride + 16, as: SIMD8<Int16>.self), &e1, &o1)
-                    accumulate(
-                        w0 &* x.loadUnaligned(fromByteOffset: 2 * stride, as: SIMD8<Int16>.self)
-                            &+ w1 &* x.loadUnaligned(fromByteOffset: 2 * stride + 16, as: SIMD8<Int16>.self), &e2, &o2)
-                    accumulate(
-                        w0 &* x.loadUnaligned(fromByteOffset: 3 * stride, as: SIMD8<Int16>.self)
-                            &+ w1 &* x.loadUnaligned(fromByteOffset: 3 * stride + 16, as: SIMD8<Int16>.self), &e3, &o3)
-                    k += 2
-                }
-            } else {
-                while k < paddedDepth {
-                    let w0 = w.loadUnaligned(fromByteOffset: k * 16, as: SIMD8<Int16>.self)
-                    let x = r + k * 16
-                    accumulate(w0 &* x.loadUnaligned(as: SIMD8<Int16>.self), &e0, &o0)
-                    accumulate(w0 &* x.loadUnaligned(fromByteOffset: stride, as: SIMD8<Int16>.self), &e1, &o1)
-                    accumulate(w0 &* x.loadUnaligned(fromByteOffset: 2 * stride, as: SIMD8<Int16>.self), &e2, &o2)
-                    accumulate(w0 &* x.loadUnaligned(fromByteOffset: 3 * stride, as: SIMD8<Int16>.self), &e3, &o3)
-                    k += 1
-                }
+            while k < paddedDepth {
+                // k < paddedDepth, so these offsets stay within the packed block and the gathered rows.
+                let we = w.loadUnaligned(fromByteOffset: k &* 16, as: SIMD8<Int16>.self)
+                let wo = w.loadUnaligned(fromByteOffset: k &* 16 &+ 16, as: SIMD8<Int16>.self)
+                let x = r + k &* 2
+                let x0 = Self.broadcastPair(x)
+                e0 &+= Self.multiplyAdd(x0, we)
+                o0 &+= Self.multiplyAdd(x0, wo)
+                let x1 = Self.broadcastPair(x + stride)
+                e1 &+= Self.multiplyAdd(x1, we)
+                o1 &+= Self.multiplyAdd(x1, wo)
+                let x2 = Self.broadcastPair(x + 2 * stride)
+                e2 &+= Self.multiplyAdd(x2, we)
+                o2 &+= Self.multiplyAdd(x2, wo)
+                let x3 = Self.broadcastPair(x + 3 * stride)
+                e3 &+= Self.multiplyAdd(x3, we)
+                o3 &+= Self.multiplyAdd(x3, wo)
+                k &+= 2
             }
             let channels = min(8, outputs - block * 8)
             let base = block * 8
@@ -310,5 +299,42 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// The 8 bytes at `source`, each XORed with the high byte of `flips` lanes, as sign-extended int16.
+    @inline(__always)
+    static func widen(_ source: UnsafeRawPointer, flips: SIMD8<Int16>) -> SIMD8<Int16> {
+        let bytes = source.loadUnaligned(as: UInt64.self)
+        #if arch(x86_64)
+            // Interleaving zero bytes below the input bytes puts each byte in the high half of an int16 lane.
+            let high = _mm_unpacklo_epi8(
+                _mm_setzero_si128(), __m128i(Int64(bitPattern: bytes), 0))
+            return (unsafeBitCast(high, to: SIMD8<Int16>.self) ^ flips) &>> 8
+        #else
+            var high = SIMD8<Int16>()
+            for j in 0..<8 { high[j] = Int16(truncatingIfNeeded: bytes >> (8 * UInt64(j))) << 8 }
+            return (high ^ flips) &>> 8
+        #endif
+    }
+
+    /// The int16 pair at `x` (`x[0]`, `x[1]`) repeated across all 8 lanes.
+    @inline(__always)
+    static func broadcastPair(_ x: UnsafeRawPointer) -> SIMD8<Int16> {
+        unsafeBitCast(SIMD4<Int32>(repeating: x.loadUnaligned(as: Int32.self)), to: SIMD8<Int16>.self)
+    }
+
+    /// Lane j of the result: `a[2j] · b[2j] + a[2j + 1] · b[2j + 1]` in int32 (SSE2 `pmaddwd`; exact unless all four
+    /// factors are −32768).
+    @inline(__always)
+    static func multiplyAdd(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD4<Int32> {
+        #if arch(x86_64)
+            unsafeBitCast(
+                _mm_madd_epi16(unsafeBitCast(a, to: __m128i.self), unsafeBitCast(b, to: __m128i.self)),
+                to: SIMD4<Int32>.self)
+        #else
+            let a32 = unsafeBitCast(a, to: SIMD4<Int32>.self)
+            let b32 = unsafeBitCast(b, to: SIMD4<Int32>.self)
+            return ((a32 &<< 16) &>> 16) &* ((b32 &<< 16) &>> 16) &+ (a32 &>> 16) &* (b32 &>> 16)
+        #endif
     }
 }
