@@ -75,4 +75,20 @@ public struct DepthwiseConv2DGeometry: Sendable, Hashable {
             && kernelHeight > 0 && kernelWidth > 0 && strideHeight > 0 && strideWidth > 0
             && dilationHeight > 0 && dilationWidth > 0 && paddingTop >= 0 && paddingLeft >= 0
     }
+
+    /// The kernel rows `ky` whose taps land inside the input for a window whose first tap is input row `origin`
+    /// (negative inside the top padding); empty when none does.
+    @inlinable
+    public func tapRows(from origin: Int) -> Range<Int> {
+        let start = min(kernelHeight, max(0, (-origin + dilationHeight - 1) / dilationHeight))
+        return start..<max(start, min(kernelHeight, (inputHeight - origin + dilationHeight - 1) / dilationHeight))
+    }
+
+    /// The kernel columns `kx` whose taps land inside the input for a window whose first tap is input column
+    /// `origin`; empty when none does.
+    @inlinable
+    public func tapColumns(from origin: Int) -> Range<Int> {
+        let start = min(kernelWidth, max(0, (-origin + dilationWidth - 1) / dilationWidth))
+        return start..<max(start, min(kernelWidth, (inputWidth - origin + dilationWidth - 1) / dilationWidth))
+    }
 }

@@ -112,8 +112,8 @@ public struct DepthwiseConv2DKernel: Sendable {
         let image = input + b * g.inputHeight * g.inputWidth * inputChannels
         let iy0 = oy * g.strideHeight - g.paddingTop
         // Taps ky in kyStart..<kyEnd are the ones that land inside the input.
-        let kyStart = min(g.kernelHeight, max(0, (-iy0 + g.dilationHeight - 1) / g.dilationHeight))
-        let kyEnd = max(kyStart, min(g.kernelHeight, (g.inputHeight - iy0 + g.dilationHeight - 1) / g.dilationHeight))
+        let tapRows = g.tapRows(from: iy0)
+        let (kyStart, kyEnd) = (tapRows.lowerBound, tapRows.upperBound)
         let lower = clamp.lower
         let upper = clamp.upper
         // Columns whose taps all land inside the input run four pixels at a time when channels come in fours.
@@ -167,8 +167,8 @@ public struct DepthwiseConv2DKernel: Sendable {
         let kyEnd = rows.upperBound
         let out = output + (row * g.outputWidth + ox) * channels
         let ix0 = ox * g.strideWidth - g.paddingLeft
-        let kxStart = min(g.kernelWidth, max(0, (-ix0 + g.dilationWidth - 1) / g.dilationWidth))
-        let kxEnd = max(kxStart, min(g.kernelWidth, (g.inputWidth - ix0 + g.dilationWidth - 1) / g.dilationWidth))
+        let tapColumns = g.tapColumns(from: ix0)
+        let (kxStart, kxEnd) = (tapColumns.lowerBound, tapColumns.upperBound)
         let taps = DepthwiseTaps(
             image: image, weights: weights, inputRowStride: g.inputWidth * inputChannels,
             inputPixelStride: inputChannels, weightRowStride: g.kernelWidth * channels, weightTapStride: channels,

@@ -59,6 +59,7 @@ public struct Pool2DGeometry: Sendable, Hashable {
     }
 
     /// The in-bounds window of output row `oy`: input rows `start ..< end` (empty when the window misses the input).
+    @usableFromInline
     func rowWindow(_ oy: Int) -> (start: Int, end: Int) {
         let origin = oy * strideHeight - paddingTop
         let start = max(origin, 0)
@@ -66,6 +67,7 @@ public struct Pool2DGeometry: Sendable, Hashable {
     }
 
     /// The in-bounds window of output column `ox`: input columns `start ..< end`.
+    @usableFromInline
     func columnWindow(_ ox: Int) -> (start: Int, end: Int) {
         let origin = ox * strideWidth - paddingLeft
         let start = max(origin, 0)

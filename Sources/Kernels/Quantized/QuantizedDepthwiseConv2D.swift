@@ -145,16 +145,15 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
             }
         }
         let rowY0 = oy * g.strideHeight - g.paddingTop
-        let kyStart = rowY0 >= 0 ? 0 : (-rowY0 + g.dilationHeight - 1) / g.dilationHeight
-        let kyEnd = min(g.kernelHeight, (g.inputHeight - rowY0 + g.dilationHeight - 1) / g.dilationHeight)
+        let tapRows = g.tapRows(from: rowY0)
+        let (kyStart, kyEnd) = (tapRows.lowerBound, tapRows.upperBound)
         for ox in 0..<g.outputWidth {
             let out = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * cout
-            let y0 = oy * g.strideHeight - g.paddingTop
             let x0 = ox * g.strideWidth - g.paddingLeft
             var c = 0
             // The taps inside the input: rows kyStart..<kyEnd (same for the whole output row), columns kxStart..<kxEnd.
-            let kxStart = x0 >= 0 ? 0 : (-x0 + g.dilationWidth - 1) / g.dilationWidth
-            let kxEnd = min(g.kernelWidth, (g.inputWidth - x0 + g.dilationWidth - 1) / g.dilationWidth)
+            let tapColumns = g.tapColumns(from: x0)
+            let (kxStart, kxEnd) = (tapColumns.lowerBound, tapColumns.upperBound)
             while c < simdChannels {
                 var even = SIMD4<Int32>()
                 var odd = SIMD4<Int32>()
@@ -197,12 +196,10 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
             while c < cout {
                 let ic = c / g.depthMultiplier
                 var acc = bias[c]
-                for ky in 0..<g.kernelHeight {
-                    let iy = y0 + ky * g.dilationHeight
-                    if iy < 0 || iy >= g.inputHeight { continue }
-                    for kx in 0..<g.kernelWidth {
+                for ky in tapRows {
+                    let iy = rowY0 + ky * g.dilationHeight
+                    for kx in tapColumns {
                         let ix = x0 + kx * g.dilationWidth
-                        if ix < 0 || ix >= g.inputWidth { continue }
                         let byte = input[((b * g.inputHeight + iy) * g.inputWidth + ix) * cin + ic]
                         let x = isUnsigned ? Int32(UInt8(bitPattern: byte)) : Int32(byte)
                         acc &+= (x &- inputZeroPoint) &* Int32(weights[(ky * g.kernelWidth + kx) * cout + c])

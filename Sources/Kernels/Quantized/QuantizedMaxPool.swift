@@ -7,17 +7,13 @@ extension Quantized {
         for b in 0..<g.batch {
             for oy in 0..<g.outputHeight {
                 for ox in 0..<g.outputWidth {
-                    let y0 = oy * g.strideHeight - g.paddingTop
-                    let x0 = ox * g.strideWidth - g.paddingLeft
-                    let yStart = max(0, y0)
-                    let yEnd = min(g.inputHeight, y0 + g.filterHeight)
-                    let xStart = max(0, x0)
-                    let xEnd = min(g.inputWidth, x0 + g.filterWidth)
+                    let rows = g.rowWindow(oy)
+                    let columns = g.columnWindow(ox)
                     let out = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * g.channels
                     for c in 0..<g.channels {
                         var best = Int32(T.min)
-                        for y in yStart..<max(yStart, yEnd) {
-                            for x in xStart..<max(xStart, xEnd) {
+                        for y in rows.start..<rows.end {
+                            for x in columns.start..<columns.end {
                                 best = max(
                                     best, Int32(input[((b * g.inputHeight + y) * g.inputWidth + x) * g.channels + c]))
                             }
