@@ -46,12 +46,14 @@ let package = Package(
 
         // MARK: Executables
         .executableTarget(name: "PureVisionCLI", dependencies: ["Engine", "PureVision", "ImageIO"]),
-        .executableTarget(name: "bench", dependencies: ["Engine", "PureVision", "ImageIO", "_TestSupport"], path: "Benchmarks/bench"),
+        .executableTarget(
+            name: "bench", dependencies: ["Engine", "Kernels", "PureVision", "ImageIO", "_TestSupport"],
+            path: "Benchmarks/bench"),
 
         // MARK: Test support and unit test bundles
         .target(name: "_TestSupport", dependencies: ["TensorCore"]),
         .testTarget(name: "TensorCoreTests", dependencies: ["TensorCore", "_TestSupport"]),
-        .testTarget(name: "KernelsTests", dependencies: ["Kernels", "_TestSupport"]),
+        .testTarget(name: "KernelsTests", dependencies: ["Kernels", "_TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "_TestSupport"]),
         .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "_TestSupport"], exclude: ["Fixtures"]),
         .testTarget(

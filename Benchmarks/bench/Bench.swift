@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import Kernels
 import TensorCore
 import _TestSupport
 
@@ -33,12 +34,18 @@ struct Bench {
             let configuration = "release"
         #endif
         let cpu = SystemInfo.cpuModel
+        let codegen =
+            !options.generatesMachineCode
+            ? "Swift (--no-codegen)"
+            : HostCPU.supportsGeneratedAVX2 ? "generated AVX2/FMA" : "Swift (no AVX2/FMA codegen on this machine)"
         if options.json {
             print(
-                #"{"kind":"environment","configuration":"\#(configuration)","cpu":"\#(cpu)","cores":\#(SystemInfo.coreCount)}"#
+                #"{"kind":"environment","configuration":"\#(configuration)","cpu":"\#(cpu)","cores":\#(SystemInfo.coreCount),"codegen":"\#(codegen)"}"#
             )
         } else {
-            print("PureVision bench — \(configuration) build, CPU: \(cpu), \(SystemInfo.coreCount) cores")
+            print(
+                "PureVision bench — \(configuration) build, CPU: \(cpu), \(SystemInfo.coreCount) cores, kernels: \(codegen)"
+            )
             print("runs \(options.runs) after \(options.warmup) warm-up; times in ms")
             print(
                 "name".padding(toLength: 36, withPad: " ", startingAt: 0)
@@ -51,7 +58,9 @@ struct Bench {
         SystemInfo.resetPeakResident()
         let interpreter = try Interpreter(
             contentsOf: path,
-            options: InterpreterOptions(threadCount: threads, fusesElementwiseEpilogues: options.fusesEpilogues))
+            options: InterpreterOptions(
+                threadCount: threads, fusesElementwiseEpilogues: options.fusesEpilogues,
+                generatesMachineCode: options.generatesMachineCode))
         var random = SplitMix64(seed: 1)
         let times = interpreter.withSession { session in
             for index in interpreter.inputs.indices {

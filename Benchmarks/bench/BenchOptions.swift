@@ -10,16 +10,19 @@ struct BenchOptions {
     var profileTop = 0
     /// Whether convolutions absorb their element-wise consumers (`--unfused` turns it off, for comparison).
     var fusesEpilogues = true
+    /// Whether kernels may generate AVX2/FMA machine code (`--no-codegen` runs the Swift kernels, for comparison).
+    var generatesMachineCode = true
     /// `--soak [FRAMES]`: instead of timing, push FRAMES frames through each task and report memory, descriptors and
     /// threads (see `SoakRun`); 0 = off.
     var soakFrames = 0
 
     static let usage = """
         usage: bench [--json] [--filter NAME] [--runs N] [--warmup N] [--threads 1,2] [--models-dir DIR]
-                     [--profile [TOP]] [--unfused] [--soak [FRAMES]]
+                     [--profile [TOP]] [--unfused] [--no-codegen] [--soak [FRAMES]]
           --profile  after each model's timing, time every operator per invocation and print the TOP (default 15)
                      slowest by median, plus totals per operator type
           --unfused  run ADD / PRELU / RELU after a convolution as separate operators (InterpreterOptions)
+          --no-codegen  run the Swift kernels instead of generated AVX2/FMA code (InterpreterOptions)
           --soak     FRAMES (default 10000) frames through each task: RSS start/peak/end, fds, threads
         """
 
@@ -35,6 +38,7 @@ struct BenchOptions {
             switch argument {
             case "--json": json = true
             case "--unfused": fusesEpilogues = false
+            case "--no-codegen": generatesMachineCode = false
             case "--filter": filter = try value(argument)
             case "--runs":
                 guard let n = Int(try value(argument)), n >= 1 else { throw BenchError("--runs must be ≥ 1") }

@@ -20,16 +20,24 @@ public struct InterpreterOptions: Sendable, Hashable {
     /// computed by the convolution on each output block (one operator, no intermediate tensor) rather than as a
     /// separate pass. Results are the same either way. Only in `.optimized` mode. Default true.
     public var fusesElementwiseEpilogues: Bool
+    /// Whether the optimized kernels may generate machine code for their layer at load and run it: AVX2 + FMA code
+    /// on Linux x86-64 machines that have both (`HostCPU.supportsGeneratedAVX2`); ignored elsewhere, where the Swift
+    /// kernels run. Swift compiles for the x86-64 baseline (SSE2, no FMA), so this is how the convolutions use the
+    /// machine's full vector width. Results agree with the Swift kernels within float rounding (a fused multiply-add
+    /// rounds once). Only in `.optimized` mode. Default true.
+    public var generatesMachineCode: Bool
 
     /// Creates options. `threadCount` below 1 is treated as 1.
     public init(
         threadCount: Int = 1, kernelMode: KernelMode = .optimized,
-        memoryLimit: Int = InterpreterLimits.defaultMemoryLimit, fusesElementwiseEpilogues: Bool = true
+        memoryLimit: Int = InterpreterLimits.defaultMemoryLimit, fusesElementwiseEpilogues: Bool = true,
+        generatesMachineCode: Bool = true
     ) {
         self.threadCount = max(1, threadCount)
         self.kernelMode = kernelMode
         self.memoryLimit = max(0, memoryLimit)
         self.fusesElementwiseEpilogues = fusesElementwiseEpilogues
+        self.generatesMachineCode = generatesMachineCode
     }
 }
 

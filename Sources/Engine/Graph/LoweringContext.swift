@@ -18,6 +18,11 @@ struct LoweringContext {
 
     var useReference: Bool { options.kernelMode == .reference }
 
+    /// Whether an optimized kernel should generate its machine code (the option is on and the CPU can run it).
+    var generatesMachineCode: Bool {
+        !useReference && options.generatesMachineCode && HostCPU.supportsGeneratedAVX2
+    }
+
     /// An error about this operator.
     func failure(_ reason: String) -> InterpreterError {
         .invalidOperator(operatorIndex: operatorIndex, name: name, reason: reason)

@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// What the machine running this process can execute, for choosing generated kernels.
+public enum HostCPU {
+    /// Whether kernels may generate and run x86-64 AVX2 + FMA code: on Linux x86-64, when the kernel reports the
+    /// `avx`, `avx2` and `fma` flags for the CPU (it reports them only when it also saves the YMM state).
+    /// False everywhere else, where the Swift kernels run.
+    public static let supportsGeneratedAVX2: Bool = {
+        #if arch(x86_64) && os(Linux)
+            guard let flags = cpuFlags() else { return false }
+            return flags.contains("avx") && flags.contains("avx2") && flags.contains("fma")
+        #else
+            return false
+        #endif
+    }()
+
+    #if arch(x86_64) && os(Linux)
+        /// The `flags` of the first processor in `/proc/cpuinfo`, or nil when it cannot be read.
+        private static func cpuFlags() -> Set<Substring>? {
+            guard let file = fopen("/proc/cpuinfo", "r") else { return nil }
+            defer { fclose(file) }
+            var line: UnsafeMutablePointer<CChar>? = nil
+            var capacity = 0
+            defer { free(line) }
+            while getline(&line, &capacity, file) > 0 {
+                guard let line else { break }
+                let text = String(cString: line)
+                guard text.hasPrefix("flags"), let colon = text.firstIndex(of: ":") else { continue }
+                return Set(text[text.index(after: colon)...].split(whereSeparator: { $0 == " " || $0 == "\n" }))
+            }
+            return nil
+        }
+    #endif
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Encodings of the x86-64 instructions PureVision's generated kernels use, as GNU `as` assembles them.
+
+Writes Tests/KernelsTests/Fixtures/x86_encodings.json: {"as": version, "instructions": {text: hex}}.
+KernelsTests/X86AssemblerTests emits the same instructions through X86Assembler and compares byte for byte.
+Needs binutils (`as`, `objdump`); no Python packages. Run from the repository root.
+"""
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+GPRS = ["rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+        "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"]
+
+
+def memory_operands():
+    """Every base register with displacements 0, 8-bit and 32-bit; and index forms with each scale."""
+    out = []
+    for base in GPRS:
+        for disp in (0, 64, -4, 4096):
+            out.append(f"[{base}{disp:+d}]" if disp else f"[{base}]")
+    for base, index in (("rax", "rcx"), ("r8", "r10"), ("rsp", "r11"), ("r13", "rdx"), ("r12", "r15"),
+                        ("rbp", "r9")):
+        for scale in (1, 2, 4, 8):
+            for disp in (0, 32, 1024):
+                out.append(f"[{base}+{index}*{scale}{disp:+d}]" if disp else f"[{base}+{index}*{scale}]")
+    return out
+
+
+def instruction_list():
+    mems = memory_operands()
+    lines = []
+    for i, m in enumerate(mems):
+        y = f"ymm{i % 16}"
+        lines += [f"vmovups {y}, YMMWORD PTR {m}", f"vmovups YMMWORD PTR {m}, {y}",
+                  f"vbroadcastss {y}, DWORD PTR {m}"]
+    for d, a, b in ((0, 1, 2), (8, 1, 2), (0, 9, 2), (0, 1, 10), (15, 14, 13), (3, 12, 7)):
+        for op in ("vfmadd231ps", "vaddps", "vmulps", "vminps", "vmaxps", "vxorps"):
+            lines.append(f"{op} ymm{d}, ymm{a}, ymm{b}")
+        for m in ("[rdi]", "[r9+64]", "[rsi+rax*4+4096]", "[r12-32]"):
+            for op in ("vfmadd231ps", "vaddps", "vmulps"):
+                lines.append(f"{op} ymm{d}, ymm{a}, YMMWORD PTR {m}")
+    lines.append("vzeroupper")
+    for r in GPRS:
+        lines += [f"push {r}", f"pop {r}", f"dec {r}"]
+        for imm in (1, -1, 127, 128, -129, 100000):
+            lines += [f"add {r}, {imm}", f"sub {r}, {imm}", f"cmp {r}, {imm}"]
+        for imm in (0, 7, -7, 2147483647, -2147483648):
+            lines.append(f"mov {r}, {imm}")
+        lines.append(f"movabs {r}, 81985529216486895")
+    for a, b in (("rax", "rcx"), ("r8", "rdx"), ("rsi", "r15"), ("r12", "r13")):
+        for op in ("mov", "add", "sub", "cmp", "test"):
+            lines.append(f"{op} {a}, {b}")
+    for m in mems[::3]:
+        lines += [f"lea r10, {m}", f"mov rcx, QWORD PTR {m}"]
+    lines.append("ret")
+    return lines
+
+
+def assemble(lines):
+    with tempfile.TemporaryDirectory() as tmp:
+        src, obj = Path(tmp, "a.s"), Path(tmp, "a.o")
+        src.write_text(".intel_syntax noprefix\n" + "\n".join(lines) + "\n")
+        subprocess.run(["as", "--64", "-o", str(obj), str(src)], check=True)
+        dump = subprocess.run(["objdump", "-d", "-w", "-M", "intel", str(obj)], check=True,
+                              capture_output=True, text=True).stdout
+    encodings = []
+    for row in dump.splitlines():
+        m = re.match(r"\s*[0-9a-f]+:\t([0-9a-f ]+)\t", row)
+        if m:
+            encodings.append(m.group(1).replace(" ", ""))
+    if len(encodings) != len(lines):
+        sys.exit(f"objdump gave {len(encodings)} instructions for {len(lines)} lines")
+    return encodings
+
+
+def main():
+    lines = instruction_list()
+    # movabs is the 10-byte immediate form; X86Assembler.mov(_:_: Int) picks it for values beyond 32 bits.
+    encodings = assemble(lines)
+    version = subprocess.run(["as", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    out = Path("Tests/KernelsTests/Fixtures/x86_encodings.json")
+    out.write_text(json.dumps({"as": version, "instructions": dict(zip(lines, encodings))}, indent=0) + "\n")
+    print(f"{len(lines)} instructions -> {out}")
+
+
+if __name__ == "__main__":
+    main()
