@@ -7,12 +7,21 @@
 /// it; the clamp and the ``OutputEpilogue`` (a fused residual ADD, PRELU or activation) follow right after, while
 /// the block is still in cache. Blocks are split over the pool's threads; each concurrently running chunk owns one
 /// slot of scratch.
+///
+/// When prepared with `generatesMachineCode` on a CPU with AVX2 + FMA and `outputChannels % 8 == 0`, each block
+/// instead runs code generated at load (``Conv2DGEMMCode``): the filter packed into 16-channel panels, the bias,
+/// clamp and the epilogue's clamp / PReLU / residual steps applied in registers before the only store.
 public struct Conv2DKernel: Sendable {
     /// The geometry this kernel was prepared for.
     public let geometry: Conv2DGeometry
 
     /// Filter repacked to `[K, N]` row-major: row `(ky · kernelWidth + kx) · inputChannels + i`, column `o`.
+    /// Empty when the generated code runs instead.
     private let packedFilter: [Float]
+    /// The generated GEMM for this kernel's clamp and epilogue, when there is one.
+    private var generated: Conv2DGEMMCode?
+    /// With generated code: the epilogue steps it does not apply, run in Swift after it on each block.
+    private var trailingEpilogue: OutputEpilogue = .none
     /// `[outputChannels]`; zeros when the convolution has no bias. Each output block starts as copies of it and the
     /// GEMM accumulates onto them, which saves BLAS's separate zeroing pass.
     private let bias: [Float]
@@ -37,9 +46,11 @@ public struct Conv2DKernel: Sendable {
     /// Packs `filter` (OHWI, `[outputChannels, kernelHeight, kernelWidth, inputChannels]`) and copies `bias`
     /// (`[outputChannels]` or `nil`). Neither pointer is retained. `threadCount` is the pool size runs will use:
     /// the output is cut into a multiple of that many blocks when the work is large enough to share.
+    /// `generatesMachineCode` asks for the generated AVX2/FMA GEMM; it is used when ``HostCPU`` supports it and the
+    /// shape does (see ``usesGeneratedCode``), else the CBLAS path runs.
     public init(
         geometry: Conv2DGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, clamp: ClampRange,
-        threadCount: Int = 1
+        threadCount: Int = 1, generatesMachineCode: Bool = false
     ) {
         precondition(geometry.isValid, "Conv2DKernel: invalid geometry \(geometry)")
         let g = geometry
@@ -47,16 +58,30 @@ public struct Conv2DKernel: Sendable {
         self.clamp = clamp
         let k = g.kernelHeight * g.kernelWidth * g.inputChannels
         let n = g.outputChannels
-        self.packedFilter = [Float](unsafeUninitializedCapacity: k * n) { buffer, count in
-            guard let packed = buffer.baseAddress else {
-                count = 0
-                return
+        if generatesMachineCode && HostCPU.supportsGeneratedAVX2 && n % 8 == 0 {
+            let zeros = [Float](repeating: 0, count: n)
+            generated = zeros.withUnsafeBufferPointer { zeroBuffer in
+                guard let biasPointer = bias ?? zeroBuffer.baseAddress else { return nil }
+                return Conv2DGEMMCode(
+                    panels: Conv2DFilterPanels(filter: filter, k: k, n: n), bias: biasPointer, clamp: clamp,
+                    epilogue: .none)
             }
-            for o in 0..<n {
-                for p in 0..<k { packed[p * n + o] = filter[o * k + p] }
-            }
-            count = k * n
+        } else {
+            generated = nil
         }
+        self.packedFilter =
+            generated != nil
+            ? []
+            : [Float](unsafeUninitializedCapacity: k * n) { buffer, count in
+                guard let packed = buffer.baseAddress else {
+                    count = 0
+                    return
+                }
+                for o in 0..<n {
+                    for p in 0..<k { packed[p * n + o] = filter[o * k + p] }
+                }
+                count = k * n
+            }
         if let bias {
             self.bias = Array(UnsafeBufferPointer(start: bias, count: n))
         } else {
@@ -79,10 +104,32 @@ public struct Conv2DKernel: Sendable {
         slotCount = min(blockCount, Self.maximumSlots)
     }
 
-    /// The same prepared convolution (weights shared, not repacked) with `epilogue` applied to its output.
+    /// Whether runs use the generated AVX2/FMA GEMM rather than CBLAS.
+    public var usesGeneratedCode: Bool { generated != nil }
+
+    /// How many of ``epilogue``'s steps the generated code applies in registers (0 without generated code); the
+    /// others run in Swift on each block.
+    public var generatedEpilogueStepCount: Int {
+        generated == nil ? 0 : epilogue.steps.count - trailingEpilogue.steps.count
+    }
+
+    /// The same prepared convolution (weights shared, not repacked) with `epilogue` applied to its output. With
+    /// generated code, the code is generated again with the epilogue's steps in registers.
     public func withEpilogue(_ epilogue: OutputEpilogue) -> Conv2DKernel {
         var copy = self
         copy.epilogue = epilogue
+        copy.trailingEpilogue = epilogue
+        if let generated, !epilogue.isEmpty {
+            let fused = bias.withUnsafeBufferPointer { biasBuffer -> Conv2DGEMMCode? in
+                guard let biasPointer = biasBuffer.baseAddress else { return nil }
+                return Conv2DGEMMCode(panels: generated.panels, bias: biasPointer, clamp: clamp, epilogue: epilogue)
+            }
+            // Should generation fail now, the epilogue-free code stays and the whole epilogue runs in Swift.
+            if let fused {
+                copy.generated = fused
+                copy.trailingEpilogue = fused.remainingEpilogue
+            }
+        }
         return copy
     }
 
@@ -107,7 +154,9 @@ public struct Conv2DKernel: Sendable {
         let chunks = min(pool.threadCount, slotCount)
         packedFilter.withUnsafeBufferPointer { packedBuffer in
             bias.withUnsafeBufferPointer { biasBuffer in
-                guard let packed = packedBuffer.baseAddress, let biasPointer = biasBuffer.baseAddress else { return }
+                guard let biasPointer = biasBuffer.baseAddress else { return }
+                // Empty (and possibly nil) when the generated code runs, which does not read it.
+                let packed = packedBuffer.baseAddress
                 pool.parallelFor(
                     chunks,
                     Blocks(
@@ -125,7 +174,7 @@ public struct Conv2DKernel: Sendable {
         let output: UnsafeMutablePointer<Float>
         let residual: UnsafePointer<Float>?
         let scratch: UnsafeMutablePointer<Float>
-        let packed: UnsafePointer<Float>
+        let packed: UnsafePointer<Float>?
         let bias: UnsafePointer<Float>
         let blockCount: Int
         let chunks: Int
@@ -148,15 +197,24 @@ public struct Conv2DKernel: Sendable {
                     left = UnsafePointer(slot)
                 }
                 let out = output + firstRow * n
+                let blockResidual = residual.map { $0 + firstRow * kernel.epilogue.residualChannels(outputChannels: n) }
+                if let generated = kernel.generated {
+                    generated.run(a: left, lda: k, c: out, rows: rows, residual: blockResidual)
+                    if !kernel.trailingEpilogue.isEmpty {
+                        kernel.trailingEpilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
+                    }
+                    continue
+                }
+                guard let packed else {
+                    preconditionFailure("Conv2DKernel: neither generated code nor a packed filter")
+                }
                 for row in 0..<rows { (out + row * n).update(from: bias, count: n) }
                 GEMM.multiply(
                     m: rows, n: n, k: k, a: left, lda: k, b: packed, ldb: n, layout: .kByN, c: out, ldc: n,
                     accumulate: true)
                 GEMM.applyBiasAndClamp(m: rows, n: n, c: out, ldc: n, bias: nil, clamp: kernel.clamp)
                 if !kernel.epilogue.isEmpty {
-                    kernel.epilogue.apply(
-                        rows: rows, channels: n, output: out,
-                        residual: residual.map { $0 + firstRow * kernel.epilogue.residualChannels(outputChannels: n) })
+                    kernel.epilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
                 }
             }
         }

@@ -1,0 +1,177 @@
+import Kernels
+import Testing
+
+/// The generated AVX2/FMA GEMM behind ``Conv2DKernel`` (`generatesMachineCode: true`) against `Reference.conv2D`:
+/// row counts around the 6-row tile, K around the 4-step unroll and beyond one L2 panel group, N with and without
+/// the 8-wide panel; its in-register epilogues against the same code's output followed by the reference operators.
+@Suite(.enabled(if: HostCPU.supportsGeneratedAVX2))
+struct Conv2DMachineCodeTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var geometry: Conv2DGeometry
+        var hasBias: Bool
+        var clamp: ClampRange
+        var testDescription: String {
+            let g = geometry
+            return "n\(g.batch) \(g.inputHeight)x\(g.inputWidth)x\(g.inputChannels)->\(g.outputChannels)"
+                + " k\(g.kernelHeight)x\(g.kernelWidth) s\(g.strideHeight) p\(g.paddingTop),\(g.paddingLeft)"
+                + " bias=\(hasBias) clamp\(clamp)"
+        }
+    }
+
+    static let cases: [Case] = {
+        var cases: [Case] = []
+        let rowCounts = [1, 5, 6, 7, 13, 97]
+        let depths = [1, 3, 27, 75, 257]
+        let widths = [8, 16, 24, 40, 264]
+        // 1×1 direct, M = height · width: every M with every N, and every K with every N.
+        for (index, m) in rowCounts.enumerated() {
+            for (column, n) in widths.enumerated() {
+                cases.append(
+                    Case(
+                        geometry: Conv2DTests.geometry(
+                            height: 1, width: m, inputChannels: depths[(index + column) % depths.count],
+                            outputChannels: n, kernel: (1, 1)),
+                        hasBias: (index + column) % 2 == 0, clamp: column % 2 == 0 ? .none : .relu6))
+            }
+        }
+        for (index, k) in depths.enumerated() {
+            for (column, n) in widths.enumerated() {
+                cases.append(
+                    Case(
+                        geometry: Conv2DTests.geometry(
+                            batch: 1 + index % 2, height: 7, width: 7, inputChannels: k, outputChannels: n,
+                            kernel: (1, 1)),
+                        hasBias: true, clamp: (index + column) % 2 == 0 ? .relu6 : .none))
+            }
+        }
+        // K past one 192 KiB group of panels (two panels per group, then one), N with the narrow panel.
+        cases.append(
+            Case(
+                geometry: Conv2DTests.geometry(
+                    height: 1, width: 13, inputChannels: 1152, outputChannels: 264,
+                    kernel: (1, 1)),
+                hasBias: true, clamp: .relu6))
+        cases.append(
+            Case(
+                geometry: Conv2DTests.geometry(
+                    height: 1, width: 7, inputChannels: 3001, outputChannels: 40,
+                    kernel: (1, 1)),
+                hasBias: true, clamp: .none))
+        // k×k through im2col: 3×3 and 5×5, stride 2, TFLite SAME padding, batch 2 (K = 27 and 75 with 3 inputs).
+        for (kernel, padding) in [(3, (0, 1, 0, 1)), (3, (1, 1, 1, 1)), (5, (1, 2, 1, 2))] {
+            for (cin, cout) in [(3, 16), (3, 24), (5, 40), (16, 8)] {
+                cases.append(
+                    Case(
+                        geometry: Conv2DTests.geometry(
+                            batch: 2, height: 11, width: 9, inputChannels: cin, outputChannels: cout,
+                            kernel: (kernel, kernel), stride: (2, 2), padding: padding),
+                        hasBias: cout % 3 != 0, clamp: cout == 24 ? .relu6 : .none))
+            }
+        }
+        return cases
+    }()
+
+    @Test(arguments: cases)
+    func generatedMatchesReference(_ c: Case) {
+        let g = c.geometry
+        var random = SplitMixSource(seed: UInt64(truncatingIfNeeded: g.hashValue & 0xFFFF) + 11)
+        let input = random.floats(g.batch * g.inputHeight * g.inputWidth * g.inputChannels)
+        let filter = random.floats(g.outputChannels * g.kernelHeight * g.kernelWidth * g.inputChannels)
+        let bias = c.hasBias ? random.floats(g.outputChannels) : nil
+        let outputCount = g.batch * g.outputHeight * g.outputWidth * g.outputChannels
+        var expected = [Float](repeating: .nan, count: outputCount)
+        expected.withUnsafeMutableBufferPointer { out in
+            guard let pointer = out.baseAddress else { return }
+            Reference.conv2D(geometry: g, input: input, filter: filter, bias: bias, output: pointer, clamp: c.clamp)
+        }
+        let tolerance = 1e-5 * Float(g.kernelHeight * g.kernelWidth * g.inputChannels).squareRoot()
+        for pool in testPools {
+            let kernel = Conv2DKernel(
+                geometry: g, filter: filter, bias: bias, clamp: c.clamp, threadCount: pool.threadCount,
+                generatesMachineCode: true)
+            #expect(kernel.usesGeneratedCode)
+            let actual = OutputEpilogueTests.run(count: outputCount, scratch: kernel.scratchFloatCount, residual: nil) {
+                y, _, scratch in
+                kernel.run(input: input, output: y, scratch: scratch, pool: pool)
+            }
+            expectNearlyEqual(actual, expected, tolerance: tolerance, "\(c) threads=\(pool.threadCount)")
+        }
+    }
+
+    enum Chain: String, CaseIterable, Sendable {
+        case add, prelu, addPrelu, preluAdd, relu6, addRelu6Prelu, preluClamp, paddedAdd, addPaddedAfterPrelu
+    }
+
+    /// The chain's steps and how many of them the generated code applies.
+    static func steps(_ chain: Chain, alpha: [Float]) -> (steps: [OutputEpilogue.Step], generated: Int) {
+        let half = alpha.count / 2
+        return switch chain {
+        case .add: ([.addResidual(clamp: .none)], 1)
+        case .prelu: ([.prelu(alpha: alpha)], 1)
+        case .addPrelu: ([.addResidual(clamp: .none), .prelu(alpha: alpha)], 2)
+        case .preluAdd: ([.prelu(alpha: alpha), .addResidual(clamp: .relu)], 2)
+        case .relu6: ([.clamp(.relu6)], 1)
+        case .addRelu6Prelu: ([.addResidual(clamp: .relu6), .prelu(alpha: alpha), .clamp(.reluMinus1To1)], 3)
+        case .preluClamp: ([.prelu(alpha: alpha), .clamp(.relu), .prelu(alpha: alpha.reversed())], 3)
+        case .paddedAdd: ([.addResidual(clamp: .relu, residualChannels: half), .prelu(alpha: alpha)], 0)
+        case .addPaddedAfterPrelu: ([.prelu(alpha: alpha), .addResidual(clamp: .none, residualChannels: half)], 1)
+        }
+    }
+
+    /// Each chain on a 1×1 direct convolution (97 rows, N = 40: two wide panels and the narrow one) and a 3×3
+    /// stride-2 one (N = 24): the fused result equals the same generated convolution without the epilogue followed
+    /// by the reference operators, to the last bit, for every pool.
+    @Test(arguments: Chain.allCases, [false, true])
+    func fusedEpilogueEqualsSeparatePasses(_ chain: Chain, spatial: Bool) {
+        let g =
+            spatial
+            ? Conv2DTests.geometry(
+                batch: 2, height: 9, width: 11, inputChannels: 5, outputChannels: 24, kernel: (3, 3),
+                stride: (2, 2), padding: (1, 1, 1, 1))
+            : Conv2DTests.geometry(height: 1, width: 97, inputChannels: 27, outputChannels: 40, kernel: (1, 1))
+        let n = g.outputChannels
+        var random = SplitMixSource(seed: UInt64(chain.rawValue.count * 977 + n))
+        let input = random.floats(g.batch * g.inputHeight * g.inputWidth * g.inputChannels)
+        let filter = random.floats(n * g.kernelHeight * g.kernelWidth * g.inputChannels)
+        let bias = random.floats(n)
+        // Slopes of both signs, and zero.
+        let alpha = (0..<n).map { $0 % 5 == 4 ? Float(0) : random.floats(1)[0] }
+        let (steps, generatedCount) = Self.steps(chain, alpha: alpha)
+        let epilogue = OutputEpilogue(steps)
+        let pixels = g.batch * g.outputHeight * g.outputWidth
+        let residual = random.floats(pixels * epilogue.residualChannels(outputChannels: n))
+        let shape = [g.batch, g.outputHeight, g.outputWidth, n]
+        for pool in testPools {
+            let kernel = Conv2DKernel(
+                geometry: g, filter: filter, bias: bias, clamp: .relu6, threadCount: pool.threadCount,
+                generatesMachineCode: true)
+            let fusedKernel = kernel.withEpilogue(epilogue)
+            #expect(fusedKernel.usesGeneratedCode)
+            #expect(fusedKernel.generatedEpilogueStepCount == generatedCount)
+            let scratch = kernel.scratchFloatCount
+            let unfused = OutputEpilogueTests.run(count: pixels * n, scratch: scratch, residual: nil) { y, r, s in
+                kernel.run(input: input, output: y, residual: r, scratch: s, pool: pool)
+            }
+            let fused = OutputEpilogueTests.run(count: pixels * n, scratch: scratch, residual: residual) { y, r, s in
+                fusedKernel.run(input: input, output: y, residual: r, scratch: s, pool: pool)
+            }
+            let expected = OutputEpilogueTests.referenceSteps(steps, values: unfused, residual: residual, shape: shape)
+            let mismatch = zip(fused, expected).enumerated().first { $0.element.0 != $0.element.1 }
+            #expect(mismatch == nil, "\(chain) threads=\(pool.threadCount): element \(mismatch.map { "\($0)" } ?? "")")
+        }
+    }
+
+    /// Output channels not a multiple of 8, or code generation not asked for: the CBLAS path runs.
+    @Test func unsupportedShapesUseBLAS() {
+        let odd = Conv2DTests.geometry(height: 3, width: 3, inputChannels: 4, outputChannels: 12, kernel: (1, 1))
+        let even = Conv2DTests.geometry(height: 3, width: 3, inputChannels: 4, outputChannels: 16, kernel: (1, 1))
+        let filter = [Float](repeating: 0.5, count: 64)
+        #expect(
+            !Conv2DKernel(geometry: odd, filter: filter, bias: nil, clamp: .none, generatesMachineCode: true)
+                .usesGeneratedCode)
+        #expect(!Conv2DKernel(geometry: even, filter: filter, bias: nil, clamp: .none).usesGeneratedCode)
+        #expect(
+            Conv2DKernel(geometry: even, filter: filter, bias: nil, clamp: .none, generatesMachineCode: true)
+                .usesGeneratedCode)
+    }
+}
