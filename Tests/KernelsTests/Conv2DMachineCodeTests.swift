@@ -71,6 +71,45 @@ struct Conv2DMachineCodeTests {
         return cases
     }()
 
+    /// k×k and strided convolutions wide enough (≥ 6 interior output columns) for the code that reads receptive
+    /// fields from the input in place, with the border pixels gathered: SAME padding on one side or both, VALID,
+    /// 1×1 stride 2, 5×5, non-square, batch 2, epilogue-free row lengths around the tile.
+    static let inPlaceCases: [Case] = {
+        var cases: [Case] = []
+        let shapes: [(kernel: (Int, Int), stride: (Int, Int), padding: (Int, Int, Int, Int), width: Int)] = [
+            ((3, 3), (2, 2), (0, 1, 0, 1), 30),
+            ((3, 3), (1, 1), (1, 1, 1, 1), 13),
+            ((3, 3), (1, 1), (0, 0, 0, 0), 9),
+            ((5, 5), (2, 2), (1, 2, 1, 2), 27),
+            ((1, 1), (2, 2), (0, 0, 0, 0), 23),
+            ((2, 3), (1, 2), (0, 1, 1, 1), 25),
+        ]
+        for (index, s) in shapes.enumerated() {
+            for (cin, cout) in [(3, 16), (3, 24), (8, 40)] {
+                cases.append(
+                    Case(
+                        geometry: Conv2DTests.geometry(
+                            batch: 1 + index % 2, height: 7 + index, width: s.width, inputChannels: cin,
+                            outputChannels: cout, kernel: s.kernel, stride: s.stride, padding: s.padding),
+                        hasBias: (index + cin) % 2 == 0, clamp: cout == 24 ? .relu6 : .none))
+            }
+        }
+        return cases
+    }()
+
+    @Test(arguments: inPlaceCases)
+    func inPlaceMatchesReference(_ c: Case) {
+        let kernel = Conv2DKernel(
+            geometry: c.geometry,
+            filter: [Float](
+                repeating: 0,
+                count: c.geometry.outputChannels
+                    * c.geometry.kernelHeight * c.geometry.kernelWidth * c.geometry.inputChannels),
+            bias: nil, clamp: .none, generatesMachineCode: true)
+        #expect(kernel.readsInputInPlace)
+        generatedMatchesReference(c)
+    }
+
     @Test(arguments: cases)
     func generatedMatchesReference(_ c: Case) {
         let g = c.geometry
@@ -119,14 +158,14 @@ struct Conv2DMachineCodeTests {
     }
 
     /// Each chain on a 1×1 direct convolution (97 rows, N = 40: two wide panels and the narrow one) and a 3×3
-    /// stride-2 one (N = 24): the fused result equals the same generated convolution without the epilogue followed
+    /// stride-2 one (N = 24, interior pixels read in place): the fused result equals the same generated convolution without the epilogue followed
     /// by the reference operators, to the last bit, for every pool.
     @Test(arguments: Chain.allCases, [false, true])
     func fusedEpilogueEqualsSeparatePasses(_ chain: Chain, spatial: Bool) {
         let g =
             spatial
             ? Conv2DTests.geometry(
-                batch: 2, height: 9, width: 11, inputChannels: 5, outputChannels: 24, kernel: (3, 3),
+                batch: 2, height: 9, width: 31, inputChannels: 5, outputChannels: 24, kernel: (3, 3),
                 stride: (2, 2), padding: (1, 1, 1, 1))
             : Conv2DTests.geometry(height: 1, width: 97, inputChannels: 27, outputChannels: 40, kernel: (1, 1))
         let n = g.outputChannels
@@ -147,6 +186,7 @@ struct Conv2DMachineCodeTests {
                 generatesMachineCode: true)
             let fusedKernel = kernel.withEpilogue(epilogue)
             #expect(fusedKernel.usesGeneratedCode)
+            #expect(fusedKernel.readsInputInPlace == spatial)
             #expect(fusedKernel.generatedEpilogueStepCount == generatedCount)
             let scratch = kernel.scratchFloatCount
             let unfused = OutputEpilogueTests.run(count: pixels * n, scratch: scratch, residual: nil) { y, r, s in

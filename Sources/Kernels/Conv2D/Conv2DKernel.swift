@@ -20,6 +20,12 @@ public struct Conv2DKernel: Sendable {
     private let packedFilter: [Float]
     /// The generated GEMM for this kernel's clamp and epilogue, when there is one.
     private var generated: Conv2DGEMMCode?
+    /// Generated code for the same GEMM reading a k×k convolution's receptive fields straight from the input (one
+    /// run of `kernelWidth · inputChannels` floats per filter row), for output pixels whose taps all lie inside it;
+    /// the others still go through im2col and ``generated``.
+    private var generatedInPlace: Conv2DGEMMCode?
+    /// Output columns whose receptive fields lie inside the input horizontally.
+    private let interiorColumns: Range<Int>
     /// With generated code: the epilogue steps it does not apply, run in Swift after it on each block.
     private var trailingEpilogue: OutputEpilogue = .none
     /// `[outputChannels]`; zeros when the convolution has no bias. Each output block starts as copies of it and the
@@ -58,16 +64,27 @@ public struct Conv2DKernel: Sendable {
         self.clamp = clamp
         let k = g.kernelHeight * g.kernelWidth * g.inputChannels
         let n = g.outputChannels
+        isDirect =
+            g.kernelHeight == 1 && g.kernelWidth == 1 && g.strideHeight == 1 && g.strideWidth == 1
+            && g.paddingTop == 0 && g.paddingLeft == 0
+            && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
+        let lastStart = g.inputWidth - g.kernelWidth + g.paddingLeft
+        let firstInterior = min(g.outputWidth, (g.paddingLeft + g.strideWidth - 1) / g.strideWidth)
+        let interiorEnd = lastStart < 0 ? 0 : min(g.outputWidth, lastStart / g.strideWidth + 1)
+        interiorColumns = firstInterior..<max(firstInterior, interiorEnd)
         if generatesMachineCode && HostCPU.supportsGeneratedAVX2 && n % 8 == 0 {
             let zeros = [Float](repeating: 0, count: n)
-            generated = zeros.withUnsafeBufferPointer { zeroBuffer in
-                guard let biasPointer = bias ?? zeroBuffer.baseAddress else { return nil }
-                return Conv2DGEMMCode(
-                    panels: Conv2DFilterPanels(filter: filter, k: k, n: n), bias: biasPointer, clamp: clamp,
-                    epilogue: .none)
+            let panels = Conv2DFilterPanels(filter: filter, k: k, n: n)
+            let inPlace =
+                !isDirect && g.dilationHeight == 1 && g.dilationWidth == 1
+                && interiorColumns.count >= Conv2DGEMMCode.tileRows
+            (generated, generatedInPlace) = zeros.withUnsafeBufferPointer { zeroBuffer in
+                guard let biasPointer = bias ?? zeroBuffer.baseAddress else { return (nil, nil) }
+                return Self.generate(
+                    geometry: g, panels: panels, bias: biasPointer, clamp: clamp, epilogue: .none, inPlace: inPlace)
             }
         } else {
-            generated = nil
+            (generated, generatedInPlace) = (nil, nil)
         }
         self.packedFilter =
             generated != nil
@@ -87,10 +104,6 @@ public struct Conv2DKernel: Sendable {
         } else {
             self.bias = [Float](repeating: 0, count: n)
         }
-        isDirect =
-            g.kernelHeight == 1 && g.kernelWidth == 1 && g.strideHeight == 1 && g.strideWidth == 1
-            && g.paddingTop == 0 && g.paddingLeft == 0
-            && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
         let m = g.batch * g.outputHeight * g.outputWidth
         var rows = min(m, max(8, Self.blockFloatBudget / max(k, n)))
         let threads = min(max(1, threadCount), Self.maximumSlots)
@@ -107,6 +120,10 @@ public struct Conv2DKernel: Sendable {
     /// Whether runs use the generated AVX2/FMA GEMM rather than CBLAS.
     public var usesGeneratedCode: Bool { generated != nil }
 
+    /// Whether the generated code reads a k×k (or strided) convolution's interior receptive fields straight from the
+    /// input instead of gathering them (im2col) first.
+    public var readsInputInPlace: Bool { generatedInPlace != nil }
+
     /// How many of ``epilogue``'s steps the generated code applies in registers (0 without generated code); the
     /// others run in Swift on each block.
     public var generatedEpilogueStepCount: Int {
@@ -120,17 +137,39 @@ public struct Conv2DKernel: Sendable {
         copy.epilogue = epilogue
         copy.trailingEpilogue = epilogue
         if let generated, !epilogue.isEmpty {
-            let fused = bias.withUnsafeBufferPointer { biasBuffer -> Conv2DGEMMCode? in
-                guard let biasPointer = biasBuffer.baseAddress else { return nil }
-                return Conv2DGEMMCode(panels: generated.panels, bias: biasPointer, clamp: clamp, epilogue: epilogue)
+            let fused = bias.withUnsafeBufferPointer { biasBuffer -> (Conv2DGEMMCode?, Conv2DGEMMCode?) in
+                guard let biasPointer = biasBuffer.baseAddress else { return (nil, nil) }
+                return Self.generate(
+                    geometry: geometry, panels: generated.panels, bias: biasPointer, clamp: clamp,
+                    epilogue: epilogue, inPlace: generatedInPlace != nil)
             }
             // Should generation fail now, the epilogue-free code stays and the whole epilogue runs in Swift.
-            if let fused {
-                copy.generated = fused
-                copy.trailingEpilogue = fused.remainingEpilogue
+            if let blocks = fused.0, (fused.1 != nil) == (generatedInPlace != nil) {
+                copy.generated = blocks
+                copy.generatedInPlace = fused.1
+                copy.trailingEpilogue = blocks.remainingEpilogue
             }
         }
         return copy
+    }
+
+    /// The generated GEMM for contiguous rows of `A` and, when `inPlace`, the one reading receptive fields from
+    /// the input; (nil, nil) when the first cannot be generated, (code, nil) when only the second cannot.
+    private static func generate(
+        geometry g: Conv2DGeometry, panels: Conv2DFilterPanels, bias: UnsafePointer<Float>, clamp: ClampRange,
+        epilogue: OutputEpilogue, inPlace: Bool
+    ) -> (Conv2DGEMMCode?, Conv2DGEMMCode?) {
+        guard let blocks = Conv2DGEMMCode(panels: panels, bias: bias, clamp: clamp, epilogue: epilogue) else {
+            return (nil, nil)
+        }
+        guard inPlace else { return (blocks, nil) }
+        let rowFloats = g.kernelWidth * g.inputChannels
+        let segments = Conv2DGEMMCode.KSegments(
+            count: g.kernelHeight, jumpBytes: (g.inputWidth * g.inputChannels - rowFloats) * 4)
+        return (
+            blocks,
+            Conv2DGEMMCode(panels: panels, bias: bias, clamp: clamp, epilogue: epilogue, segments: segments)
+        )
     }
 
     /// Floats of scratch one ``run(input:output:residual:scratch:pool:)`` needs; 0 for a direct 1×1 convolution.
@@ -189,6 +228,17 @@ public struct Conv2DKernel: Sendable {
             for block in (blockCount * chunk / chunks)..<(blockCount * (chunk + 1) / chunks) {
                 let firstRow = block * blockRows
                 let rows = min(blockRows, m - firstRow)
+                let out = output + firstRow * n
+                let blockResidual = residual.map { $0 + firstRow * kernel.epilogue.residualChannels(outputChannels: n) }
+                if let inPlace = kernel.generatedInPlace, let generated = kernel.generated {
+                    kernel.runInPlace(
+                        inPlace, generated, input: input, output: output, residual: residual, firstRow: firstRow,
+                        rows: rows, slot: slot)
+                    if !kernel.trailingEpilogue.isEmpty {
+                        kernel.trailingEpilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
+                    }
+                    continue
+                }
                 let left: UnsafePointer<Float>
                 if kernel.isDirect {
                     left = input + firstRow * k
@@ -196,8 +246,6 @@ public struct Conv2DKernel: Sendable {
                     kernel.gatherPatches(input: input, firstRow: firstRow, rows: rows, into: slot)
                     left = UnsafePointer(slot)
                 }
-                let out = output + firstRow * n
-                let blockResidual = residual.map { $0 + firstRow * kernel.epilogue.residualChannels(outputChannels: n) }
                 if let generated = kernel.generated {
                     generated.run(a: left, lda: k, c: out, rows: rows, residual: blockResidual)
                     if !kernel.trailingEpilogue.isEmpty {
@@ -217,6 +265,53 @@ public struct Conv2DKernel: Sendable {
                     kernel.epilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
                 }
             }
+        }
+    }
+
+    /// Output pixels `firstRow ..< firstRow + rows` with generated code: per output row, the pixels whose receptive
+    /// fields lie inside the input are read in place by `inPlace`; the others are gathered into `slot` (im2col)
+    /// and multiplied by `blocks`. Applies the generated epilogue steps, not ``trailingEpilogue``.
+    private func runInPlace(
+        _ inPlace: Conv2DGEMMCode, _ blocks: Conv2DGEMMCode, input: UnsafePointer<Float>,
+        output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?, firstRow: Int, rows: Int,
+        slot: UnsafeMutablePointer<Float>
+    ) {
+        let g = geometry
+        let n = g.outputChannels
+        let k = g.kernelHeight * g.kernelWidth * g.inputChannels
+        // The generated steps read a residual shaped like the output; a padded one is left to the trailing steps.
+        let residualStride = epilogue.residualChannels(outputChannels: n)
+        func gathered(_ first: Int, _ count: Int) {
+            guard count > 0 else { return }
+            gatherPatches(input: input, firstRow: first, rows: count, into: slot)
+            blocks.run(
+                a: slot, lda: k, c: output + first * n, rows: count,
+                residual: residual.map { $0 + first * residualStride })
+        }
+        let imagePixels = g.outputHeight * g.outputWidth
+        var row = firstRow
+        let end = firstRow + rows
+        while row < end {
+            let b = row / imagePixels
+            let oy = (row % imagePixels) / g.outputWidth
+            let ox = row % g.outputWidth
+            let rowEnd = min(end, row - ox + g.outputWidth)
+            let iy = oy * g.strideHeight - g.paddingTop
+            let lower = max(ox, interiorColumns.lowerBound)
+            let upper = min(ox + rowEnd - row, interiorColumns.upperBound)
+            if iy >= 0 && iy + g.kernelHeight <= g.inputHeight && lower < upper {
+                gathered(row, lower - ox)
+                let first = row + lower - ox
+                let ix = lower * g.strideWidth - g.paddingLeft
+                inPlace.run(
+                    a: input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels,
+                    lda: g.strideWidth * g.inputChannels, c: output + first * n, rows: upper - lower,
+                    residual: residual.map { $0 + first * residualStride })
+                gathered(row + upper - ox, rowEnd - (row + upper - ox))
+            } else {
+                gathered(row, rowEnd - row)
+            }
+            row = rowEnd
         }
     }
 

@@ -58,11 +58,15 @@ final class Conv2DGEMMCode: @unchecked Sendable {
 
     /// Generates the code, or returns nil when the shape is not supported (`N % 8 != 0`, sizes beyond 32-bit
     /// displacements) or the code cannot be mapped. `bias` holds `N` floats (copied).
+    /// `segments` describes how a row of `A` lies in memory (default: contiguous).
     init?(
-        panels: Conv2DFilterPanels, bias: UnsafePointer<Float>, clamp: ClampRange, epilogue: OutputEpilogue
+        panels: Conv2DFilterPanels, bias: UnsafePointer<Float>, clamp: ClampRange, epilogue: OutputEpilogue,
+        segments: KSegments = .contiguous
     ) {
         let (k, n) = (panels.k, panels.n)
-        guard n % 8 == 0, k * n <= (Int(Int32.max) >> 3), Self.tileRows * n * 4 <= Int(Int32.max) >> 2 else {
+        guard n % 8 == 0, k * n <= (Int(Int32.max) >> 3), Self.tileRows * n * 4 <= Int(Int32.max) >> 2,
+            segments.count > 0, k % segments.count == 0, abs(segments.jumpBytes) <= Int(Int32.max) >> 2
+        else {
             return nil
         }
         // The longest prefix of steps the code can apply; a padded residual (and what follows it) stays in Swift.
@@ -97,7 +101,7 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         }
         self.panels = panels
         var emitter = Emitter(
-            k: k, n: n, panels: panels.floats, constants: constants, epilogue: plan)
+            k: k, n: n, panels: panels.floats, constants: constants, epilogue: plan, segments: segments)
         do {
             code = try ExecutableCode(emitter.generate())
         } catch {
@@ -128,6 +132,17 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         )
         let entry = code.entry
         withUnsafeMutablePointer(to: &arguments) { entry(Int(bitPattern: $0), 0, 0, 0, 0, 0) }
+    }
+
+    /// How each row of `A` is laid out: `count` equal runs of `K / count` contiguous floats, each run starting
+    /// `jumpBytes` after the end of the previous one. One run for an im2col block or a 1×1 input; `kernelHeight`
+    /// runs of `kernelWidth · inputChannels` floats (one per input row, `jumpBytes` = the rest of an input row)
+    /// when the code reads a k×k convolution's receptive fields straight from the input.
+    struct KSegments: Sendable, Hashable {
+        var count: Int
+        var jumpBytes: Int
+
+        static let contiguous = KSegments(count: 1, jumpBytes: 0)
     }
 
     /// One in-register epilogue operation on every accumulator.
@@ -167,6 +182,7 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         let panels: UnsafeMutablePointer<Float>
         let constants: UnsafeMutablePointer<Float>
         let epilogue: [EpiloguePlan]
+        let segments: KSegments
         var asm = X86Assembler()
 
         static let aBase = Memory(.rdi, 0)
@@ -180,8 +196,9 @@ final class Conv2DGEMMCode: @unchecked Sendable {
 
         init(
             k: Int, n: Int, panels: UnsafeMutablePointer<Float>, constants: UnsafeMutablePointer<Float>,
-            epilogue: [EpiloguePlan]
+            epilogue: [EpiloguePlan], segments: KSegments
         ) {
+            self.segments = segments
             self.k = k
             self.n = n
             self.panels = panels
@@ -318,22 +335,30 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                 asm.add(.r15, .rsi)
             }
             let unroll = Conv2DGEMMCode.kUnroll
-            let iterations = k / unroll
-            if iterations > 0 {
-                let kLoop = asm.makeLabel()
-                asm.mov(.rdx, iterations)
-                asm.bind(kLoop)
-                emitSteps(unroll, rows: rows, vectors: vectors)
-                asm.add(.rax, Int32(unroll * width * 4))
-                asm.add(.r14, Int32(unroll * 4))
-                if rows > 3 { asm.add(.r15, Int32(unroll * 4)) }
-                asm.dec(.rdx)
-                asm.jnz(kLoop)
-            }
-            let leftover = k % unroll
-            if leftover > 0 {
-                emitSteps(leftover, rows: rows, vectors: vectors)
-                asm.add(.rax, Int32(leftover * width * 4))
+            let length = k / segments.count
+            for segment in 0..<segments.count {
+                let iterations = length / unroll
+                if iterations > 0 {
+                    let kLoop = asm.makeLabel()
+                    asm.mov(.rdx, iterations)
+                    asm.bind(kLoop)
+                    emitSteps(unroll, rows: rows, vectors: vectors)
+                    asm.add(.rax, Int32(unroll * width * 4))
+                    asm.add(.r14, Int32(unroll * 4))
+                    if rows > 3 { asm.add(.r15, Int32(unroll * 4)) }
+                    asm.dec(.rdx)
+                    asm.jnz(kLoop)
+                }
+                let leftover = length % unroll
+                if leftover > 0 {
+                    emitSteps(leftover, rows: rows, vectors: vectors)
+                    asm.add(.rax, Int32(leftover * width * 4))
+                }
+                if segment + 1 < segments.count {
+                    // On to the next run of K: the next input row of the receptive field.
+                    asm.add(.r14, Int32(leftover * 4 + segments.jumpBytes))
+                    if rows > 3 { asm.add(.r15, Int32(leftover * 4 + segments.jumpBytes)) }
+                }
             }
             emitEpilogue(rows: rows, vectors: vectors)
             for i in 0..<rows {
