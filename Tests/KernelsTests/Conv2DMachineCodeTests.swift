@@ -57,6 +57,21 @@ struct Conv2DMachineCodeTests {
                     height: 1, width: 7, inputChannels: 3001, outputChannels: 40,
                     kernel: (1, 1)),
                 hasBias: true, clamp: .none))
+        // Output channels not a multiple of 8: rows padded in staging, copied out.
+        for (index, n) in [2, 6, 12, 28, 36, 108].enumerated() {
+            cases.append(
+                Case(
+                    geometry: Conv2DTests.geometry(
+                        batch: 1 + index % 2, height: 9, width: 3 + 11 * index, inputChannels: depths[index % 5],
+                        outputChannels: n, kernel: (1, 1)),
+                    hasBias: index % 2 == 0, clamp: index % 3 == 0 ? .relu6 : .none))
+            cases.append(
+                Case(
+                    geometry: Conv2DTests.geometry(
+                        height: 9, width: 20, inputChannels: 3, outputChannels: n, kernel: (3, 3), stride: (2, 2),
+                        padding: (0, 1, 0, 1)),
+                    hasBias: true, clamp: .relu))
+        }
         // k×k through im2col: 3×3 and 5×5, stride 2, TFLite SAME padding, batch 2 (K = 27 and 75 with 3 inputs).
         for (kernel, padding) in [(3, (0, 1, 0, 1)), (3, (1, 1, 1, 1)), (5, (1, 2, 1, 2))] {
             for (cin, cout) in [(3, 16), (3, 24), (5, 40), (16, 8)] {
@@ -158,15 +173,20 @@ struct Conv2DMachineCodeTests {
     }
 
     /// Each chain on a 1×1 direct convolution (97 rows, N = 40: two wide panels and the narrow one) and a 3×3
-    /// stride-2 one (N = 24, interior pixels read in place): the fused result equals the same generated convolution without the epilogue followed
+    /// stride-2 one (N = 24, interior pixels read in place; N = 28, rows staged and the epilogue in Swift): the fused result equals the same generated convolution without the epilogue followed
     /// by the reference operators, to the last bit, for every pool.
-    @Test(arguments: Chain.allCases, [false, true])
-    func fusedEpilogueEqualsSeparatePasses(_ chain: Chain, spatial: Bool) {
+    enum Shape: String, CaseIterable, Sendable {
+        case direct, spatial, oddChannels
+    }
+
+    @Test(arguments: Chain.allCases, Shape.allCases)
+    func fusedEpilogueEqualsSeparatePasses(_ chain: Chain, shape: Shape) {
+        let spatial = shape != .direct
         let g =
             spatial
             ? Conv2DTests.geometry(
-                batch: 2, height: 9, width: 31, inputChannels: 5, outputChannels: 24, kernel: (3, 3),
-                stride: (2, 2), padding: (1, 1, 1, 1))
+                batch: 2, height: 9, width: 31, inputChannels: 5, outputChannels: shape == .spatial ? 24 : 28,
+                kernel: (3, 3), stride: (2, 2), padding: (1, 1, 1, 1))
             : Conv2DTests.geometry(height: 1, width: 97, inputChannels: 27, outputChannels: 40, kernel: (1, 1))
         let n = g.outputChannels
         var random = SplitMixSource(seed: UInt64(chain.rawValue.count * 977 + n))
@@ -179,7 +199,7 @@ struct Conv2DMachineCodeTests {
         let epilogue = OutputEpilogue(steps)
         let pixels = g.batch * g.outputHeight * g.outputWidth
         let residual = random.floats(pixels * epilogue.residualChannels(outputChannels: n))
-        let shape = [g.batch, g.outputHeight, g.outputWidth, n]
+        let outputShape = [g.batch, g.outputHeight, g.outputWidth, n]
         for pool in testPools {
             let kernel = Conv2DKernel(
                 geometry: g, filter: filter, bias: bias, clamp: .relu6, threadCount: pool.threadCount,
@@ -187,7 +207,7 @@ struct Conv2DMachineCodeTests {
             let fusedKernel = kernel.withEpilogue(epilogue)
             #expect(fusedKernel.usesGeneratedCode)
             #expect(fusedKernel.readsInputInPlace == spatial)
-            #expect(fusedKernel.generatedEpilogueStepCount == generatedCount)
+            #expect(fusedKernel.generatedEpilogueStepCount == (shape == .oddChannels ? 0 : generatedCount))
             let scratch = kernel.scratchFloatCount
             let unfused = OutputEpilogueTests.run(count: pixels * n, scratch: scratch, residual: nil) { y, r, s in
                 kernel.run(input: input, output: y, residual: r, scratch: s, pool: pool)
@@ -195,23 +215,24 @@ struct Conv2DMachineCodeTests {
             let fused = OutputEpilogueTests.run(count: pixels * n, scratch: scratch, residual: residual) { y, r, s in
                 fusedKernel.run(input: input, output: y, residual: r, scratch: s, pool: pool)
             }
-            let expected = OutputEpilogueTests.referenceSteps(steps, values: unfused, residual: residual, shape: shape)
+            let expected = OutputEpilogueTests.referenceSteps(
+                steps, values: unfused, residual: residual, shape: outputShape)
             let mismatch = zip(fused, expected).enumerated().first { $0.element.0 != $0.element.1 }
-            #expect(mismatch == nil, "\(chain) threads=\(pool.threadCount): element \(mismatch.map { "\($0)" } ?? "")")
+            #expect(
+                mismatch == nil,
+                "\(chain) \(shape) threads=\(pool.threadCount): element \(mismatch.map { "\($0)" } ?? "")")
         }
     }
 
-    /// Output channels not a multiple of 8, or code generation not asked for: the CBLAS path runs.
-    @Test func unsupportedShapesUseBLAS() {
-        let odd = Conv2DTests.geometry(height: 3, width: 3, inputChannels: 4, outputChannels: 12, kernel: (1, 1))
-        let even = Conv2DTests.geometry(height: 3, width: 3, inputChannels: 4, outputChannels: 16, kernel: (1, 1))
-        let filter = [Float](repeating: 0.5, count: 64)
-        #expect(
-            !Conv2DKernel(geometry: odd, filter: filter, bias: nil, clamp: .none, generatesMachineCode: true)
-                .usesGeneratedCode)
-        #expect(!Conv2DKernel(geometry: even, filter: filter, bias: nil, clamp: .none).usesGeneratedCode)
-        #expect(
-            Conv2DKernel(geometry: even, filter: filter, bias: nil, clamp: .none, generatesMachineCode: true)
-                .usesGeneratedCode)
+    /// Generated code only when asked for; any channel count.
+    @Test func codeGenerationIsOptIn() {
+        for channels in [12, 16] {
+            let g = Conv2DTests.geometry(
+                height: 3, width: 3, inputChannels: 4, outputChannels: channels, kernel: (1, 1))
+            let filter = [Float](repeating: 0.5, count: 4 * channels)
+            #expect(!Conv2DKernel(geometry: g, filter: filter, bias: nil, clamp: .none).usesGeneratedCode)
+            let kernel = Conv2DKernel(geometry: g, filter: filter, bias: nil, clamp: .none, generatesMachineCode: true)
+            #expect(kernel.usesGeneratedCode)
+        }
     }
 }

@@ -8,9 +8,11 @@
 /// the block is still in cache. Blocks are split over the pool's threads; each concurrently running chunk owns one
 /// slot of scratch.
 ///
-/// When prepared with `generatesMachineCode` on a CPU with AVX2 + FMA and `outputChannels % 8 == 0`, each block
-/// instead runs code generated at load (``Conv2DGEMMCode``): the filter packed into 16-channel panels, the bias,
-/// clamp and the epilogue's clamp / PReLU / residual steps applied in registers before the only store.
+/// When prepared with `generatesMachineCode` on a CPU with AVX2 + FMA, each block instead runs code generated at
+/// load (``Conv2DGEMMCode``): the filter packed into 16-channel panels, the bias, clamp and the epilogue's clamp /
+/// PReLU / residual steps applied in registers before the only store, interior receptive fields of k×k and strided
+/// convolutions read from the input without im2col. When `outputChannels % 8 != 0`, the code writes rows padded to
+/// a multiple of 8 into scratch, which are copied out, and the epilogue runs in Swift.
 public struct Conv2DKernel: Sendable {
     /// The geometry this kernel was prepared for.
     public let geometry: Conv2DGeometry
@@ -40,6 +42,11 @@ public struct Conv2DKernel: Sendable {
     private let blockRows: Int
     /// Scratch slots, hence the most chunks a run splits into.
     private let slotCount: Int
+    /// Floats of one slot: the im2col block (none for a direct 1×1 convolution), then, when the generated code's
+    /// rows are padded, ``stagingRows`` of them.
+    private let slotFloats: Int
+    /// `outputChannels` rounded up to a multiple of 8 when the generated code runs, else `outputChannels`.
+    private let paddedChannels: Int
 
     /// At most this many chunks of a run proceed concurrently, each with its own scratch slot.
     static let maximumSlots = 8
@@ -48,6 +55,8 @@ public struct Conv2DKernel: Sendable {
     /// Multiply-adds below which a block is not split further to give every thread one (the hand-off would cost
     /// more than it saves).
     static let minimumParallelWork = 1 << 16
+    /// Output rows the generated code writes to scratch at a time when its rows are padded (kept in L1).
+    static let stagingRows = 48
 
     /// Packs `filter` (OHWI, `[outputChannels, kernelHeight, kernelWidth, inputChannels]`) and copies `bias`
     /// (`[outputChannels]` or `nil`). Neither pointer is retained. `threadCount` is the pool size runs will use:
@@ -72,9 +81,9 @@ public struct Conv2DKernel: Sendable {
         let firstInterior = min(g.outputWidth, (g.paddingLeft + g.strideWidth - 1) / g.strideWidth)
         let interiorEnd = lastStart < 0 ? 0 : min(g.outputWidth, lastStart / g.strideWidth + 1)
         interiorColumns = firstInterior..<max(firstInterior, interiorEnd)
-        if generatesMachineCode && HostCPU.supportsGeneratedAVX2 && n % 8 == 0 {
+        if generatesMachineCode && HostCPU.supportsGeneratedAVX2 {
             let zeros = [Float](repeating: 0, count: n)
-            let panels = Conv2DFilterPanels(filter: filter, k: k, n: n)
+            let panels = Conv2DFilterPanels(filter: filter, k: k, outputChannels: n)
             let inPlace =
                 !isDirect && g.dilationHeight == 1 && g.dilationWidth == 1
                 && interiorColumns.count >= Conv2DGEMMCode.tileRows
@@ -115,6 +124,8 @@ public struct Conv2DKernel: Sendable {
         blockRows = max(1, rows)
         let blockCount = (m + blockRows - 1) / blockRows
         slotCount = min(blockCount, Self.maximumSlots)
+        paddedChannels = generated?.panels.n ?? n
+        slotFloats = (isDirect ? 0 : blockRows * k) + (paddedChannels == n ? 0 : Self.stagingRows * paddedChannels)
     }
 
     /// Whether runs use the generated AVX2/FMA GEMM rather than CBLAS.
@@ -136,7 +147,7 @@ public struct Conv2DKernel: Sendable {
         var copy = self
         copy.epilogue = epilogue
         copy.trailingEpilogue = epilogue
-        if let generated, !epilogue.isEmpty {
+        if let generated, !epilogue.isEmpty, paddedChannels == geometry.outputChannels {
             let fused = bias.withUnsafeBufferPointer { biasBuffer -> (Conv2DGEMMCode?, Conv2DGEMMCode?) in
                 guard let biasPointer = biasBuffer.baseAddress else { return (nil, nil) }
                 return Self.generate(
@@ -174,7 +185,7 @@ public struct Conv2DKernel: Sendable {
 
     /// Floats of scratch one ``run(input:output:residual:scratch:pool:)`` needs; 0 for a direct 1×1 convolution.
     public var scratchFloatCount: Int {
-        isDirect ? 0 : slotCount * blockRows * geometry.kernelHeight * geometry.kernelWidth * geometry.inputChannels
+        slotCount * slotFloats
     }
 
     /// Convolves `input` (`[batch, inputHeight, inputWidth, inputChannels]`) into `output`
@@ -224,7 +235,8 @@ public struct Conv2DKernel: Sendable {
             let n = g.outputChannels
             let m = g.batch * g.outputHeight * g.outputWidth
             let blockRows = kernel.blockRows
-            let slot = scratch + chunk * blockRows * k
+            let slot = scratch + chunk * kernel.slotFloats
+            let staging = slot + (kernel.isDirect ? 0 : blockRows * k)
             for block in (blockCount * chunk / chunks)..<(blockCount * (chunk + 1) / chunks) {
                 let firstRow = block * blockRows
                 let rows = min(blockRows, m - firstRow)
@@ -233,7 +245,7 @@ public struct Conv2DKernel: Sendable {
                 if let inPlace = kernel.generatedInPlace, let generated = kernel.generated {
                     kernel.runInPlace(
                         inPlace, generated, input: input, output: output, residual: residual, firstRow: firstRow,
-                        rows: rows, slot: slot)
+                        rows: rows, slot: slot, staging: staging)
                     if !kernel.trailingEpilogue.isEmpty {
                         kernel.trailingEpilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
                     }
@@ -247,7 +259,8 @@ public struct Conv2DKernel: Sendable {
                     left = UnsafePointer(slot)
                 }
                 if let generated = kernel.generated {
-                    generated.run(a: left, lda: k, c: out, rows: rows, residual: blockResidual)
+                    kernel.runGenerated(
+                        generated, a: left, lda: k, output: out, rows: rows, residual: blockResidual, staging: staging)
                     if !kernel.trailingEpilogue.isEmpty {
                         kernel.trailingEpilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
                     }
@@ -274,7 +287,7 @@ public struct Conv2DKernel: Sendable {
     private func runInPlace(
         _ inPlace: Conv2DGEMMCode, _ blocks: Conv2DGEMMCode, input: UnsafePointer<Float>,
         output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?, firstRow: Int, rows: Int,
-        slot: UnsafeMutablePointer<Float>
+        slot: UnsafeMutablePointer<Float>, staging: UnsafeMutablePointer<Float>
     ) {
         let g = geometry
         let n = g.outputChannels
@@ -284,9 +297,9 @@ public struct Conv2DKernel: Sendable {
         func gathered(_ first: Int, _ count: Int) {
             guard count > 0 else { return }
             gatherPatches(input: input, firstRow: first, rows: count, into: slot)
-            blocks.run(
-                a: slot, lda: k, c: output + first * n, rows: count,
-                residual: residual.map { $0 + first * residualStride })
+            runGenerated(
+                blocks, a: slot, lda: k, output: output + first * n, rows: count,
+                residual: residual.map { $0 + first * residualStride }, staging: staging)
         }
         let imagePixels = g.outputHeight * g.outputWidth
         var row = firstRow
@@ -303,15 +316,37 @@ public struct Conv2DKernel: Sendable {
                 gathered(row, lower - ox)
                 let first = row + lower - ox
                 let ix = lower * g.strideWidth - g.paddingLeft
-                inPlace.run(
-                    a: input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels,
-                    lda: g.strideWidth * g.inputChannels, c: output + first * n, rows: upper - lower,
-                    residual: residual.map { $0 + first * residualStride })
+                runGenerated(
+                    inPlace, a: input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels,
+                    lda: g.strideWidth * g.inputChannels, output: output + first * n, rows: upper - lower,
+                    residual: residual.map { $0 + first * residualStride }, staging: staging)
                 gathered(row + upper - ox, rowEnd - (row + upper - ox))
             } else {
                 gathered(row, rowEnd - row)
             }
             row = rowEnd
+        }
+    }
+
+    /// Runs generated code on `rows` rows of `A` (row stride `lda` floats) into `output` (rows of `outputChannels`).
+    /// With padded rows, the code writes ``stagingRows`` rows at a time into `staging` and they are copied out.
+    private func runGenerated(
+        _ code: Conv2DGEMMCode, a: UnsafePointer<Float>, lda: Int, output: UnsafeMutablePointer<Float>, rows: Int,
+        residual: UnsafePointer<Float>?, staging: UnsafeMutablePointer<Float>
+    ) {
+        let n = geometry.outputChannels
+        guard paddedChannels != n else {
+            code.run(a: a, lda: lda, c: output, rows: rows, residual: residual)
+            return
+        }
+        var first = 0
+        while first < rows {
+            let count = min(Self.stagingRows, rows - first)
+            code.run(a: a + first * lda, lda: lda, c: staging, rows: count, residual: nil)
+            for row in 0..<count {
+                (output + (first + row) * n).update(from: staging + row * paddedChannels, count: n)
+            }
+            first += count
         }
     }
 

@@ -1,20 +1,24 @@
-/// A convolution's filter repacked for the generated GEMM: column panels of 16 output channels (and one panel of 8
-/// when `outputChannels % 16 == 8`), each `K × width` floats row-major, panels one after another. Owned memory at a
-/// fixed, 64-byte aligned address, because the generated code embeds it.
+/// A convolution's filter repacked for the generated GEMM: the output channels rounded up to a multiple of 8 (the
+/// extra columns zero), in column panels of 16 (and one panel of 8 when that count `% 16 == 8`), each `K × width`
+/// floats row-major, panels one after another. Owned memory at a fixed, 64-byte aligned address, because the
+/// generated code embeds it.
 final class Conv2DFilterPanels: @unchecked Sendable {
-    /// `K · N` floats.
+    /// `K · n` floats.
     let floats: UnsafeMutablePointer<Float>
     /// Rows of every panel: `kernelHeight · kernelWidth · inputChannels`.
     let k: Int
-    /// Output channels, a multiple of 8.
+    /// Columns of the panels: `outputChannels` rounded up to a multiple of 8.
     let n: Int
+    /// The convolution's output channels.
+    let outputChannels: Int
 
-    /// Packs `filter`, OHWI flattened to `[n, k]` (row `o` holds output channel `o`'s `k` weights). `n` must be a
-    /// multiple of 8.
-    init(filter: UnsafePointer<Float>, k: Int, n: Int) {
-        precondition(k > 0 && n > 0 && n % 8 == 0, "Conv2DFilterPanels: k=\(k) n=\(n)")
+    /// Packs `filter`, OHWI flattened to `[outputChannels, k]` (row `o` holds output channel `o`'s `k` weights).
+    init(filter: UnsafePointer<Float>, k: Int, outputChannels: Int) {
+        precondition(k > 0 && outputChannels > 0, "Conv2DFilterPanels: k=\(k) outputChannels=\(outputChannels)")
+        let n = (outputChannels + 7) / 8 * 8
         self.k = k
         self.n = n
+        self.outputChannels = outputChannels
         let raw = UnsafeMutableRawPointer.allocate(byteCount: k * n * 4, alignment: 64)
         floats = raw.bindMemory(to: Float.self, capacity: k * n)
         var panelStart = 0
@@ -23,7 +27,9 @@ final class Conv2DFilterPanels: @unchecked Sendable {
             let width = n - column >= 16 ? 16 : 8
             let panel = floats + panelStart
             for p in 0..<k {
-                for j in 0..<width { panel[p * width + j] = filter[(column + j) * k + p] }
+                for j in 0..<width {
+                    panel[p * width + j] = column + j < outputChannels ? filter[(column + j) * k + p] : 0
+                }
             }
             panelStart += k * width
             column += width
@@ -38,7 +44,8 @@ final class Conv2DFilterPanels: @unchecked Sendable {
 /// in registers before the single store of each output tile.
 ///
 /// `A` is `rows × K` with a run-time row stride (the NHWC input itself for a 1×1 convolution, or an im2col block);
-/// `C` and a residual are `rows × N` contiguous. The code walks groups of panels small enough to stay in L2; inside a
+/// `C` and a residual are `rows × N` contiguous, `N` being the panels' width (`outputChannels` rounded up to a
+/// multiple of 8; when that differs from `outputChannels`, the caller stages `C` and applies the epilogue itself). The code walks groups of panels small enough to stay in L2; inside a
 /// group, tiles of 6 rows (12 accumulators of 8 lanes, 2 weight vectors, 1 broadcast) sweep the group's panels while
 /// those 6 rows of `A` stay in L1. The 1…5 leftover rows use their own tiles, generated at load as well.
 final class Conv2DGEMMCode: @unchecked Sendable {
@@ -56,8 +63,9 @@ final class Conv2DGEMMCode: @unchecked Sendable {
     private let constants: UnsafeMutablePointer<Float>
     private let code: ExecutableCode
 
-    /// Generates the code, or returns nil when the shape is not supported (`N % 8 != 0`, sizes beyond 32-bit
-    /// displacements) or the code cannot be mapped. `bias` holds `N` floats (copied).
+    /// Generates the code, or returns nil when the sizes exceed 32-bit displacements or the code cannot be mapped.
+    /// `bias` holds `panels.outputChannels` floats (copied, zero-extended to `N`). When `N` differs from
+    /// `panels.outputChannels`, no epilogue step is generated.
     /// `segments` describes how a row of `A` lies in memory (default: contiguous).
     init?(
         panels: Conv2DFilterPanels, bias: UnsafePointer<Float>, clamp: ClampRange, epilogue: OutputEpilogue,
@@ -71,7 +79,11 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         }
         // The longest prefix of steps the code can apply; a padded residual (and what follows it) stays in Swift.
         var prefix = 0
-        while prefix < epilogue.steps.count, Self.canGenerate(epilogue.steps[prefix], channels: n) { prefix += 1 }
+        while prefix < epilogue.steps.count, n == panels.outputChannels,
+            Self.canGenerate(epilogue.steps[prefix], channels: n)
+        {
+            prefix += 1
+        }
         let steps = Array(epilogue.steps[..<prefix])
         remainingEpilogue = OutputEpilogue(Array(epilogue.steps[prefix...]))
 
@@ -80,7 +92,8 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         let scalarStart = n * (1 + preluCount)
         let constantCount = scalarStart + 2 * (steps.count + 1)
         constants = UnsafeMutablePointer<Float>.allocate(capacity: constantCount)
-        constants.update(from: bias, count: n)
+        constants.update(from: bias, count: panels.outputChannels)
+        (constants + panels.outputChannels).update(repeating: 0, count: n - panels.outputChannels)
         var layout = ConstantLayout(scalarStart: scalarStart)
         var slopeBlock = 1
         var plan: [EpiloguePlan] = []
