@@ -154,6 +154,7 @@ struct Conv2DMachineCodeTests {
 
     enum Chain: String, CaseIterable, Sendable {
         case add, prelu, addPrelu, preluAdd, relu6, addRelu6Prelu, preluClamp, paddedAdd, addPaddedAfterPrelu
+        case padded8AddPrelu, padded16Add, padded24AddRelu
     }
 
     /// The chain's steps and how many of them the generated code applies.
@@ -169,6 +170,10 @@ struct Conv2DMachineCodeTests {
         case .preluClamp: ([.prelu(alpha: alpha), .clamp(.relu), .prelu(alpha: alpha.reversed())], 3)
         case .paddedAdd: ([.addResidual(clamp: .relu, residualChannels: half), .prelu(alpha: alpha)], 0)
         case .addPaddedAfterPrelu: ([.prelu(alpha: alpha), .addResidual(clamp: .none, residualChannels: half)], 1)
+        // Residuals padded to whole vectors: half a 16-wide panel, one panel, a panel and a half.
+        case .padded8AddPrelu: ([.addResidual(clamp: .relu6, residualChannels: 8), .prelu(alpha: alpha)], 2)
+        case .padded16Add: ([.addResidual(clamp: .none, residualChannels: 16)], 1)
+        case .padded24AddRelu: ([.addResidual(clamp: .relu, residualChannels: 24)], 1)
         }
     }
 

@@ -292,7 +292,6 @@ public struct Conv2DKernel: Sendable {
         let g = geometry
         let n = g.outputChannels
         let k = g.kernelHeight * g.kernelWidth * g.inputChannels
-        // The generated steps read a residual shaped like the output; a padded one is left to the trailing steps.
         let residualStride = epilogue.residualChannels(outputChannels: n)
         func gathered(_ first: Int, _ count: Int) {
             guard count > 0 else { return }

@@ -44,8 +44,9 @@ final class Conv2DFilterPanels: @unchecked Sendable {
 /// in registers before the single store of each output tile.
 ///
 /// `A` is `rows × K` with a run-time row stride (the NHWC input itself for a 1×1 convolution, or an im2col block);
-/// `C` and a residual are `rows × N` contiguous, `N` being the panels' width (`outputChannels` rounded up to a
-/// multiple of 8; when that differs from `outputChannels`, the caller stages `C` and applies the epilogue itself). The code walks groups of panels small enough to stay in L2; inside a
+/// `C` is `rows × N` contiguous, `N` being the panels' width (`outputChannels` rounded up to a multiple of 8; when
+/// that differs from `outputChannels`, the caller stages `C` and applies the epilogue itself); a residual is
+/// `rows × N`, or `rows × residualChannels` when it is padded (to a multiple of 8 channels). The code walks groups of panels small enough to stay in L2; inside a
 /// group, tiles of 6 rows (12 accumulators of 8 lanes, 2 weight vectors, 1 broadcast) sweep the group's panels while
 /// those 6 rows of `A` stay in L1. The 1…5 leftover rows use their own tiles, generated at load as well.
 final class Conv2DGEMMCode: @unchecked Sendable {
@@ -77,7 +78,8 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         else {
             return nil
         }
-        // The longest prefix of steps the code can apply; a padded residual (and what follows it) stays in Swift.
+        // The longest prefix of steps the code can apply; a residual padded to a channel count that is not a multiple
+        // of 8 (and what follows it) stays in Swift.
         var prefix = 0
         while prefix < epilogue.steps.count, n == panels.outputChannels,
             Self.canGenerate(epilogue.steps[prefix], channels: n)
@@ -96,6 +98,7 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         (constants + panels.outputChannels).update(repeating: 0, count: n - panels.outputChannels)
         var layout = ConstantLayout(scalarStart: scalarStart)
         var slopeBlock = 1
+        var residualColumns = n
         var plan: [EpiloguePlan] = []
         let convClamp = layout.addClamp(clamp, into: constants)
         if let convClamp { plan.append(convClamp) }
@@ -107,14 +110,16 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                 (constants + n * slopeBlock).update(from: alpha, count: n)
                 plan.append(.prelu(slopeOffset: Int32(n * slopeBlock * 4)))
                 slopeBlock += 1
-            case .addResidual(let range, _):
+            case .addResidual(let range, let channels):
                 plan.append(.addResidual)
+                residualColumns = channels ?? n
                 if let c = layout.addClamp(range, into: constants) { plan.append(c) }
             }
         }
         self.panels = panels
         var emitter = Emitter(
-            k: k, n: n, panels: panels.floats, constants: constants, epilogue: plan, segments: segments)
+            k: k, n: n, panels: panels.floats, constants: constants, epilogue: plan, segments: segments,
+            residualColumns: residualColumns)
         do {
             code = try ExecutableCode(emitter.generate())
         } catch {
@@ -130,7 +135,9 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         switch step {
         case .clamp: true
         case .prelu(let alpha): alpha.count == channels
-        case .addResidual(_, let residualChannels): residualChannels == nil || residualChannels == channels
+        case .addResidual(_, let residualChannels):
+            // A padded residual whose channels end on a vector boundary.
+            residualChannels.map { $0 >= 0 && $0 <= channels && $0 % 8 == 0 } ?? true
         }
     }
 
@@ -196,6 +203,8 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         let constants: UnsafeMutablePointer<Float>
         let epilogue: [EpiloguePlan]
         let segments: KSegments
+        /// Channels per pixel of the residual: the first this many output columns add it (`n` when not padded).
+        let residualColumns: Int
         var asm = X86Assembler()
 
         static let aBase = Memory(.rdi, 0)
@@ -209,9 +218,10 @@ final class Conv2DGEMMCode: @unchecked Sendable {
 
         init(
             k: Int, n: Int, panels: UnsafeMutablePointer<Float>, constants: UnsafeMutablePointer<Float>,
-            epilogue: [EpiloguePlan], segments: KSegments
+            epilogue: [EpiloguePlan], segments: KSegments, residualColumns: Int
         ) {
             self.segments = segments
+            self.residualColumns = residualColumns
             self.k = k
             self.n = n
             self.panels = panels
@@ -226,19 +236,22 @@ final class Conv2DGEMMCode: @unchecked Sendable {
 
             let wide = n / 16
             let hasNarrow = n % 16 == 8
-            let perGroup = max(1, min(wide, Conv2DGEMMCode.panelGroupBytes / (k * 64)))
-            var fullGroups = wide / perGroup
-            var tail = wide % perGroup
-            if tail == 0 && hasNarrow && fullGroups > 0 {
-                // The narrow panel joins the last group instead of making A be streamed once more for it alone.
-                fullGroups -= 1
-                tail = perGroup
+            // Wide panels in runs that add the residual to both vectors, to the first only (a padded residual
+            // ending mid-panel), or to neither (past a padded residual's channels).
+            var runs: [(first: Int, count: Int, residualVectors: Int)] = []
+            let below = min(wide, residualColumns / 16)
+            if below > 0 { runs.append((0, below, 2)) }
+            var next = below
+            if next < wide && residualColumns > next * 16 {
+                runs.append((next, 1, 1))
+                next += 1
             }
-            if fullGroups > 0 {
-                emitGroups(widePanels: perGroup, narrow: false, count: fullGroups, firstColumn: 0)
-            }
-            if tail > 0 || hasNarrow {
-                emitGroups(widePanels: tail, narrow: hasNarrow, count: 1, firstColumn: fullGroups * perGroup * 16)
+            if next < wide { runs.append((next, wide - next, 0)) }
+            if runs.isEmpty { runs.append((wide, 0, 0)) }
+            for (index, run) in runs.enumerated() {
+                emitRun(
+                    firstPanel: run.first, widePanels: run.count, residualVectors: run.residualVectors,
+                    narrow: hasNarrow && index == runs.count - 1)
             }
 
             asm.vzeroupper()
@@ -247,9 +260,35 @@ final class Conv2DGEMMCode: @unchecked Sendable {
             return try asm.finish()
         }
 
+        /// Wide panels `firstPanel ..< firstPanel + widePanels` (and the narrow panel when `narrow`) in groups whose
+        /// weights fit ``Conv2DGEMMCode/panelGroupBytes``.
+        private mutating func emitRun(firstPanel: Int, widePanels: Int, residualVectors: Int, narrow: Bool) {
+            let perGroup = max(1, min(widePanels, Conv2DGEMMCode.panelGroupBytes / (k * 64)))
+            var fullGroups = widePanels / perGroup
+            var tail = widePanels % perGroup
+            if tail == 0 && narrow && fullGroups > 0 {
+                // The narrow panel joins the last group instead of making A be streamed once more for it alone.
+                fullGroups -= 1
+                tail = perGroup
+            }
+            let modes = (wide: residualVectors, narrow: residualColumns >= n ? 1 : 0)
+            if fullGroups > 0 {
+                emitGroups(
+                    widePanels: perGroup, narrow: false, count: fullGroups, firstColumn: firstPanel * 16,
+                    residualVectors: modes)
+            }
+            if tail > 0 || narrow {
+                emitGroups(
+                    widePanels: tail, narrow: narrow, count: 1, firstColumn: (firstPanel + fullGroups * perGroup) * 16,
+                    residualVectors: modes)
+            }
+        }
+
         /// `count` consecutive groups of `widePanels` 16-column panels (plus the 8-column panel when `narrow`),
         /// starting at output column `firstColumn`.
-        private mutating func emitGroups(widePanels: Int, narrow: Bool, count: Int, firstColumn: Int) {
+        private mutating func emitGroups(
+            widePanels: Int, narrow: Bool, count: Int, firstColumn: Int, residualVectors: (wide: Int, narrow: Int)
+        ) {
             let rows = Conv2DGEMMCode.tileRows
             asm.mov(.rbp, Int(bitPattern: panels + firstColumn * k))
             asm.mov(.rax, firstColumn * 4)
@@ -270,12 +309,12 @@ final class Conv2DGEMMCode: @unchecked Sendable {
             asm.jl(remainder)
             let rowLoop = asm.makeLabel()
             asm.bind(rowLoop)
-            emitPanels(rows: rows, widePanels: widePanels, narrow: narrow)
-            // Next tile of rows: A advances 6 · lda, C and the residual 6 · N floats.
+            emitPanels(rows: rows, widePanels: widePanels, narrow: narrow, residualVectors: residualVectors)
+            // Next tile of rows: A advances 6 · lda, C and the residual 6 rows.
             asm.lea(.r9, Memory(.r9, index: .rsi, scale: 4))
             asm.lea(.r9, Memory(.r9, index: .rsi, scale: 2))
             asm.add(.r10, Int32(rows * n * 4))
-            asm.add(.r11, Int32(rows * n * 4))
+            asm.add(.r11, Int32(rows * residualColumns * 4))
             asm.sub(.rcx, Int32(rows))
             asm.cmp(.rcx, Int32(rows))
             asm.jge(rowLoop)
@@ -284,7 +323,7 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                 let next = asm.makeLabel()
                 asm.cmp(.rcx, Int32(leftover))
                 asm.jnz(next)
-                emitPanels(rows: leftover, widePanels: widePanels, narrow: narrow)
+                emitPanels(rows: leftover, widePanels: widePanels, narrow: narrow, residualVectors: residualVectors)
                 asm.jmp(groupDone)
                 asm.bind(next)
             }
@@ -303,14 +342,16 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         }
 
         /// One tile of `rows` rows across the group's panels (a run-time loop over the wide ones).
-        private mutating func emitPanels(rows: Int, widePanels: Int, narrow: Bool) {
+        private mutating func emitPanels(
+            rows: Int, widePanels: Int, narrow: Bool, residualVectors: (wide: Int, narrow: Int)
+        ) {
             asm.mov(.rax, .rbp)
             asm.mov(.rbx, Self.groupColumnSlot)
             if widePanels > 0 {
                 let panelLoop = asm.makeLabel()
                 if widePanels > 1 { asm.mov(.r13, widePanels) }
                 asm.bind(panelLoop)
-                emitTile(rows: rows, vectors: 2)
+                emitTile(rows: rows, vectors: 2, residualVectors: residualVectors.wide)
                 asm.add(.rbx, 64)
                 if widePanels > 1 {
                     asm.dec(.r13)
@@ -318,7 +359,7 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                 }
             }
             // The narrow panel follows the group's last wide panel in memory, where `rax` now points.
-            if narrow { emitTile(rows: rows, vectors: 1) }
+            if narrow { emitTile(rows: rows, vectors: 1, residualVectors: residualVectors.narrow) }
         }
 
         private func accumulator(_ row: Int, _ vector: Int, vectors: Int) -> YMM { YMM(row * vectors + vector) }
@@ -335,7 +376,7 @@ final class Conv2DGEMMCode: @unchecked Sendable {
 
         /// `rows × (8 · vectors)` outputs at column `rbx`: bias, the k loop over the panel at `rax` (left pointing
         /// at the next panel), the epilogue, the store.
-        private mutating func emitTile(rows: Int, vectors: Int) {
+        private mutating func emitTile(rows: Int, vectors: Int, residualVectors: Int) {
             let width = vectors * 8
             for i in 0..<rows {
                 for j in 0..<vectors {
@@ -373,7 +414,7 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                     if rows > 3 { asm.add(.r15, Int32(leftover * 4 + segments.jumpBytes)) }
                 }
             }
-            emitEpilogue(rows: rows, vectors: vectors)
+            emitEpilogue(rows: rows, vectors: vectors, residualVectors: residualVectors)
             for i in 0..<rows {
                 for j in 0..<vectors {
                     asm.vmovups(
@@ -402,7 +443,7 @@ final class Conv2DGEMMCode: @unchecked Sendable {
 
         /// The clamp and epilogue steps on the accumulators, in order. Operand order follows Swift's `max(y, b)` /
         /// `min(y, b)`: the bound is the first source, so a NaN accumulator stays NaN.
-        private mutating func emitEpilogue(rows: Int, vectors: Int) {
+        private mutating func emitEpilogue(rows: Int, vectors: Int, residualVectors: Int) {
             let scratch = YMM(14)
             let bound = YMM(15)
             for operation in epilogue {
@@ -440,10 +481,12 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                         }
                     }
                 case .addResidual:
+                    // Columns past a padded residual's channels add its zero padding: nothing.
                     for i in 0..<rows {
-                        for j in 0..<vectors {
+                        for j in 0..<residualVectors {
                             let y = accumulator(i, j, vectors: vectors)
-                            asm.vaddps(y, y, Memory(.r11, index: .rbx, scale: 1, Int32(i * n * 4 + 32 * j)))
+                            asm.vaddps(
+                                y, y, Memory(.r11, index: .rbx, scale: 1, Int32(i * residualColumns * 4 + 32 * j)))
                         }
                     }
                 }
