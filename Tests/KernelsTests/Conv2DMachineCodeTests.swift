@@ -177,12 +177,18 @@ struct Conv2DMachineCodeTests {
         }
     }
 
-    /// Each chain on a 1×1 direct convolution (97 rows, N = 40: two wide panels and the narrow one) and a 3×3
-    /// stride-2 one (N = 24, interior pixels read in place; N = 28, rows staged and the epilogue in Swift): the fused result equals the same generated convolution without the epilogue followed
-    /// by the reference operators, to the last bit, for every pool.
+    /// The convolutions the epilogue chains run on.
     enum Shape: String, CaseIterable, Sendable {
-        case direct, spatial, oddChannels
+        /// 1×1 direct, 97 rows, N = 40: two wide panels and the narrow one.
+        case direct
+        /// 3×3 stride 2, N = 24: interior pixels read in place.
+        case spatial
+        /// The same with N = 28: rows staged in scratch, the whole epilogue in Swift.
+        case oddChannels
     }
+
+    /// Each chain on each shape: the fused result equals the same generated convolution without the epilogue
+    /// followed by the reference operators, to the last bit, for every pool.
 
     @Test(arguments: Chain.allCases, Shape.allCases)
     func fusedEpilogueEqualsSeparatePasses(_ chain: Chain, shape: Shape) {

@@ -46,9 +46,11 @@ final class Conv2DFilterPanels: @unchecked Sendable {
 /// `A` is `rows × K` with a run-time row stride (the NHWC input itself for a 1×1 convolution, or an im2col block);
 /// `C` is `rows × N` contiguous, `N` being the panels' width (`outputChannels` rounded up to a multiple of 8; when
 /// that differs from `outputChannels`, the caller stages `C` and applies the epilogue itself); a residual is
-/// `rows × N`, or `rows × residualChannels` when it is padded (to a multiple of 8 channels). The code walks groups of panels small enough to stay in L2; inside a
-/// group, tiles of 6 rows (12 accumulators of 8 lanes, 2 weight vectors, 1 broadcast) sweep the group's panels while
-/// those 6 rows of `A` stay in L1. The 1…5 leftover rows use their own tiles, generated at load as well.
+/// `rows × N`, or `rows × residualChannels` when it is padded (to a multiple of 8 channels).
+///
+/// The code walks groups of panels small enough to stay in L2; inside a group, tiles of 6 rows (12 accumulators of
+/// 8 lanes, 2 weight vectors, 1 broadcast) sweep the group's panels while those 6 rows of `A` stay in L1. The 1…5
+/// leftover rows use their own tiles, generated at load as well.
 final class Conv2DGEMMCode: @unchecked Sendable {
     /// Rows of `A` per full tile.
     static let tileRows = 6
@@ -141,8 +143,9 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         }
     }
 
-    /// Computes one block: `a` is `rows × K` with row stride `lda` floats, `c` receives `rows × N` floats, `residual`
-    /// (`rows × N`, required when the generated steps add one) is read. Allocates nothing.
+    /// Computes one block: `a` is `rows × K` with row stride `lda` floats (laid out as the code's ``KSegments``), `c`
+    /// receives `rows × N` floats, `residual` (rows of `N` floats, or of the padded residual's channels; required
+    /// when the generated steps add one) is read. Allocates nothing.
     func run(
         a: UnsafePointer<Float>, lda: Int, c: UnsafeMutablePointer<Float>, rows: Int, residual: UnsafePointer<Float>?
     ) {
@@ -192,10 +195,11 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         }
     }
 
-    /// Writes the code. Register use:
-    /// `rdi` argument block · `rsi` lda (bytes) · `rcx` rows left · `r9`/`r10`/`r11` current rows of A / C / residual ·
-    /// `rbp` the group's first panel · `rax` the weights being read · `rbx` column byte offset (into bias, C, residual)
-    /// · `r12` constants · `r13` panels left · `r14`/`r15` A rows 0 and 3 of the tile · `rdx` k-loop counter.
+    /// Writes the code. Register use: `rdi` argument block · `rsi` lda (bytes) · `rcx` rows left ·
+    /// `r9`/`r10`/`r11` current rows of A / C / residual · `rbp` the group's first panel · `rax` the weights being
+    /// read · `rbx` column byte offset (into bias, slopes, C, residual) · `r12` constants · `r13` panels left ·
+    /// `r14`/`r15` A rows 0 and 3 of the tile · `rdx` k-loop counter. `ymm0`…`ymm11` accumulate, `ymm12`/`ymm13`
+    /// hold weights, `ymm14` the broadcast (and epilogue scratch), `ymm15` epilogue constants.
     private struct Emitter {
         let k: Int
         let n: Int
@@ -364,7 +368,7 @@ final class Conv2DGEMMCode: @unchecked Sendable {
 
         private func accumulator(_ row: Int, _ vector: Int, vectors: Int) -> YMM { YMM(row * vectors + vector) }
 
-        /// Row `row` of the tile's A at byte offset `offset`: rows 0…2 from `r14`, 3…5 from `r15`, plus 0/1/2 · lda.
+        /// Row `row` of the tile's A at byte offset `offset`: rows 0…2 from `r14`, 3…5 from `r15`, + 0/1/2 · lda.
         private func aAddress(_ row: Int, _ offset: Int32) -> Memory {
             let base: GPR = row < 3 ? .r14 : .r15
             switch row % 3 {
