@@ -125,6 +125,13 @@ struct Conv2DMachineCodeTests {
         generatedMatchesReference(c)
     }
 
+    /// Every case of the CBLAS kernel's suite (dilation, padding past the kernel's reach, 1×1 strided and padded,
+    /// many blocks) through generated code.
+    @Test(arguments: Conv2DTests.cases)
+    func conv2DSuiteCasesMatchReference(_ c: Conv2DTests.Case) {
+        generatedMatchesReference(Case(geometry: c.geometry, hasBias: c.hasBias, clamp: c.clamp))
+    }
+
     @Test(arguments: cases)
     func generatedMatchesReference(_ c: Case) {
         let g = c.geometry
