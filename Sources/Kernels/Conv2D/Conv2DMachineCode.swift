@@ -39,7 +39,7 @@ final class Conv2DFilterPanels: @unchecked Sendable {
     deinit { floats.deallocate() }
 }
 
-/// Generated x86-64 AVX2/FMA code for one convolution's GEMM block, `C[rows × N] = epilogue(clamp(bias + A · W))`,
+/// Generated x86-64 AVX2/FMA code for one convolution's GEMM block, `C[rows × N] = epilogue(clamp(A · W + bias))`,
 /// with `W` in ``Conv2DFilterPanels`` and the bias, clamp and the leading steps of an ``OutputEpilogue`` applied
 /// in registers before the single store of each output tile.
 ///
@@ -378,13 +378,14 @@ final class Conv2DGEMMCode: @unchecked Sendable {
             }
         }
 
-        /// `rows × (8 · vectors)` outputs at column `rbx`: bias, the k loop over the panel at `rax` (left pointing
-        /// at the next panel), the epilogue, the store.
+        /// `rows × (8 · vectors)` outputs at column `rbx`: the k loop over the panel at `rax` (left pointing at the
+        /// next panel), the bias, the epilogue, the store.
         private mutating func emitTile(rows: Int, vectors: Int, residualVectors: Int) {
             let width = vectors * 8
             for i in 0..<rows {
                 for j in 0..<vectors {
-                    asm.vmovups(accumulator(i, j, vectors: vectors), Memory(.r12, index: .rbx, scale: 1, Int32(32 * j)))
+                    let y = accumulator(i, j, vectors: vectors)
+                    asm.vxorps(y, y, y)
                 }
             }
             asm.mov(.r14, .r9)
@@ -416,6 +417,13 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                     // On to the next run of K: the next input row of the receptive field.
                     asm.add(.r14, Int32(leftover * 4 + segments.jumpBytes))
                     if rows > 3 { asm.add(.r15, Int32(leftover * 4 + segments.jumpBytes)) }
+                }
+            }
+            // The bias is added to the finished sum, as LiteRT's kernels round it (not used as its starting value).
+            for i in 0..<rows {
+                for j in 0..<vectors {
+                    let y = accumulator(i, j, vectors: vectors)
+                    asm.vaddps(y, y, Memory(.r12, index: .rbx, scale: 1, Int32(32 * j)))
                 }
             }
             emitEpilogue(rows: rows, vectors: vectors, residualVectors: residualVectors)
