@@ -57,7 +57,7 @@ enum Conv2DOperator: OperatorLowering {
         }
         let kernel = Conv2DKernel(
             geometry: geometry, filter: weights.floats, bias: biasStorage?.floats, clamp: clamp,
-            threadCount: context.pool.threadCount)
+            threadCount: context.pool.threadCount, generatesMachineCode: context.generatesMachineCode)
         let pool = context.pool
         var lowered = context.lowered(reading: [input], scratchBytes: kernel.scratchFloatCount * 4) { binder in
             let x = ctx.pointer(input, binder).assumingMemoryBound(to: Float.self)

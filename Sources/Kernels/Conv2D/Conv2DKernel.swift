@@ -7,12 +7,29 @@
 /// it; the clamp and the ``OutputEpilogue`` (a fused residual ADD, PRELU or activation) follow right after, while
 /// the block is still in cache. Blocks are split over the pool's threads; each concurrently running chunk owns one
 /// slot of scratch.
+///
+/// When prepared with `generatesMachineCode` on a CPU with AVX2 + FMA, each block instead runs code generated at
+/// load (``Conv2DGEMMCode``): the filter packed into 16-channel panels, the bias, clamp and the epilogue's clamp /
+/// PReLU / residual steps applied in registers before the only store, interior receptive fields of k×k and strided
+/// convolutions read from the input without im2col. When `outputChannels % 8 != 0`, the code writes rows padded to
+/// a multiple of 8 into scratch, which are copied out, and the epilogue runs in Swift.
 public struct Conv2DKernel: Sendable {
     /// The geometry this kernel was prepared for.
     public let geometry: Conv2DGeometry
 
     /// Filter repacked to `[K, N]` row-major: row `(ky · kernelWidth + kx) · inputChannels + i`, column `o`.
+    /// Empty when the generated code runs instead.
     private let packedFilter: [Float]
+    /// The generated GEMM for this kernel's clamp and epilogue, when there is one.
+    private var generated: Conv2DGEMMCode?
+    /// Generated code for the same GEMM reading a k×k convolution's receptive fields straight from the input (one
+    /// run of `kernelWidth · inputChannels` floats per filter row), for output pixels whose taps all lie inside it;
+    /// the others still go through im2col and ``generated``.
+    private var generatedInPlace: Conv2DGEMMCode?
+    /// Output columns whose receptive fields lie inside the input horizontally.
+    private let interiorColumns: Range<Int>
+    /// With generated code: the epilogue steps it does not apply, run in Swift after it on each block.
+    private var trailingEpilogue: OutputEpilogue = .none
     /// `[outputChannels]`; zeros when the convolution has no bias. Each output block starts as copies of it and the
     /// GEMM accumulates onto them, which saves BLAS's separate zeroing pass.
     private let bias: [Float]
@@ -25,6 +42,11 @@ public struct Conv2DKernel: Sendable {
     private let blockRows: Int
     /// Scratch slots, hence the most chunks a run splits into.
     private let slotCount: Int
+    /// Floats of one slot: the im2col block (none for a direct 1×1 convolution), then, when the generated code's
+    /// rows are padded, ``stagingRows`` of them.
+    private let slotFloats: Int
+    /// `outputChannels` rounded up to a multiple of 8 when the generated code runs, else `outputChannels`.
+    private let paddedChannels: Int
 
     /// At most this many chunks of a run proceed concurrently, each with its own scratch slot.
     static let maximumSlots = 8
@@ -33,13 +55,17 @@ public struct Conv2DKernel: Sendable {
     /// Multiply-adds below which a block is not split further to give every thread one (the hand-off would cost
     /// more than it saves).
     static let minimumParallelWork = 1 << 16
+    /// Output rows the generated code writes to scratch at a time when its rows are padded (kept in L1).
+    static let stagingRows = 48
 
     /// Packs `filter` (OHWI, `[outputChannels, kernelHeight, kernelWidth, inputChannels]`) and copies `bias`
     /// (`[outputChannels]` or `nil`). Neither pointer is retained. `threadCount` is the pool size runs will use:
     /// the output is cut into a multiple of that many blocks when the work is large enough to share.
+    /// `generatesMachineCode` asks for the generated AVX2/FMA GEMM; it is used when ``HostCPU`` supports it and the
+    /// shape does (see ``usesGeneratedCode``), else the CBLAS path runs.
     public init(
         geometry: Conv2DGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, clamp: ClampRange,
-        threadCount: Int = 1
+        threadCount: Int = 1, generatesMachineCode: Bool = false
     ) {
         precondition(geometry.isValid, "Conv2DKernel: invalid geometry \(geometry)")
         let g = geometry
@@ -47,25 +73,46 @@ public struct Conv2DKernel: Sendable {
         self.clamp = clamp
         let k = g.kernelHeight * g.kernelWidth * g.inputChannels
         let n = g.outputChannels
-        self.packedFilter = [Float](unsafeUninitializedCapacity: k * n) { buffer, count in
-            guard let packed = buffer.baseAddress else {
-                count = 0
-                return
+        isDirect =
+            g.kernelHeight == 1 && g.kernelWidth == 1 && g.strideHeight == 1 && g.strideWidth == 1
+            && g.paddingTop == 0 && g.paddingLeft == 0
+            && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
+        let lastStart = g.inputWidth - g.kernelWidth + g.paddingLeft
+        let firstInterior = min(g.outputWidth, (g.paddingLeft + g.strideWidth - 1) / g.strideWidth)
+        let interiorEnd = lastStart < 0 ? 0 : min(g.outputWidth, lastStart / g.strideWidth + 1)
+        interiorColumns = firstInterior..<max(firstInterior, interiorEnd)
+        if generatesMachineCode && HostCPU.supportsGeneratedAVX2 {
+            let zeros = [Float](repeating: 0, count: n)
+            let panels = Conv2DFilterPanels(filter: filter, k: k, outputChannels: n)
+            let inPlace =
+                !isDirect && g.dilationHeight == 1 && g.dilationWidth == 1
+                && interiorColumns.count >= Conv2DGEMMCode.tileRows
+            (generated, generatedInPlace) = zeros.withUnsafeBufferPointer { zeroBuffer in
+                guard let biasPointer = bias ?? zeroBuffer.baseAddress else { return (nil, nil) }
+                return Self.generate(
+                    geometry: g, panels: panels, bias: biasPointer, clamp: clamp, epilogue: .none, inPlace: inPlace)
             }
-            for o in 0..<n {
-                for p in 0..<k { packed[p * n + o] = filter[o * k + p] }
-            }
-            count = k * n
+        } else {
+            (generated, generatedInPlace) = (nil, nil)
         }
+        self.packedFilter =
+            generated != nil
+            ? []
+            : [Float](unsafeUninitializedCapacity: k * n) { buffer, count in
+                guard let packed = buffer.baseAddress else {
+                    count = 0
+                    return
+                }
+                for o in 0..<n {
+                    for p in 0..<k { packed[p * n + o] = filter[o * k + p] }
+                }
+                count = k * n
+            }
         if let bias {
             self.bias = Array(UnsafeBufferPointer(start: bias, count: n))
         } else {
             self.bias = [Float](repeating: 0, count: n)
         }
-        isDirect =
-            g.kernelHeight == 1 && g.kernelWidth == 1 && g.strideHeight == 1 && g.strideWidth == 1
-            && g.paddingTop == 0 && g.paddingLeft == 0
-            && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
         let m = g.batch * g.outputHeight * g.outputWidth
         var rows = min(m, max(8, Self.blockFloatBudget / max(k, n)))
         let threads = min(max(1, threadCount), Self.maximumSlots)
@@ -77,18 +124,68 @@ public struct Conv2DKernel: Sendable {
         blockRows = max(1, rows)
         let blockCount = (m + blockRows - 1) / blockRows
         slotCount = min(blockCount, Self.maximumSlots)
+        paddedChannels = generated?.panels.n ?? n
+        slotFloats = (isDirect ? 0 : blockRows * k) + (paddedChannels == n ? 0 : Self.stagingRows * paddedChannels)
     }
 
-    /// The same prepared convolution (weights shared, not repacked) with `epilogue` applied to its output.
+    /// Whether runs use the generated AVX2/FMA GEMM rather than CBLAS.
+    public var usesGeneratedCode: Bool { generated != nil }
+
+    /// Whether the generated code reads a k×k (or strided) convolution's interior receptive fields straight from the
+    /// input instead of gathering them (im2col) first.
+    public var readsInputInPlace: Bool { generatedInPlace != nil }
+
+    /// How many of ``epilogue``'s steps the generated code applies in registers (0 without generated code); the
+    /// others run in Swift on each block.
+    public var generatedEpilogueStepCount: Int {
+        generated == nil ? 0 : epilogue.steps.count - trailingEpilogue.steps.count
+    }
+
+    /// The same prepared convolution (weights shared, not repacked) with `epilogue` applied to its output. With
+    /// generated code, the code is generated again with the epilogue's steps in registers.
     public func withEpilogue(_ epilogue: OutputEpilogue) -> Conv2DKernel {
         var copy = self
         copy.epilogue = epilogue
+        copy.trailingEpilogue = epilogue
+        if let generated, !epilogue.isEmpty, paddedChannels == geometry.outputChannels {
+            let fused = bias.withUnsafeBufferPointer { biasBuffer -> (Conv2DGEMMCode?, Conv2DGEMMCode?) in
+                guard let biasPointer = biasBuffer.baseAddress else { return (nil, nil) }
+                return Self.generate(
+                    geometry: geometry, panels: generated.panels, bias: biasPointer, clamp: clamp,
+                    epilogue: epilogue, inPlace: generatedInPlace != nil)
+            }
+            // Should generation fail now, the epilogue-free code stays and the whole epilogue runs in Swift.
+            if let blocks = fused.0, (fused.1 != nil) == (generatedInPlace != nil) {
+                copy.generated = blocks
+                copy.generatedInPlace = fused.1
+                copy.trailingEpilogue = blocks.remainingEpilogue
+            }
+        }
         return copy
+    }
+
+    /// The generated GEMM for contiguous rows of `A` and, when `inPlace`, the one reading receptive fields from
+    /// the input; (nil, nil) when the first cannot be generated, (code, nil) when only the second cannot.
+    private static func generate(
+        geometry g: Conv2DGeometry, panels: Conv2DFilterPanels, bias: UnsafePointer<Float>, clamp: ClampRange,
+        epilogue: OutputEpilogue, inPlace: Bool
+    ) -> (Conv2DGEMMCode?, Conv2DGEMMCode?) {
+        guard let blocks = Conv2DGEMMCode(panels: panels, bias: bias, clamp: clamp, epilogue: epilogue) else {
+            return (nil, nil)
+        }
+        guard inPlace else { return (blocks, nil) }
+        let rowFloats = g.kernelWidth * g.inputChannels
+        let segments = Conv2DGEMMCode.KSegments(
+            count: g.kernelHeight, jumpBytes: (g.inputWidth * g.inputChannels - rowFloats) * 4)
+        return (
+            blocks,
+            Conv2DGEMMCode(panels: panels, bias: bias, clamp: clamp, epilogue: epilogue, segments: segments)
+        )
     }
 
     /// Floats of scratch one ``run(input:output:residual:scratch:pool:)`` needs; 0 for a direct 1×1 convolution.
     public var scratchFloatCount: Int {
-        isDirect ? 0 : slotCount * blockRows * geometry.kernelHeight * geometry.kernelWidth * geometry.inputChannels
+        slotCount * slotFloats
     }
 
     /// Convolves `input` (`[batch, inputHeight, inputWidth, inputChannels]`) into `output`
@@ -107,7 +204,9 @@ public struct Conv2DKernel: Sendable {
         let chunks = min(pool.threadCount, slotCount)
         packedFilter.withUnsafeBufferPointer { packedBuffer in
             bias.withUnsafeBufferPointer { biasBuffer in
-                guard let packed = packedBuffer.baseAddress, let biasPointer = biasBuffer.baseAddress else { return }
+                guard let biasPointer = biasBuffer.baseAddress else { return }
+                // Empty (and possibly nil) when the generated code runs, which does not read it.
+                let packed = packedBuffer.baseAddress
                 pool.parallelFor(
                     chunks,
                     Blocks(
@@ -125,7 +224,7 @@ public struct Conv2DKernel: Sendable {
         let output: UnsafeMutablePointer<Float>
         let residual: UnsafePointer<Float>?
         let scratch: UnsafeMutablePointer<Float>
-        let packed: UnsafePointer<Float>
+        let packed: UnsafePointer<Float>?
         let bias: UnsafePointer<Float>
         let blockCount: Int
         let chunks: Int
@@ -136,10 +235,22 @@ public struct Conv2DKernel: Sendable {
             let n = g.outputChannels
             let m = g.batch * g.outputHeight * g.outputWidth
             let blockRows = kernel.blockRows
-            let slot = scratch + chunk * blockRows * k
+            let slot = scratch + chunk * kernel.slotFloats
+            let staging = slot + (kernel.isDirect ? 0 : blockRows * k)
             for block in (blockCount * chunk / chunks)..<(blockCount * (chunk + 1) / chunks) {
                 let firstRow = block * blockRows
                 let rows = min(blockRows, m - firstRow)
+                let out = output + firstRow * n
+                let blockResidual = residual.map { $0 + firstRow * kernel.epilogue.residualChannels(outputChannels: n) }
+                if let inPlace = kernel.generatedInPlace, let generated = kernel.generated {
+                    kernel.runInPlace(
+                        inPlace, generated, input: input, output: output, residual: residual, firstRow: firstRow,
+                        rows: rows, slot: slot, staging: staging)
+                    if !kernel.trailingEpilogue.isEmpty {
+                        kernel.trailingEpilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
+                    }
+                    continue
+                }
                 let left: UnsafePointer<Float>
                 if kernel.isDirect {
                     left = input + firstRow * k
@@ -147,18 +258,94 @@ public struct Conv2DKernel: Sendable {
                     kernel.gatherPatches(input: input, firstRow: firstRow, rows: rows, into: slot)
                     left = UnsafePointer(slot)
                 }
-                let out = output + firstRow * n
+                if let generated = kernel.generated {
+                    kernel.runGenerated(
+                        generated, a: left, lda: k, output: out, rows: rows, residual: blockResidual, staging: staging)
+                    if !kernel.trailingEpilogue.isEmpty {
+                        kernel.trailingEpilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
+                    }
+                    continue
+                }
+                guard let packed else {
+                    preconditionFailure("Conv2DKernel: neither generated code nor a packed filter")
+                }
                 for row in 0..<rows { (out + row * n).update(from: bias, count: n) }
                 GEMM.multiply(
                     m: rows, n: n, k: k, a: left, lda: k, b: packed, ldb: n, layout: .kByN, c: out, ldc: n,
                     accumulate: true)
                 GEMM.applyBiasAndClamp(m: rows, n: n, c: out, ldc: n, bias: nil, clamp: kernel.clamp)
                 if !kernel.epilogue.isEmpty {
-                    kernel.epilogue.apply(
-                        rows: rows, channels: n, output: out,
-                        residual: residual.map { $0 + firstRow * kernel.epilogue.residualChannels(outputChannels: n) })
+                    kernel.epilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
                 }
             }
+        }
+    }
+
+    /// Output pixels `firstRow ..< firstRow + rows` with generated code: per output row, the pixels whose receptive
+    /// fields lie inside the input are read in place by `inPlace`; the others are gathered into `slot` (im2col)
+    /// and multiplied by `blocks`. Applies the generated epilogue steps, not ``trailingEpilogue``.
+    private func runInPlace(
+        _ inPlace: Conv2DGEMMCode, _ blocks: Conv2DGEMMCode, input: UnsafePointer<Float>,
+        output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?, firstRow: Int, rows: Int,
+        slot: UnsafeMutablePointer<Float>, staging: UnsafeMutablePointer<Float>
+    ) {
+        let g = geometry
+        let n = g.outputChannels
+        let k = g.kernelHeight * g.kernelWidth * g.inputChannels
+        let residualStride = epilogue.residualChannels(outputChannels: n)
+        func gathered(_ first: Int, _ count: Int) {
+            guard count > 0 else { return }
+            gatherPatches(input: input, firstRow: first, rows: count, into: slot)
+            runGenerated(
+                blocks, a: slot, lda: k, output: output + first * n, rows: count,
+                residual: residual.map { $0 + first * residualStride }, staging: staging)
+        }
+        let imagePixels = g.outputHeight * g.outputWidth
+        var row = firstRow
+        let end = firstRow + rows
+        while row < end {
+            let b = row / imagePixels
+            let oy = (row % imagePixels) / g.outputWidth
+            let ox = row % g.outputWidth
+            let rowEnd = min(end, row - ox + g.outputWidth)
+            let iy = oy * g.strideHeight - g.paddingTop
+            let lower = max(ox, interiorColumns.lowerBound)
+            let upper = min(ox + rowEnd - row, interiorColumns.upperBound)
+            if iy >= 0 && iy + g.kernelHeight <= g.inputHeight && lower < upper {
+                gathered(row, lower - ox)
+                let first = row + lower - ox
+                let ix = lower * g.strideWidth - g.paddingLeft
+                runGenerated(
+                    inPlace, a: input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels,
+                    lda: g.strideWidth * g.inputChannels, output: output + first * n, rows: upper - lower,
+                    residual: residual.map { $0 + first * residualStride }, staging: staging)
+                gathered(row + upper - ox, rowEnd - (row + upper - ox))
+            } else {
+                gathered(row, rowEnd - row)
+            }
+            row = rowEnd
+        }
+    }
+
+    /// Runs generated code on `rows` rows of `A` (row stride `lda` floats) into `output` (rows of `outputChannels`).
+    /// With padded rows, the code writes ``stagingRows`` rows at a time into `staging` and they are copied out.
+    private func runGenerated(
+        _ code: Conv2DGEMMCode, a: UnsafePointer<Float>, lda: Int, output: UnsafeMutablePointer<Float>, rows: Int,
+        residual: UnsafePointer<Float>?, staging: UnsafeMutablePointer<Float>
+    ) {
+        let n = geometry.outputChannels
+        guard paddedChannels != n else {
+            code.run(a: a, lda: lda, c: output, rows: rows, residual: residual)
+            return
+        }
+        var first = 0
+        while first < rows {
+            let count = min(Self.stagingRows, rows - first)
+            code.run(a: a + first * lda, lda: lda, c: staging, rows: count, residual: nil)
+            for row in 0..<count {
+                (output + (first + row) * n).update(from: staging + row * paddedChannels, count: n)
+            }
+            first += count
         }
     }
 
