@@ -6,23 +6,32 @@
 /// channels come in fours, four pixels share each weight load. Each output row is clamped, and gets the
 /// ``OutputEpilogue`` (a fused residual ADD, PRELU or activation), while still in L1; rows are split over the
 /// pool's threads. Needs no scratch.
+///
+/// With `generatesMachineCode` on a CPU with AVX2 + FMA, a multiplier-1 convolution whose channels come in eights
+/// runs each row's interior columns through ``DepthwiseConv2DMachineCode`` generated at load (clamp fused); the
+/// border columns keep the Swift path.
 public struct DepthwiseConv2DKernel: Sendable {
     /// The geometry this kernel was prepared for.
     public let geometry: DepthwiseConv2DGeometry
 
     /// Copy of the filter, `[kernelHeight · kernelWidth, outputChannels]`.
     private let filter: [Float]
-    /// `[outputChannels]`; zeros when the convolution has no bias.
+    /// `[outputChannels]` (zeros when the convolution has no bias), then the clamp's lower and upper bound, which
+    /// the generated code reads from there.
     private let bias: [Float]
     private let clamp: ClampRange
+    /// The interior-column code generated at load, or nil when the Swift path runs everywhere.
+    private let machineCode: DepthwiseConv2DMachineCode?
     /// Element-wise steps applied to each output row after the clamp.
     public private(set) var epilogue: OutputEpilogue = .none
 
     /// Copies `filter` (`[1, kernelHeight, kernelWidth, outputChannels]`) and `bias` (`[outputChannels]` or `nil`).
-    /// Neither pointer is retained.
+    /// Neither pointer is retained. With `generatesMachineCode`, generates AVX2 + FMA code for the interior columns
+    /// when the CPU and the geometry allow (see ``usesGeneratedCode``); otherwise, and by default, all of a run is
+    /// Swift.
     public init(
         geometry: DepthwiseConv2DGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-        clamp: ClampRange
+        clamp: ClampRange, generatesMachineCode: Bool = false
     ) {
         precondition(geometry.isValid, "DepthwiseConv2DKernel: invalid geometry \(geometry)")
         self.geometry = geometry
@@ -30,12 +39,20 @@ public struct DepthwiseConv2DKernel: Sendable {
         let channels = geometry.outputChannels
         self.filter = Array(
             UnsafeBufferPointer(start: filter, count: geometry.kernelHeight * geometry.kernelWidth * channels))
+        var biasAndClamp = [Float](repeating: 0, count: channels + 2)
         if let bias {
-            self.bias = Array(UnsafeBufferPointer(start: bias, count: channels))
-        } else {
-            self.bias = [Float](repeating: 0, count: channels)
+            for c in 0..<channels { biasAndClamp[c] = bias[c] }
         }
+        biasAndClamp[channels] = clamp.lower
+        biasAndClamp[channels + 1] = clamp.upper
+        self.bias = biasAndClamp
+        self.machineCode =
+            generatesMachineCode ? DepthwiseConv2DMachineCode(geometry: geometry, clamp: clamp) : nil
     }
+
+    /// Whether runs use generated machine code for the interior columns (false when it was not asked for, or the
+    /// CPU or geometry does not allow it).
+    public var usesGeneratedCode: Bool { machineCode != nil }
 
     /// The same prepared convolution (weights shared) with `epilogue` applied to its output.
     public func withEpilogue(_ epilogue: OutputEpilogue) -> DepthwiseConv2DKernel {
@@ -118,6 +135,26 @@ public struct DepthwiseConv2DKernel: Sendable {
         let upper = clamp.upper
         // Columns whose taps all land inside the input run four pixels at a time when channels come in fours.
         let interior = interiorColumns
+        if let machineCode, !interior.isEmpty {
+            // The generated code covers the interior (clamped); the Swift path computes and clamps the borders.
+            let ix0 = interior.lowerBound * g.strideWidth - g.paddingLeft
+            let firstRow = kyStart < kyEnd ? iy0 + kyStart * g.dilationHeight : 0
+            machineCode.run(
+                input: image + (firstRow * g.inputWidth + ix0) * inputChannels,
+                weights: weights + kyStart * g.kernelWidth * channels, bias: biases,
+                output: output + (row * g.outputWidth + interior.lowerBound) * channels,
+                pixelCount: interior.count, tapRowCount: kyEnd - kyStart)
+            for ox in 0..<g.outputWidth where !interior.contains(ox) {
+                convolvePixel(
+                    ox, row: row, image: image, iy0: iy0, rows: kyStart..<kyEnd, weights: weights, biases: biases,
+                    output: output)
+                if !clamp.isIdentity {
+                    let out = output + (row * g.outputWidth + ox) * channels
+                    for i in 0..<channels { out[i] = min(max(out[i], lower), upper) }
+                }
+            }
+            return
+        }
         var ox = 0
         while ox < g.outputWidth {
             if multiplier == 1 && channels % 4 == 0 && ox >= interior.lowerBound && ox + 4 <= interior.upperBound {
