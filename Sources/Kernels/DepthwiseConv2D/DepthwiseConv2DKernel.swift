@@ -8,8 +8,8 @@
 /// pool's threads. Needs no scratch.
 ///
 /// With `generatesMachineCode` on a CPU with AVX2 + FMA, a multiplier-1 convolution whose channels come in eights
-/// runs each row's interior columns through ``DepthwiseConv2DMachineCode`` generated at load (clamp fused); the
-/// border columns keep the Swift path.
+/// runs its rows (clamp fused) through AVX2 + FMA code generated at load (`DepthwiseConv2DMachineCode`) instead;
+/// the epilogue still runs in Swift.
 public struct DepthwiseConv2DKernel: Sendable {
     /// The geometry this kernel was prepared for.
     public let geometry: DepthwiseConv2DGeometry
@@ -20,15 +20,14 @@ public struct DepthwiseConv2DKernel: Sendable {
     /// the generated code reads from there.
     private let bias: [Float]
     private let clamp: ClampRange
-    /// The interior-column code generated at load, or nil when the Swift path runs everywhere.
+    /// The row code generated at load, or nil when the Swift path runs.
     private let machineCode: DepthwiseConv2DMachineCode?
     /// Element-wise steps applied to each output row after the clamp.
     public private(set) var epilogue: OutputEpilogue = .none
 
     /// Copies `filter` (`[1, kernelHeight, kernelWidth, outputChannels]`) and `bias` (`[outputChannels]` or `nil`).
-    /// Neither pointer is retained. With `generatesMachineCode`, generates AVX2 + FMA code for the interior columns
-    /// when the CPU and the geometry allow (see ``usesGeneratedCode``); otherwise, and by default, all of a run is
-    /// Swift.
+    /// Neither pointer is retained. With `generatesMachineCode`, generates AVX2 + FMA code for the rows when the CPU
+    /// and the geometry allow (see ``usesGeneratedCode``); otherwise, and by default, all of a run is Swift.
     public init(
         geometry: DepthwiseConv2DGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
         clamp: ClampRange, generatesMachineCode: Bool = false
@@ -50,8 +49,8 @@ public struct DepthwiseConv2DKernel: Sendable {
             generatesMachineCode ? DepthwiseConv2DMachineCode(geometry: geometry, clamp: clamp) : nil
     }
 
-    /// Whether runs use generated machine code for the interior columns (false when it was not asked for, or the
-    /// CPU or geometry does not allow it).
+    /// Whether runs use generated machine code (false when it was not asked for, or the CPU or geometry does not
+    /// allow it).
     public var usesGeneratedCode: Bool { machineCode != nil }
 
     /// The same prepared convolution (weights shared) with `epilogue` applied to its output.
@@ -130,31 +129,17 @@ public struct DepthwiseConv2DKernel: Sendable {
         let iy0 = oy * g.strideHeight - g.paddingTop
         // Taps ky in kyStart..<kyEnd are the ones that land inside the input.
         let tapRows = g.tapRows(from: iy0)
+        if let machineCode {
+            machineCode.convolveRow(
+                oy, image: image, tapRows: tapRows, weights: weights, bias: biases,
+                output: output + row * g.outputWidth * channels)
+            return
+        }
         let (kyStart, kyEnd) = (tapRows.lowerBound, tapRows.upperBound)
         let lower = clamp.lower
         let upper = clamp.upper
         // Columns whose taps all land inside the input run four pixels at a time when channels come in fours.
-        let interior = interiorColumns
-        if let machineCode, !interior.isEmpty {
-            // The generated code covers the interior (clamped); the Swift path computes and clamps the borders.
-            let ix0 = interior.lowerBound * g.strideWidth - g.paddingLeft
-            let firstRow = kyStart < kyEnd ? iy0 + kyStart * g.dilationHeight : 0
-            machineCode.run(
-                input: image + (firstRow * g.inputWidth + ix0) * inputChannels,
-                weights: weights + kyStart * g.kernelWidth * channels, bias: biases,
-                output: output + (row * g.outputWidth + interior.lowerBound) * channels,
-                pixelCount: interior.count, tapRowCount: kyEnd - kyStart)
-            for ox in 0..<g.outputWidth where !interior.contains(ox) {
-                convolvePixel(
-                    ox, row: row, image: image, iy0: iy0, rows: kyStart..<kyEnd, weights: weights, biases: biases,
-                    output: output)
-                if !clamp.isIdentity {
-                    let out = output + (row * g.outputWidth + ox) * channels
-                    for i in 0..<channels { out[i] = min(max(out[i], lower), upper) }
-                }
-            }
-            return
-        }
+        let interior = g.interiorColumns
         var ox = 0
         while ox < g.outputWidth {
             if multiplier == 1 && channels % 4 == 0 && ox >= interior.lowerBound && ox + 4 <= interior.upperBound {
@@ -179,15 +164,6 @@ public struct DepthwiseConv2DKernel: Sendable {
             let out = output + row * g.outputWidth * channels
             for i in 0..<(g.outputWidth * channels) { out[i] = min(max(out[i], lower), upper) }
         }
-    }
-
-    /// Output columns `ox` whose taps all fall inside the input's columns.
-    private var interiorColumns: Range<Int> {
-        let g = geometry
-        let first = min(g.outputWidth, (g.paddingLeft + g.strideWidth - 1) / g.strideWidth)
-        let lastStart = g.inputWidth - 1 + g.paddingLeft - (g.kernelWidth - 1) * g.dilationWidth
-        let end = lastStart < 0 ? 0 : min(g.outputWidth, lastStart / g.strideWidth + 1)
-        return first..<max(first, end)
     }
 
     /// Computes the unclamped channels of output pixel `ox` of output row `row` from the in-bounds taps.

@@ -1,76 +1,134 @@
-/// AVX2 + FMA machine code, generated at load for one ``DepthwiseConv2DGeometry``, that computes a run of output
-/// pixels of a depth-multiplier-1 depthwise convolution whose tap columns all lie inside the input (the interior
-/// columns of an output row).
+/// AVX2 + FMA machine code, generated at load for one ``DepthwiseConv2DGeometry`` with depth multiplier 1 and
+/// channels in eights, that computes whole output rows, clamp included.
 ///
-/// The code is called as `entry(input, weights, bias, output, pixelCount, tapRowCount)`:
-/// - `input`: the first pixel's first in-bounds tap, i.e. input row `oy · strideHeight − paddingTop + kyStart ·
-///   dilationHeight`, column `ox · strideWidth − paddingLeft` (channel 0), NHWC;
-/// - `weights`: filter row `kyStart` (`[kernelWidth, channels]` floats per filter row);
+/// One piece of code is generated per number of in-bounds filter columns `n` that occurs in a row (the interior
+/// columns have all `kernelWidth`, border columns fewer). Each is called as
+/// `entry(input, weights, bias, output, pixelCount, tapRowCount)`:
+/// - `input`: the first pixel's first in-bounds tap (row `oy · strideHeight − paddingTop + kyStart ·
+///   dilationHeight`, column `ox · strideWidth − paddingLeft + kxStart · dilationWidth`, channel 0), NHWC;
+/// - `weights`: the filter at `(kyStart, kxStart)`, rows `kernelWidth · channels` floats apart;
 /// - `bias`: `channels` floats followed by the clamp's lower and upper bound (read only when the clamp is not the
 ///   identity);
 /// - `output`: the first pixel's channel 0; pixels follow each other `channels` floats apart;
-/// - `pixelCount` ≥ 0 consecutive output pixels of one row; `tapRowCount` ≥ 0 filter rows from `kyStart` on.
+/// - `pixelCount` ≥ 0 output pixels of one row whose inputs are `strideWidth` pixels apart (all with the same
+///   `n`); `tapRowCount` ≥ 0 filter rows from `kyStart` on.
 ///
-/// Strides, dilations, channel count and kernel width are immediates. Each pixel's block of 8 channels starts from
-/// the bias and accumulates its taps in filter-row then filter-column order with one fused multiply-add each (one
-/// rounding per tap, where the Swift kernels round the product and the sum separately), then is clamped with
+/// Strides, dilations, channel count, kernel width and `n` are immediates. Each pixel's block of 8 channels starts
+/// from the bias and accumulates its taps in filter-row then filter-column order with one fused multiply-add each
+/// (one rounding per tap, where the Swift kernels round the product and the sum separately), then is clamped with
 /// `max(lower, ·)` then `min(upper, ·)` (a NaN sum stays NaN, as in ``ClampRange/apply(_:)``) and stored once.
 ///
-/// Pixels go in groups (a runtime loop over groups, then smaller groups for the rest of the run); inside a group,
-/// channels go in blocks of 8 · `blocks` (a runtime loop, then one shorter block for the rest of the channels);
-/// inside that, a runtime loop over filter rows with the filter columns unrolled: each weight vector is loaded once
-/// for all pixels of the group, and every pixel's input is the memory operand of its `vfmadd231ps`. With `pixels ·
-/// blocks` accumulators (8 to 12) in flight the two FMA pipes stay busy despite the multiply-add latency.
+/// Pixels go in groups (a runtime loop over groups, then single pixels for the rest of the run); inside a group,
+/// channels go in steps of `blocks` blocks of 8 (a runtime loop, then one shorter step for the rest); inside that, a
+/// runtime loop over filter rows with the `n` filter columns unrolled: each weight vector is loaded once for all
+/// pixels of the group, and every pixel's input is the memory operand of its `vfmadd231ps`. With `pixels · blocks`
+/// accumulators (8 to 12) in flight the two FMA pipes stay busy despite the multiply-add latency.
 package struct DepthwiseConv2DMachineCode: Sendable {
-    /// The mapped code.
-    package let code: ExecutableCode
+    /// The code for each number of in-bounds filter columns `0 ... kernelWidth`; nil for counts no column has.
+    private let codes: [ExecutableCode?]
+    /// Output columns whose taps all lie inside the input: one call for all of them.
+    private let interior: Range<Int>
+    /// The other output columns: one call each.
+    private let borders: [BorderColumn]
+    private let geometry: DepthwiseConv2DGeometry
     /// Pixels per group of the main loop.
     package let pixelsPerGroup: Int
     /// Channel blocks of 8 handled together in the main channel loop.
     package let blocksPerStep: Int
 
+    /// A border output column: which code runs it, and where its first in-bounds tap and weight are.
+    private struct BorderColumn: Sendable {
+        /// The output column.
+        var column: Int
+        /// In-bounds filter columns (index into `codes`).
+        var tapColumnCount: Int
+        /// Input column of the first in-bounds tap.
+        var inputColumn: Int
+        /// Floats from a filter row's start to its first in-bounds tap.
+        var weightOffset: Int
+    }
+
     /// Generates code for `geometry` and `clamp`, or returns nil when the geometry is not one it handles (depth
     /// multiplier other than 1, channels not a multiple of 8, offsets beyond 32-bit displacements), when the CPU
-    /// cannot run AVX2 + FMA, or when the code cannot be assembled or mapped (the Swift path runs instead).
+    /// cannot run AVX2 + FMA, or when code cannot be assembled or mapped (the Swift path runs instead).
     package init?(geometry g: DepthwiseConv2DGeometry, clamp: ClampRange) {
         guard HostCPU.supportsGeneratedAVX2, g.isValid, g.depthMultiplier == 1, g.outputChannels % 8 == 0 else {
             return nil
         }
         let blockCount = g.outputChannels / 8
-        // Twelve accumulators (4 pixels × 3 blocks) when the channels allow, else eight or more.
+        // Twelve accumulators (4 pixels × 3 blocks) when the channels allow, else eight.
         let plan: (pixels: Int, blocks: Int) =
             switch blockCount {
             case 1: (8, 1)
             case 2, 4: (4, 2)
             default: (4, 3)
             }
-        guard let layout = Layout(geometry: g, clamp: clamp) else { return nil }
+        let interior = g.interiorColumns
+        var borders: [BorderColumn] = []
+        var needed = Set<Int>()
+        if !interior.isEmpty { needed.insert(g.kernelWidth) }
+        for ox in 0..<g.outputWidth where !interior.contains(ox) {
+            let ix0 = ox * g.strideWidth - g.paddingLeft
+            let taps = g.tapColumns(from: ix0)
+            borders.append(
+                BorderColumn(
+                    column: ox, tapColumnCount: taps.count, inputColumn: ix0 + taps.lowerBound * g.dilationWidth,
+                    weightOffset: taps.lowerBound * g.outputChannels))
+            needed.insert(taps.count)
+        }
+        var codes = [ExecutableCode?](repeating: nil, count: g.kernelWidth + 1)
         do {
-            let bytes = try Self.assemble(layout, pixels: plan.pixels, blocks: plan.blocks)
-            self.code = try ExecutableCode(bytes)
+            for tapColumns in needed {
+                guard let layout = Layout(geometry: g, clamp: clamp, tapColumns: tapColumns) else { return nil }
+                codes[tapColumns] = try ExecutableCode(
+                    Self.assemble(layout, pixels: plan.pixels, blocks: plan.blocks))
+            }
         } catch {
             return nil
         }
+        self.codes = codes
+        self.interior = interior
+        self.borders = borders
+        self.geometry = g
         self.pixelsPerGroup = plan.pixels
         self.blocksPerStep = plan.blocks
     }
 
-    /// Runs the code on `pixelCount` pixels and `tapRowCount` filter rows (see the type's documentation for the
-    /// pointers).
+    /// Computes output row `oy` of one image, clamped: `image` is that image's input (NHWC), `tapRows` the filter
+    /// rows inside the input for this output row (``DepthwiseConv2DGeometry/tapRows(from:)``), `weights` the
+    /// filter, `bias` the bias followed by the clamp bounds, `output` the row's first float.
     @inline(__always)
-    package func run(
-        input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-        output: UnsafeMutablePointer<Float>, pixelCount: Int, tapRowCount: Int
+    package func convolveRow(
+        _ oy: Int, image: UnsafePointer<Float>, tapRows: Range<Int>, weights: UnsafePointer<Float>,
+        bias: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>
     ) {
-        code.entry(
-            Int(bitPattern: input), Int(bitPattern: weights), Int(bitPattern: bias), Int(bitPattern: output),
-            pixelCount, tapRowCount)
+        let g = geometry
+        let channels = g.outputChannels
+        // With no row inside the input nothing is read; any valid address will do.
+        let firstRow = tapRows.isEmpty ? 0 : oy * g.strideHeight - g.paddingTop + tapRows.lowerBound * g.dilationHeight
+        let inputRow = image + firstRow * g.inputWidth * channels
+        let weightRow = weights + tapRows.lowerBound * g.kernelWidth * channels
+        let biasAddress = Int(bitPattern: bias)
+        if !interior.isEmpty, let code = codes[g.kernelWidth] {
+            code.entry(
+                Int(bitPattern: inputRow + (interior.lowerBound * g.strideWidth - g.paddingLeft) * channels),
+                Int(bitPattern: weightRow), biasAddress, Int(bitPattern: output + interior.lowerBound * channels),
+                interior.count, tapRows.count)
+        }
+        for border in borders {
+            guard let code = codes[border.tapColumnCount] else { continue }
+            code.entry(
+                Int(bitPattern: inputRow + border.inputColumn * channels),
+                Int(bitPattern: weightRow + border.weightOffset), biasAddress,
+                Int(bitPattern: output + border.column * channels), 1, tapRows.count)
+        }
     }
 
     /// Byte distances baked into the code as immediates and displacements.
     private struct Layout {
         let channels: Int
-        let kernelWidth: Int
+        /// Filter columns unrolled per filter row.
+        let tapColumns: Int
         /// Between horizontally adjacent output pixels' inputs.
         let pixelStride: Int
         /// Between filter columns' inputs.
@@ -83,9 +141,9 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         let clampsUpper: Bool
 
         /// Nil when a distance (up to the largest displacement the code forms) does not fit 32 bits.
-        init?(geometry g: DepthwiseConv2DGeometry, clamp: ClampRange) {
+        init?(geometry g: DepthwiseConv2DGeometry, clamp: ClampRange, tapColumns: Int) {
             channels = g.outputChannels
-            kernelWidth = g.kernelWidth
+            self.tapColumns = tapColumns
             pixelStride = g.strideWidth * g.inputChannels * 4
             tapStride = g.dilationWidth * g.inputChannels * 4
             inputRowStride = g.dilationHeight * g.inputWidth * g.inputChannels * 4
@@ -94,7 +152,7 @@ package struct DepthwiseConv2DMachineCode: Sendable {
             clampsUpper = clamp.upper != .infinity
             // The largest group is 8 pixels; its last input is below 8 pixel strides + the last tap + a row.
             let largest =
-                8 * pixelStride + kernelWidth * tapStride + inputRowStride + weightRowStride + 8 * channels * 4
+                8 * pixelStride + tapColumns * tapStride + inputRowStride + weightRowStride + 8 * channels * 4
             guard largest < Int(Int32.max) / 2 else { return nil }
         }
     }
@@ -177,7 +235,7 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         a.test(rowsLeft, rowsLeft)
         a.jz(rowsDone)
         a.bind(rowLoop)
-        for kx in 0..<layout.kernelWidth {
+        for kx in 0..<layout.tapColumns {
             for b in 0..<blocks {
                 let weight = YMM(firstWeight + b)
                 a.vmovups(weight, Memory(rowWeights, Int32(kx * layout.channels * 4 + b * 32)))
