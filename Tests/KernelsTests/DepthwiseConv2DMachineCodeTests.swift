@@ -44,7 +44,7 @@ struct DepthwiseConv2DMachineCodeTests {
         ]
         var index = 0
         for s in spatial {
-            for channels in [8, 16, 24, 40, 264] {
+            for channels in [8, 12, 16, 24, 40, 42, 264] {
                 for width in [1, 3, 4, 5, 7, 97] {
                     index += 1
                     // Large rows only for the narrower channel counts, to keep the suite fast.
@@ -71,6 +71,15 @@ struct DepthwiseConv2DMachineCodeTests {
                 geometry: DepthwiseConv2DTests.geometry(
                     batch: 2, height: 4, width: 6, channels: 24, kernel: (3, 3), padding: (1, 1, 4, 5)),
                 clamp: .relu6))
+        // Wide channel counts with a partial last block, where each channel step sweeps the row.
+        for (channels, width, stride) in [(100, 14, 1), (172, 9, 2), (1000, 6, 1)] {
+            cases.append(
+                Case(
+                    geometry: geometry(
+                        batch: 1, outputHeight: 4, outputWidth: width, channels: channels, kernel: (5, 5),
+                        stride: stride, dilation: 1, same: true),
+                    clamp: .relu6))
+        }
         // Lower bound only, upper only, both finite and non-zero.
         for (index, clamp) in [
             ClampRange.relu, ClampRange(lower: -.infinity, upper: 0.5), .reluMinus1To1,
@@ -110,6 +119,18 @@ struct DepthwiseConv2DMachineCodeTests {
             let actual = DepthwiseConv2DTests.runKernel(kernel, input: input, pool: pool)
             expectNearlyEqual(actual, expected, tolerance: tolerance, "\(c) threads=\(pool.threadCount)")
         }
+    }
+
+    /// The cases run both loop orders (pixel groups outermost, channel steps outermost), with and without a partial
+    /// last channel block.
+    @Test(.enabled(if: HostCPU.supportsGeneratedAVX2))
+    func casesCoverBothLoopOrders() throws {
+        var seen = Set<[Bool]>()
+        for c in Self.cases {
+            let code = try #require(DepthwiseConv2DMachineCode(geometry: c.geometry, clamp: c.clamp))
+            seen.insert([code.channelsOutermost, c.geometry.outputChannels % 8 == 0])
+        }
+        #expect(seen == [[false, false], [false, true], [true, false], [true, true]])
     }
 
     /// A fused residual ADD + PRELU + RELU6 after the generated rows equals the same epilogue after the Swift rows.
@@ -175,7 +196,7 @@ struct DepthwiseConv2DMachineCodeTests {
     /// Geometries the generator does not take fall back to the Swift path, which still matches the reference.
     @Test func unsupportedGeometriesStaySwift() {
         let geometries = [
-            DepthwiseConv2DTests.geometry(height: 5, width: 9, channels: 12, kernel: (3, 3), padding: (1, 1, 1, 1)),
+            DepthwiseConv2DTests.geometry(height: 5, width: 9, channels: 7, kernel: (3, 3), padding: (1, 1, 1, 1)),
             DepthwiseConv2DTests.geometry(
                 height: 5, width: 9, channels: 4, multiplier: 2, kernel: (3, 3), padding: (1, 1, 1, 1)),
         ]

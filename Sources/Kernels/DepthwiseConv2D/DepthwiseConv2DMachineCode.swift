@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// AVX2 + FMA machine code, generated at load for one ``DepthwiseConv2DGeometry`` with depth multiplier 1 and
 /// channels in eights, that computes whole output rows, clamp included.
 ///
@@ -35,6 +39,8 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     package let pixelsPerGroup: Int
     /// Channel blocks of 8 handled together in the main channel loop.
     package let blocksPerStep: Int
+    /// Whether each channel step sweeps the whole row (else each pixel group goes through all channels).
+    package let channelsOutermost: Bool
 
     /// A border output column: which code runs it, and where its first in-bounds tap and weight are.
     private struct BorderColumn: Sendable {
@@ -49,13 +55,13 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     }
 
     /// Generates code for `geometry` and `clamp`, or returns nil when the geometry is not one it handles (depth
-    /// multiplier other than 1, channels not a multiple of 8, offsets beyond 32-bit displacements), when the CPU
-    /// cannot run AVX2 + FMA, or when code cannot be assembled or mapped (the Swift path runs instead).
+    /// multiplier other than 1, fewer than 8 channels, offsets beyond 32-bit displacements), when the CPU cannot run
+    /// AVX2 + FMA, or when code cannot be assembled or mapped (the Swift path runs instead).
     package init?(geometry g: DepthwiseConv2DGeometry, clamp: ClampRange) {
-        guard HostCPU.supportsGeneratedAVX2, g.isValid, g.depthMultiplier == 1, g.outputChannels % 8 == 0 else {
+        guard HostCPU.supportsGeneratedAVX2, g.isValid, g.depthMultiplier == 1, g.outputChannels >= 8 else {
             return nil
         }
-        let blockCount = g.outputChannels / 8
+        let blockCount = (g.outputChannels + 7) / 8
         // Twelve accumulators (4 pixels × 3 blocks) when the channels allow, else eight.
         let plan: (pixels: Int, blocks: Int) =
             switch blockCount {
@@ -63,6 +69,11 @@ package struct DepthwiseConv2DMachineCode: Sendable {
             case 2, 4: (4, 2)
             default: (4, 3)
             }
+        // When one pixel group's inputs and weights over all channels would crowd L1, sweep the row once per
+        // channel step instead (that step's slice of the inputs and weights stays in L1 across the row).
+        let groupInputColumns = (plan.pixels - 1) * g.strideWidth + (g.kernelWidth - 1) * g.dilationWidth + 1
+        let groupBytes = g.kernelHeight * (groupInputColumns + g.kernelWidth) * g.outputChannels * 4
+        let channelsOutermost = groupBytes > Self.channelsOutermostThreshold
         let interior = g.interiorColumns
         var borders: [BorderColumn] = []
         var needed = Set<Int>()
@@ -81,7 +92,8 @@ package struct DepthwiseConv2DMachineCode: Sendable {
             for tapColumns in needed {
                 guard let layout = Layout(geometry: g, clamp: clamp, tapColumns: tapColumns) else { return nil }
                 codes[tapColumns] = try ExecutableCode(
-                    Self.assemble(layout, pixels: plan.pixels, blocks: plan.blocks))
+                    Self.assemble(
+                        layout, pixels: plan.pixels, blocks: plan.blocks, channelsOutermost: channelsOutermost))
             }
         } catch {
             return nil
@@ -92,7 +104,14 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         self.geometry = g
         self.pixelsPerGroup = plan.pixels
         self.blocksPerStep = plan.blocks
+        self.channelsOutermost = channelsOutermost
     }
+
+    /// Bytes of one pixel group's inputs and weights above which the channel steps go outermost.
+    static let channelsOutermostThreshold: Int = {
+        if let text = getenv("PV_DW_THRESHOLD"), let value = Int(String(cString: text)) { return value }
+        return 24 << 10
+    }()
 
     /// Computes output row `oy` of one image, clamped: `image` is that image's input (NHWC), `tapRows` the filter
     /// rows inside the input for this output row (``DepthwiseConv2DGeometry/tapRows(from:)``), `weights` the
@@ -157,9 +176,10 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         }
     }
 
-    // Registers. Arguments: rdi input (advanced per pixel group), rsi weights, rdx bias (+ clamp), rcx output
-    // (advanced per pixel group), r8 pixels left, r9 filter rows. rax: channel offset in bytes; r10 / r11: input /
-    // weights of the current filter row and channel block; rbx: filter rows left (callee-saved, so pushed).
+    // Registers. Arguments: rdi input, rsi weights, rdx bias (+ clamp), rcx output, r8 pixels left, r9 filter rows.
+    // rax: channel offset in bytes; r10 / r11: input / weights of the current filter row and channel block; rbx:
+    // filter rows left. Channels outermost, r12 / r13 / r14 walk the pixels of one channel step. rbx, r12 … r14 are
+    // callee-saved, so pushed.
     private static let input = GPR.rdi
     private static let weights = GPR.rsi
     private static let bias = GPR.rdx
@@ -170,25 +190,85 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     private static let rowInput = GPR.r10
     private static let rowWeights = GPR.r11
     private static let rowsLeft = GPR.rbx
+    private static let stepInput = GPR.r12
+    private static let stepOutput = GPR.r13
+    private static let stepPixelsLeft = GPR.r14
 
-    private static func assemble(_ layout: Layout, pixels: Int, blocks: Int) throws(MachineCodeError) -> [UInt8] {
+    /// The channel blocks of a step, as byte offsets from `channelOffset`: a runtime loop runs `fullSteps` steps of
+    /// `blocks` blocks (offsets `0, 32, …`), then one last step covers the blocks left, the last of which starts at
+    /// channel `channels − 8` when the channels do not come in eights (it overlaps the block before it and computes
+    /// the shared channels again, to the same values).
+    private struct ChannelPlan {
+        let fullSteps: Int
+        let blocks: Int
+        /// Offsets of the last step's blocks from `channelOffset` after the full steps (empty when none is left).
+        let lastStep: [Int32]
+
+        init(channels: Int, blocks: Int) {
+            let whole = channels / 8
+            fullSteps = whole / blocks
+            self.blocks = blocks
+            let done = fullSteps * blocks * 32
+            var last = (0..<(whole % blocks)).map { Int32($0 * 32) }
+            if channels % 8 != 0 { last.append(Int32((channels - 8) * 4 - done)) }
+            lastStep = last
+        }
+    }
+
+    private static func assemble(
+        _ layout: Layout, pixels: Int, blocks: Int, channelsOutermost: Bool
+    ) throws(MachineCodeError) -> [UInt8] {
         var a = X86Assembler()
         a.push(rowsLeft)
-        // Pixel groups: the main size while enough pixels are left, then single pixels.
-        let groupSizes = pixels == 1 ? [1] : [pixels, 1]
-        for group in groupSizes {
-            let loop = a.makeLabel()
-            let next = a.makeLabel()
-            a.bind(loop)
-            a.cmp(pixelsLeft, Int32(group))
-            a.jl(next)
-            // Single pixels carry more channel blocks so that each still has 4 accumulators.
-            emitPixelGroup(&a, layout, pixels: group, blocks: group == 1 ? 4 : blocks)
-            a.add(input, Int32(group * layout.pixelStride))
-            a.add(output, Int32(group * layout.channels * 4))
-            a.sub(pixelsLeft, Int32(group))
-            a.jmp(loop)
-            a.bind(next)
+        if channelsOutermost {
+            for register in [stepInput, stepOutput, stepPixelsLeft] { a.push(register) }
+            // One channel step over all pixels, then the next: the step's inputs and weights stay in L1.
+            let plan = ChannelPlan(channels: layout.channels, blocks: blocks)
+            a.mov(channelOffset, 0)
+            func sweep(_ a: inout X86Assembler, offsets: [Int32]) {
+                a.lea(stepInput, Memory(input, index: channelOffset, scale: 1))
+                a.lea(stepOutput, Memory(output, index: channelOffset, scale: 1))
+                a.mov(stepPixelsLeft, pixelsLeft)
+                emitPixelLoops(&a, layout, pixels: pixels, input: stepInput, output: stepOutput,
+                               pixelsLeft: stepPixelsLeft) { a, group in
+                    emitStep(&a, layout, pixels: group, offsets: offsets, input: stepInput, output: stepOutput,
+                             indexed: false)
+                }
+            }
+            if plan.fullSteps > 0 {
+                let channelLoop = a.makeLabel()
+                a.bind(channelLoop)
+                sweep(&a, offsets: (0..<blocks).map { Int32($0 * 32) })
+                a.add(channelOffset, Int32(blocks * 32))
+                if plan.fullSteps > 1 {
+                    a.cmp(channelOffset, Int32(plan.fullSteps * blocks * 32))
+                    a.jl(channelLoop)
+                }
+            }
+            if !plan.lastStep.isEmpty { sweep(&a, offsets: plan.lastStep) }
+            for register in [stepPixelsLeft, stepOutput, stepInput] { a.pop(register) }
+        } else {
+            emitPixelLoops(&a, layout, pixels: pixels, input: input, output: output, pixelsLeft: pixelsLeft) {
+                a, group in
+                // Single pixels carry more channel blocks so that each still has 4 accumulators.
+                let plan = ChannelPlan(channels: layout.channels, blocks: group == 1 ? 4 : blocks)
+                a.mov(channelOffset, 0)
+                if plan.fullSteps > 0 {
+                    let channelLoop = a.makeLabel()
+                    a.bind(channelLoop)
+                    emitStep(&a, layout, pixels: group, offsets: (0..<plan.blocks).map { Int32($0 * 32) },
+                             input: input, output: output, indexed: true)
+                    a.add(channelOffset, Int32(plan.blocks * 32))
+                    if plan.fullSteps > 1 {
+                        a.cmp(channelOffset, Int32(plan.fullSteps * plan.blocks * 32))
+                        a.jl(channelLoop)
+                    }
+                }
+                if !plan.lastStep.isEmpty {
+                    emitStep(&a, layout, pixels: group, offsets: plan.lastStep, input: input, output: output,
+                             indexed: true)
+                }
+            }
         }
         a.pop(rowsLeft)
         a.vzeroupper()
@@ -196,40 +276,51 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         return try a.finish()
     }
 
-    /// All channels of `pixels` consecutive output pixels: a runtime loop over steps of `blocks` channel blocks,
-    /// then one step over the blocks that are left.
-    private static func emitPixelGroup(_ a: inout X86Assembler, _ layout: Layout, pixels: Int, blocks: Int) {
-        let blockCount = layout.channels / 8
-        let fullSteps = blockCount / blocks
-        let rest = blockCount % blocks
-        a.mov(channelOffset, 0)
-        if fullSteps > 0 {
-            let channelLoop = a.makeLabel()
-            a.bind(channelLoop)
-            emitStep(&a, layout, pixels: pixels, blocks: blocks)
-            a.add(channelOffset, Int32(blocks * 32))
-            if fullSteps > 1 {
-                a.cmp(channelOffset, Int32(fullSteps * blocks * 32))
-                a.jl(channelLoop)
-            }
+    /// Loops over the pixels: groups of `pixels` while that many are left, then single pixels; `body` emits one
+    /// group's work, after which `input` / `output` advance past the group and `pixelsLeft` counts down.
+    private static func emitPixelLoops(
+        _ a: inout X86Assembler, _ layout: Layout, pixels: Int, input: GPR, output: GPR, pixelsLeft: GPR,
+        body: (inout X86Assembler, Int) -> Void
+    ) {
+        for group in pixels == 1 ? [1] : [pixels, 1] {
+            let loop = a.makeLabel()
+            let next = a.makeLabel()
+            a.bind(loop)
+            a.cmp(pixelsLeft, Int32(group))
+            a.jl(next)
+            body(&a, group)
+            a.add(input, Int32(group * layout.pixelStride))
+            a.add(output, Int32(group * layout.channels * 4))
+            a.sub(pixelsLeft, Int32(group))
+            a.jmp(loop)
+            a.bind(next)
         }
-        if rest > 0 { emitStep(&a, layout, pixels: pixels, blocks: rest) }
     }
 
-    /// `blocks` channel blocks (at `channelOffset`) of `pixels` pixels: bias, all filter rows, clamp, store.
-    private static func emitStep(_ a: inout X86Assembler, _ layout: Layout, pixels: Int, blocks: Int) {
+    /// The channel blocks at `offsets` (bytes from `channelOffset`) of `pixels` pixels: bias, all filter rows, clamp,
+    /// store. `input` / `output` point at the first pixel, at channel 0 when `indexed` (`channelOffset` is added) or
+    /// already at the step's first channel.
+    private static func emitStep(
+        _ a: inout X86Assembler, _ layout: Layout, pixels: Int, offsets: [Int32], input: GPR, output: GPR,
+        indexed: Bool
+    ) {
+        let blocks = offsets.count
         // ymm0 … ymm(pixels · blocks − 1) accumulate (pixel-major); the next `blocks` registers hold weights.
         func accumulator(_ p: Int, _ b: Int) -> YMM { YMM(p * blocks + b) }
         let firstWeight = pixels * blocks
         precondition(firstWeight + max(blocks, 2) <= 16, "DepthwiseConv2DMachineCode: too many registers")
         for p in 0..<pixels {
             for b in 0..<blocks {
-                a.vmovups(accumulator(p, b), Memory(bias, index: channelOffset, scale: 1, Int32(b * 32)))
+                a.vmovups(accumulator(p, b), Memory(bias, index: channelOffset, scale: 1, offsets[b]))
             }
         }
         let rowLoop = a.makeLabel()
         let rowsDone = a.makeLabel()
-        a.lea(rowInput, Memory(input, index: channelOffset, scale: 1))
+        if indexed {
+            a.lea(rowInput, Memory(input, index: channelOffset, scale: 1))
+        } else {
+            a.mov(rowInput, input)
+        }
         a.lea(rowWeights, Memory(weights, index: channelOffset, scale: 1))
         a.mov(rowsLeft, tapRows)
         a.test(rowsLeft, rowsLeft)
@@ -238,11 +329,11 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         for kx in 0..<layout.tapColumns {
             for b in 0..<blocks {
                 let weight = YMM(firstWeight + b)
-                a.vmovups(weight, Memory(rowWeights, Int32(kx * layout.channels * 4 + b * 32)))
+                a.vmovups(weight, Memory(rowWeights, Int32(kx * layout.channels * 4) + offsets[b]))
                 for p in 0..<pixels {
                     a.vfmadd231ps(
                         accumulator(p, b), weight,
-                        Memory(rowInput, Int32(p * layout.pixelStride + kx * layout.tapStride + b * 32)))
+                        Memory(rowInput, Int32(p * layout.pixelStride + kx * layout.tapStride) + offsets[b]))
                 }
             }
         }
@@ -262,7 +353,11 @@ package struct DepthwiseConv2DMachineCode: Sendable {
                 let sum = accumulator(p, b)
                 if layout.clampsLower { a.vmaxps(sum, lower, sum) }
                 if layout.clampsUpper { a.vminps(sum, upper, sum) }
-                a.vmovups(Memory(output, index: channelOffset, scale: 1, Int32(p * layout.channels * 4 + b * 32)), sum)
+                let displacement = Int32(p * layout.channels * 4) + offsets[b]
+                a.vmovups(
+                    indexed
+                        ? Memory(output, index: channelOffset, scale: 1, displacement) : Memory(output, displacement),
+                    sum)
             }
         }
     }
