@@ -22,7 +22,7 @@
 /// (one rounding per tap, where the Swift kernels round the product and the sum separately), then is clamped with
 /// `max(lower, ·)` then `min(upper, ·)` (a NaN sum stays NaN, as in ``ClampRange/apply(_:)``) and stored once.
 ///
-/// Pixels go in groups (a runtime loop over groups, then single pixels for the rest of the run); inside a group,
+/// Pixels go in groups (a runtime loop over groups, then smaller groups for the rest of the run); inside a group,
 /// channels go in steps of `blocks` blocks of 8 (a runtime loop, then one shorter step for the rest); inside that, a
 /// runtime loop over filter rows with the `n` filter columns unrolled: each weight vector is loaded once for all
 /// pixels of the group, and every pixel's input is the memory operand of its `vfmadd231ps`. With `pixels · blocks`
@@ -91,9 +91,14 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         do {
             for tapColumns in needed {
                 guard let layout = Layout(geometry: g, clamp: clamp, tapColumns: tapColumns) else { return nil }
-                codes[tapColumns] = try ExecutableCode(
-                    Self.assemble(
-                        layout, pixels: plan.pixels, blocks: plan.blocks, channelsOutermost: channelsOutermost))
+                // Fewer columns than the filter's: a border column's code, always called for one pixel, so it
+                // takes the channels 7 blocks at a time.
+                let code =
+                    tapColumns < g.kernelWidth
+                    ? try Self.assemble(layout, pixels: 1, blocks: 7, channelsOutermost: false)
+                    : try Self.assemble(
+                        layout, pixels: plan.pixels, blocks: plan.blocks, channelsOutermost: channelsOutermost)
+                codes[tapColumns] = try ExecutableCode(code)
             }
         } catch {
             return nil
@@ -250,8 +255,9 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         } else {
             emitPixelLoops(&a, layout, pixels: pixels, input: input, output: output, pixelsLeft: pixelsLeft) {
                 a, group in
-                // Single pixels carry more channel blocks so that each still has 4 accumulators.
-                let plan = ChannelPlan(channels: layout.channels, blocks: group == 1 ? 4 : blocks)
+                // Smaller groups take more channel blocks per step, to keep enough accumulators in flight.
+                let plan = ChannelPlan(
+                    channels: layout.channels, blocks: group == pixels ? blocks : group == 4 ? 3 : group == 2 ? 5 : 7)
                 a.mov(channelOffset, 0)
                 if plan.fullSteps > 0 {
                     let channelLoop = a.makeLabel()
@@ -276,13 +282,14 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         return try a.finish()
     }
 
-    /// Loops over the pixels: groups of `pixels` while that many are left, then single pixels; `body` emits one
+    /// Loops over the pixels: groups of `pixels` while that many are left, then smaller groups (halving down to
+    /// single pixels) for the rest; `body` emits one
     /// group's work, after which `input` / `output` advance past the group and `pixelsLeft` counts down.
     private static func emitPixelLoops(
         _ a: inout X86Assembler, _ layout: Layout, pixels: Int, input: GPR, output: GPR, pixelsLeft: GPR,
         body: (inout X86Assembler, Int) -> Void
     ) {
-        for group in pixels == 1 ? [1] : [pixels, 1] {
+        for group in [pixels] + [4, 2, 1].filter({ $0 < pixels }) {
             let loop = a.makeLabel()
             let next = a.makeLabel()
             a.bind(loop)
