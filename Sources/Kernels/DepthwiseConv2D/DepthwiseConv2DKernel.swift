@@ -7,7 +7,7 @@
 /// ``OutputEpilogue`` (a fused residual ADD, PRELU or activation), while still in L1; rows are split over the
 /// pool's threads. Needs no scratch.
 ///
-/// With `generatesMachineCode` on a CPU with AVX2 + FMA, a multiplier-1 convolution whose channels come in eights
+/// With `generatesMachineCode` on a CPU with AVX2 + FMA, a multiplier-1 convolution with at least 8 channels
 /// runs its rows (clamp fused) through AVX2 + FMA code generated at load (`DepthwiseConv2DMachineCode`) instead;
 /// the epilogue still runs in Swift.
 public struct DepthwiseConv2DKernel: Sendable {

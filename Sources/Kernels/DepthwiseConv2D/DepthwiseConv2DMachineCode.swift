@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// AVX2 + FMA machine code, generated at load for one ``DepthwiseConv2DGeometry`` with depth multiplier 1 and
-/// channels in eights, that computes whole output rows, clamp included.
+/// AVX2 + FMA machine code, generated at load for one ``DepthwiseConv2DGeometry`` with depth multiplier 1 and at
+/// least 8 channels, that computes whole output rows, clamp included.
 ///
 /// One piece of code is generated per number of in-bounds filter columns `n` that occurs in a row (the interior
 /// columns have all `kernelWidth`, border columns fewer). Each is called as
@@ -17,7 +13,9 @@
 /// - `pixelCount` ≥ 0 output pixels of one row whose inputs are `strideWidth` pixels apart (all with the same
 ///   `n`); `tapRowCount` ≥ 0 filter rows from `kyStart` on.
 ///
-/// Strides, dilations, channel count, kernel width and `n` are immediates. Each pixel's block of 8 channels starts
+/// Strides, dilations, channel count, kernel width and `n` are immediates. Channels go in blocks of 8; when they do
+/// not come in eights, the last block starts at channel `channels − 8` and recomputes (to the same values) channels
+/// the block before it already stored. Each pixel's block of 8 channels starts
 /// from the bias and accumulates its taps in filter-row then filter-column order with one fused multiply-add each
 /// (one rounding per tap, where the Swift kernels round the product and the sum separately), then is clamped with
 /// `max(lower, ·)` then `min(upper, ·)` (a NaN sum stays NaN, as in ``ClampRange/apply(_:)``) and stored once.
@@ -26,7 +24,10 @@
 /// channels go in steps of `blocks` blocks of 8 (a runtime loop, then one shorter step for the rest); inside that, a
 /// runtime loop over filter rows with the `n` filter columns unrolled: each weight vector is loaded once for all
 /// pixels of the group, and every pixel's input is the memory operand of its `vfmadd231ps`. With `pixels · blocks`
-/// accumulators (8 to 12) in flight the two FMA pipes stay busy despite the multiply-add latency.
+/// accumulators (8 to 12) in flight the two FMA pipes stay busy despite the multiply-add latency. When a pixel
+/// group's inputs and weights over all channels would crowd L1 (wide layers), the loops swap: each channel step
+/// sweeps the whole row, its slice of inputs and weights staying in L1. Border columns (fewer filter columns) are
+/// single pixels, 7 channel blocks at a time.
 package struct DepthwiseConv2DMachineCode: Sendable {
     /// The code for each number of in-bounds filter columns `0 ... kernelWidth`; nil for counts no column has.
     private let codes: [ExecutableCode?]
@@ -113,10 +114,7 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     }
 
     /// Bytes of one pixel group's inputs and weights above which the channel steps go outermost.
-    static let channelsOutermostThreshold: Int = {
-        if let text = getenv("PV_DW_THRESHOLD"), let value = Int(String(cString: text)) { return value }
-        return 24 << 10
-    }()
+    static let channelsOutermostThreshold = 24 << 10
 
     /// Computes output row `oy` of one image, clamped: `image` is that image's input (NHWC), `tapRows` the filter
     /// rows inside the input for this output row (``DepthwiseConv2DGeometry/tapRows(from:)``), `weights` the
@@ -234,10 +232,13 @@ package struct DepthwiseConv2DMachineCode: Sendable {
                 a.lea(stepInput, Memory(input, index: channelOffset, scale: 1))
                 a.lea(stepOutput, Memory(output, index: channelOffset, scale: 1))
                 a.mov(stepPixelsLeft, pixelsLeft)
-                emitPixelLoops(&a, layout, pixels: pixels, input: stepInput, output: stepOutput,
-                               pixelsLeft: stepPixelsLeft) { a, group in
-                    emitStep(&a, layout, pixels: group, offsets: offsets, input: stepInput, output: stepOutput,
-                             indexed: false)
+                emitPixelLoops(
+                    &a, layout, pixels: pixels, input: stepInput, output: stepOutput,
+                    pixelsLeft: stepPixelsLeft
+                ) { a, group in
+                    emitStep(
+                        &a, layout, pixels: group, offsets: offsets, input: stepInput, output: stepOutput,
+                        indexed: false)
                 }
             }
             if plan.fullSteps > 0 {
@@ -262,8 +263,9 @@ package struct DepthwiseConv2DMachineCode: Sendable {
                 if plan.fullSteps > 0 {
                     let channelLoop = a.makeLabel()
                     a.bind(channelLoop)
-                    emitStep(&a, layout, pixels: group, offsets: (0..<plan.blocks).map { Int32($0 * 32) },
-                             input: input, output: output, indexed: true)
+                    emitStep(
+                        &a, layout, pixels: group, offsets: (0..<plan.blocks).map { Int32($0 * 32) },
+                        input: input, output: output, indexed: true)
                     a.add(channelOffset, Int32(plan.blocks * 32))
                     if plan.fullSteps > 1 {
                         a.cmp(channelOffset, Int32(plan.fullSteps * plan.blocks * 32))
@@ -271,8 +273,9 @@ package struct DepthwiseConv2DMachineCode: Sendable {
                     }
                 }
                 if !plan.lastStep.isEmpty {
-                    emitStep(&a, layout, pixels: group, offsets: plan.lastStep, input: input, output: output,
-                             indexed: true)
+                    emitStep(
+                        &a, layout, pixels: group, offsets: plan.lastStep, input: input, output: output,
+                        indexed: true)
                 }
             }
         }
