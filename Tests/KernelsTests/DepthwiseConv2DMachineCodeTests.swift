@@ -1,3 +1,4 @@
+import Glibc
 import Kernels
 import Testing
 
@@ -224,4 +225,79 @@ struct DepthwiseConv2DMachineCodeTests {
                 geometry: supported, filter: filter, bias: nil, clamp: .none, generatesMachineCode: true
             ).usesGeneratedCode == HostCPU.supportsGeneratedAVX2)
     }
+
+    /// The generated code reads only the input and writes only the output: with the input flush against an
+    /// inaccessible page on either side and the output flush against one after it, a stray access would fault.
+    @Test(.enabled(if: HostCPU.supportsGeneratedAVX2), arguments: [false, true])
+    func accessesStayInsideTheTensors(inputAtPageEnd: Bool) throws {
+        let geometries = [
+            Self.geometry(
+                batch: 1, outputHeight: 4, outputWidth: 7, channels: 12, kernel: (5, 5), stride: 1, dilation: 1,
+                same: true),
+            Self.geometry(
+                batch: 2, outputHeight: 3, outputWidth: 6, channels: 42, kernel: (3, 3), stride: 2, dilation: 1,
+                same: true),
+            Self.geometry(
+                batch: 1, outputHeight: 3, outputWidth: 5, channels: 264, kernel: (3, 5), stride: 1, dilation: 2,
+                same: false),
+            Self.geometry(
+                batch: 1, outputHeight: 2, outputWidth: 9, channels: 8, kernel: (3, 3), stride: 1, dilation: 1,
+                same: true),
+        ]
+        for g in geometries {
+            let (input, filter, bias) = Self.data(g)
+            let outputCount = g.batch * g.outputHeight * g.outputWidth * g.outputChannels
+            var expected = [Float](repeating: .nan, count: outputCount)
+            expected.withUnsafeMutableBufferPointer { out in
+                guard let pointer = out.baseAddress else { return }
+                Reference.depthwiseConv2D(
+                    geometry: g, input: input, filter: filter, bias: bias, output: pointer, clamp: .relu6)
+            }
+            let kernel = DepthwiseConv2DKernel(
+                geometry: g, filter: filter, bias: bias, clamp: .relu6, generatesMachineCode: true)
+            #expect(kernel.usesGeneratedCode)
+            let guardedInput = try #require(GuardedFloats(count: input.count, atPageEnd: inputAtPageEnd))
+            let guardedOutput = try #require(GuardedFloats(count: outputCount, atPageEnd: true))
+            guardedInput.pointer.update(from: input, count: input.count)
+            var scratch: [Float] = [0]
+            for pool in [ThreadPool.serial, ThreadPool(threadCount: 2)] {
+                guardedOutput.pointer.update(repeating: .nan, count: outputCount)
+                scratch.withUnsafeMutableBufferPointer { s in
+                    guard let scratchPointer = s.baseAddress else { return }
+                    kernel.run(
+                        input: guardedInput.pointer, output: guardedOutput.pointer, scratch: scratchPointer,
+                        pool: pool)
+                }
+                let actual = Array(UnsafeBufferPointer(start: guardedOutput.pointer, count: outputCount))
+                expectNearlyEqual(actual, expected, tolerance: 1e-5 * 4, "\(g) threads=\(pool.threadCount)")
+            }
+        }
+    }
+}
+
+/// `count` floats in fresh pages between two inaccessible ones, placed flush against the one after them
+/// (`atPageEnd`) or the one before.
+private final class GuardedFloats {
+    let pointer: UnsafeMutablePointer<Float>
+    private let mapping: UnsafeMutableRawPointer
+    private let byteCount: Int
+
+    init?(count: Int, atPageEnd: Bool) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let dataBytes = (count * 4 + page - 1) / page * page
+        byteCount = dataBytes + 2 * page
+        guard let mapped = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            mapped != MAP_FAILED
+        else { return nil }
+        mapping = mapped
+        guard mprotect(mapped, page, PROT_NONE) == 0, mprotect(mapped + page + dataBytes, page, PROT_NONE) == 0
+        else {
+            munmap(mapped, byteCount)
+            return nil
+        }
+        let start = atPageEnd ? mapped + page + dataBytes - count * 4 : mapped + page
+        pointer = start.bindMemory(to: Float.self, capacity: count)
+    }
+
+    deinit { munmap(mapping, byteCount) }
 }
