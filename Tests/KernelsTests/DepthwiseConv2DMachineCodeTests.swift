@@ -128,7 +128,9 @@ struct DepthwiseConv2DMachineCodeTests {
     func casesCoverBothLoopOrders() throws {
         var seen = Set<[Bool]>()
         for c in Self.cases {
-            let code = try #require(DepthwiseConv2DMachineCode(geometry: c.geometry, clamp: c.clamp))
+            let (_, filter, bias) = Self.data(c.geometry)
+            let code = try #require(
+                DepthwiseConv2DMachineCode(geometry: c.geometry, clamp: c.clamp, filter: filter, bias: bias))
             seen.insert([code.channelsOutermost, c.geometry.outputChannels % 8 == 0])
         }
         #expect(seen == [[false, false], [false, true], [true, false], [true, true]])

@@ -16,8 +16,7 @@ public struct DepthwiseConv2DKernel: Sendable {
 
     /// Copy of the filter, `[kernelHeight · kernelWidth, outputChannels]`.
     private let filter: [Float]
-    /// `[outputChannels]` (zeros when the convolution has no bias), then the clamp's lower and upper bound, which
-    /// the generated code reads from there.
+    /// `[outputChannels]`; zeros when the convolution has no bias.
     private let bias: [Float]
     private let clamp: ClampRange
     /// The row code generated at load, or nil when the Swift path runs.
@@ -38,15 +37,14 @@ public struct DepthwiseConv2DKernel: Sendable {
         let channels = geometry.outputChannels
         self.filter = Array(
             UnsafeBufferPointer(start: filter, count: geometry.kernelHeight * geometry.kernelWidth * channels))
-        var biasAndClamp = [Float](repeating: 0, count: channels + 2)
         if let bias {
-            for c in 0..<channels { biasAndClamp[c] = bias[c] }
+            self.bias = Array(UnsafeBufferPointer(start: bias, count: channels))
+        } else {
+            self.bias = [Float](repeating: 0, count: channels)
         }
-        biasAndClamp[channels] = clamp.lower
-        biasAndClamp[channels + 1] = clamp.upper
-        self.bias = biasAndClamp
         self.machineCode =
-            generatesMachineCode ? DepthwiseConv2DMachineCode(geometry: geometry, clamp: clamp) : nil
+            generatesMachineCode
+            ? DepthwiseConv2DMachineCode(geometry: geometry, clamp: clamp, filter: filter, bias: bias) : nil
     }
 
     /// Whether runs use generated machine code (false when it was not asked for, or the CPU or geometry does not
@@ -130,9 +128,7 @@ public struct DepthwiseConv2DKernel: Sendable {
         // Taps ky in kyStart..<kyEnd are the ones that land inside the input.
         let tapRows = g.tapRows(from: iy0)
         if let machineCode {
-            machineCode.convolveRow(
-                oy, image: image, tapRows: tapRows, weights: weights, bias: biases,
-                output: output + row * g.outputWidth * channels)
+            machineCode.convolveRow(oy, image: image, tapRows: tapRows, output: output + row * g.outputWidth * channels)
             return
         }
         let (kyStart, kyEnd) = (tapRows.lowerBound, tapRows.upperBound)

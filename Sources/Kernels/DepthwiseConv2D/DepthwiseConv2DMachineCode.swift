@@ -8,7 +8,7 @@
 ///   dilationHeight`, column `ox · strideWidth − paddingLeft + kxStart · dilationWidth`, channel 0), NHWC;
 /// - `weights`: the filter at `(kyStart, kxStart)`, rows `kernelWidth · channels` floats apart;
 /// - `bias`: `channels` floats followed by the clamp's lower and upper bound (read only when the clamp is not the
-///   identity);
+///   identity), a copy this type owns, as it owns a copy of the filter;
 /// - `output`: the first pixel's channel 0; pixels follow each other `channels` floats apart;
 /// - `pixelCount` ≥ 0 output pixels of one row whose inputs are `strideWidth` pixels apart (all with the same
 ///   `n`); `tapRowCount` ≥ 0 filter rows from `kyStart` on.
@@ -42,6 +42,8 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     package let blocksPerStep: Int
     /// Whether each channel step sweeps the whole row (else each pixel group goes through all channels).
     package let channelsOutermost: Bool
+    /// The filter and the bias with the clamp bounds, as the code reads them.
+    private let constants: AlignedConstants
 
     /// A border output column: which code runs it, and where its first in-bounds tap and weight are.
     private struct BorderColumn: Sendable {
@@ -55,10 +57,15 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         var weightOffset: Int
     }
 
-    /// Generates code for `geometry` and `clamp`, or returns nil when the geometry is not one it handles (depth
-    /// multiplier other than 1, fewer than 8 channels, offsets beyond 32-bit displacements), when the CPU cannot run
-    /// AVX2 + FMA, or when code cannot be assembled or mapped (the Swift path runs instead).
-    package init?(geometry g: DepthwiseConv2DGeometry, clamp: ClampRange) {
+    /// Generates code for `geometry` and `clamp` and copies `filter` (`[1, kernelHeight, kernelWidth,
+    /// outputChannels]`) and `bias` (`[outputChannels]`, or nil for zeros); neither pointer is retained. Returns nil
+    /// when the geometry is not one it handles (depth multiplier other than 1, fewer than 8 channels, offsets beyond
+    /// 32-bit displacements), when the CPU cannot run AVX2 + FMA, or when code cannot be assembled or mapped (the
+    /// Swift path runs instead).
+    package init?(
+        geometry g: DepthwiseConv2DGeometry, clamp: ClampRange, filter: UnsafePointer<Float>,
+        bias: UnsafePointer<Float>?
+    ) {
         guard HostCPU.supportsGeneratedAVX2, g.isValid, g.depthMultiplier == 1, g.outputChannels >= 8 else {
             return nil
         }
@@ -111,20 +118,22 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         self.pixelsPerGroup = plan.pixels
         self.blocksPerStep = plan.blocks
         self.channelsOutermost = channelsOutermost
+        self.constants = AlignedConstants(geometry: g, clamp: clamp, filter: filter, bias: bias)
     }
 
     /// Bytes of one pixel group's inputs and weights above which the channel steps go outermost.
     static let channelsOutermostThreshold = 24 << 10
 
     /// Computes output row `oy` of one image, clamped: `image` is that image's input (NHWC), `tapRows` the filter
-    /// rows inside the input for this output row (``DepthwiseConv2DGeometry/tapRows(from:)``), `weights` the
-    /// filter, `bias` the bias followed by the clamp bounds, `output` the row's first float.
+    /// rows inside the input for this output row (``DepthwiseConv2DGeometry/tapRows(from:)``), `output` the row's
+    /// first float.
     @inline(__always)
     package func convolveRow(
-        _ oy: Int, image: UnsafePointer<Float>, tapRows: Range<Int>, weights: UnsafePointer<Float>,
-        bias: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>
+        _ oy: Int, image: UnsafePointer<Float>, tapRows: Range<Int>, output: UnsafeMutablePointer<Float>
     ) {
         let g = geometry
+        let weights = UnsafePointer(constants.filter)
+        let bias = UnsafePointer(constants.bias)
         let channels = g.outputChannels
         // With no row inside the input nothing is read; any valid address will do.
         let firstRow = tapRows.isEmpty ? 0 : oy * g.strideHeight - g.paddingTop + tapRows.lowerBound * g.dilationHeight
@@ -144,6 +153,39 @@ package struct DepthwiseConv2DMachineCode: Sendable {
                 Int(bitPattern: weightRow + border.weightOffset), biasAddress,
                 Int(bitPattern: output + border.column * channels), 1, tapRows.count)
         }
+    }
+
+    /// The filter, then the bias followed by the clamp's lower and upper bound, in 64-byte-aligned memory: with the
+    /// channels in eights every 32-byte load of them stays inside one cache line (a load that splits a line costs
+    /// two).
+    private final class AlignedConstants: @unchecked Sendable {
+        let filter: UnsafeMutablePointer<Float>
+        let bias: UnsafeMutablePointer<Float>
+        private let memory: UnsafeMutableRawPointer
+
+        init(
+            geometry g: DepthwiseConv2DGeometry, clamp: ClampRange, filter: UnsafePointer<Float>,
+            bias: UnsafePointer<Float>?
+        ) {
+            let channels = g.outputChannels
+            let filterCount = g.kernelHeight * g.kernelWidth * channels
+            // The bias starts at the next multiple of 16 floats (64 bytes).
+            let biasStart = (filterCount + 15) / 16 * 16
+            memory = UnsafeMutableRawPointer.allocate(byteCount: (biasStart + channels + 2) * 4, alignment: 64)
+            let floats = memory.bindMemory(to: Float.self, capacity: biasStart + channels + 2)
+            self.filter = floats
+            self.bias = floats + biasStart
+            self.filter.initialize(from: filter, count: filterCount)
+            if let bias {
+                self.bias.initialize(from: bias, count: channels)
+            } else {
+                self.bias.initialize(repeating: 0, count: channels)
+            }
+            self.bias[channels] = clamp.lower
+            self.bias[channels + 1] = clamp.upper
+        }
+
+        deinit { memory.deallocate() }
     }
 
     /// Byte distances baked into the code as immediates and displacements.
