@@ -55,7 +55,8 @@ enum DepthwiseConv2DOperator: OperatorLowering {
             }
         }
         let kernel = DepthwiseConv2DKernel(
-            geometry: geometry, filter: weights.floats, bias: biasStorage?.floats, clamp: clamp)
+            geometry: geometry, filter: weights.floats, bias: biasStorage?.floats, clamp: clamp,
+            generatesMachineCode: context.generatesMachineCode)
         let pool = context.pool
         var lowered = context.lowered(reading: [input], scratchBytes: kernel.scratchFloatCount * 4) { binder in
             let x = ctx.pointer(input, binder).assumingMemoryBound(to: Float.self)

@@ -6,6 +6,10 @@
 /// channels come in fours, four pixels share each weight load. Each output row is clamped, and gets the
 /// ``OutputEpilogue`` (a fused residual ADD, PRELU or activation), while still in L1; rows are split over the
 /// pool's threads. Needs no scratch.
+///
+/// With `generatesMachineCode` on a CPU with AVX2 + FMA, a multiplier-1 convolution with at least 8 channels
+/// runs its rows (clamp fused) through AVX2 + FMA code generated at load (`DepthwiseConv2DMachineCode`) instead;
+/// the epilogue still runs in Swift.
 public struct DepthwiseConv2DKernel: Sendable {
     /// The geometry this kernel was prepared for.
     public let geometry: DepthwiseConv2DGeometry
@@ -15,14 +19,17 @@ public struct DepthwiseConv2DKernel: Sendable {
     /// `[outputChannels]`; zeros when the convolution has no bias.
     private let bias: [Float]
     private let clamp: ClampRange
+    /// The row code generated at load, or nil when the Swift path runs.
+    private let machineCode: DepthwiseConv2DMachineCode?
     /// Element-wise steps applied to each output row after the clamp.
     public private(set) var epilogue: OutputEpilogue = .none
 
     /// Copies `filter` (`[1, kernelHeight, kernelWidth, outputChannels]`) and `bias` (`[outputChannels]` or `nil`).
-    /// Neither pointer is retained.
+    /// Neither pointer is retained. With `generatesMachineCode`, generates AVX2 + FMA code for the rows when the CPU
+    /// and the geometry allow (see ``usesGeneratedCode``); otherwise, and by default, all of a run is Swift.
     public init(
         geometry: DepthwiseConv2DGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-        clamp: ClampRange
+        clamp: ClampRange, generatesMachineCode: Bool = false
     ) {
         precondition(geometry.isValid, "DepthwiseConv2DKernel: invalid geometry \(geometry)")
         self.geometry = geometry
@@ -35,7 +42,14 @@ public struct DepthwiseConv2DKernel: Sendable {
         } else {
             self.bias = [Float](repeating: 0, count: channels)
         }
+        self.machineCode =
+            generatesMachineCode
+            ? DepthwiseConv2DMachineCode(geometry: geometry, clamp: clamp, filter: filter, bias: bias) : nil
     }
+
+    /// Whether runs use generated machine code (false when it was not asked for, or the CPU or geometry does not
+    /// allow it).
+    public var usesGeneratedCode: Bool { machineCode != nil }
 
     /// The same prepared convolution (weights shared) with `epilogue` applied to its output.
     public func withEpilogue(_ epilogue: OutputEpilogue) -> DepthwiseConv2DKernel {
@@ -113,11 +127,15 @@ public struct DepthwiseConv2DKernel: Sendable {
         let iy0 = oy * g.strideHeight - g.paddingTop
         // Taps ky in kyStart..<kyEnd are the ones that land inside the input.
         let tapRows = g.tapRows(from: iy0)
+        if let machineCode {
+            machineCode.convolveRow(oy, image: image, tapRows: tapRows, output: output + row * g.outputWidth * channels)
+            return
+        }
         let (kyStart, kyEnd) = (tapRows.lowerBound, tapRows.upperBound)
         let lower = clamp.lower
         let upper = clamp.upper
         // Columns whose taps all land inside the input run four pixels at a time when channels come in fours.
-        let interior = interiorColumns
+        let interior = g.interiorColumns
         var ox = 0
         while ox < g.outputWidth {
             if multiplier == 1 && channels % 4 == 0 && ox >= interior.lowerBound && ox + 4 <= interior.upperBound {
@@ -142,15 +160,6 @@ public struct DepthwiseConv2DKernel: Sendable {
             let out = output + row * g.outputWidth * channels
             for i in 0..<(g.outputWidth * channels) { out[i] = min(max(out[i], lower), upper) }
         }
-    }
-
-    /// Output columns `ox` whose taps all fall inside the input's columns.
-    private var interiorColumns: Range<Int> {
-        let g = geometry
-        let first = min(g.outputWidth, (g.paddingLeft + g.strideWidth - 1) / g.strideWidth)
-        let lastStart = g.inputWidth - 1 + g.paddingLeft - (g.kernelWidth - 1) * g.dilationWidth
-        let end = lastStart < 0 ? 0 : min(g.outputWidth, lastStart / g.strideWidth + 1)
-        return first..<max(first, end)
     }
 
     /// Computes the unclamped channels of output pixel `ox` of output row `row` from the in-bounds taps.
