@@ -8,7 +8,7 @@
 /// pool's threads. Needs no scratch.
 ///
 /// With `generatesMachineCode` on a CPU with AVX2 + FMA, a multiplier-1 convolution with at least 8 channels
-/// runs its rows (clamp fused) through AVX2 + FMA code generated at load (`DepthwiseConv2DMachineCode`) instead;
+/// runs its rows (clamp fused) through AVX2 code generated at load (`DepthwiseConv2DMachineCode`) instead;
 /// the epilogue still runs in Swift.
 public struct DepthwiseConv2DKernel: Sendable {
     /// The geometry this kernel was prepared for.

@@ -1,4 +1,4 @@
-/// AVX2 + FMA machine code, generated at load for one ``DepthwiseConv2DGeometry`` with depth multiplier 1 and at
+/// AVX2 machine code, generated at load for one ``DepthwiseConv2DGeometry`` with depth multiplier 1 and at
 /// least 8 channels, that computes whole output rows, clamp included.
 ///
 /// One piece of code is generated per number of in-bounds filter columns `n` that occurs in a row (the interior
@@ -16,15 +16,17 @@
 /// Strides, dilations, channel count, kernel width and `n` are immediates. Channels go in blocks of 8; when they do
 /// not come in eights, the last block starts at channel `channels − 8` and recomputes (to the same values) channels
 /// the block before it already stored. Each pixel's block of 8 channels starts
-/// from the bias and accumulates its taps in filter-row then filter-column order with one fused multiply-add each
-/// (one rounding per tap, where the Swift kernels round the product and the sum separately), then is clamped with
+/// from the bias and accumulates its taps in filter-row then filter-column order, each product rounded and then
+/// added (`vmulps` + `vaddps`, not a fused multiply-add: the rounding of LiteRT's builtin kernel and of the Swift
+/// and reference kernels, which this code matches bit for bit; on this class of CPU the multiply and the add go to
+/// different pipes, so it is no slower than an FMA where the loads are the bottleneck), then is clamped with
 /// `max(lower, ·)` then `min(upper, ·)` (a NaN sum stays NaN, as in ``ClampRange/apply(_:)``) and stored once.
 ///
 /// Pixels go in groups (a runtime loop over groups, then smaller groups for the rest of the run); inside a group,
 /// channels go in steps of `blocks` blocks of 8 (a runtime loop, then one shorter step for the rest); inside that, a
 /// runtime loop over filter rows with the `n` filter columns unrolled: each weight vector is loaded once for all
-/// pixels of the group, and every pixel's input is the memory operand of its `vfmadd231ps`. With `pixels · blocks`
-/// accumulators (8 to 12) in flight the two FMA pipes stay busy despite the multiply-add latency. When a pixel
+/// pixels of the group, and every pixel's input is the memory operand of its `vmulps`. With `pixels · blocks`
+/// accumulators (8 to 12) in flight the multiply and add pipes stay busy despite their latency. When a pixel
 /// group's inputs and weights over all channels would crowd L1 (wide layers), the loops swap: each channel step
 /// sweeps the whole row, its slice of inputs and weights staying in L1. Border columns (fewer filter columns) are
 /// single pixels, 7 channel blocks at a time.
@@ -360,7 +362,9 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         // ymm0 … ymm(pixels · blocks − 1) accumulate (pixel-major); the next `blocks` registers hold weights.
         func accumulator(_ p: Int, _ b: Int) -> YMM { YMM(p * blocks + b) }
         let firstWeight = pixels * blocks
-        precondition(firstWeight + max(blocks, 2) <= 16, "DepthwiseConv2DMachineCode: too many registers")
+        // The last register holds each product before it is added.
+        let product = YMM(15)
+        precondition(firstWeight + max(blocks, 2) <= 15, "DepthwiseConv2DMachineCode: too many registers")
         for p in 0..<pixels {
             for b in 0..<blocks {
                 a.vmovups(accumulator(p, b), Memory(bias, index: channelOffset, scale: 1, offsets[b]))
@@ -383,9 +387,10 @@ package struct DepthwiseConv2DMachineCode: Sendable {
                 let weight = YMM(firstWeight + b)
                 a.vmovups(weight, Memory(rowWeights, Int32(kx * layout.channels * 4) + offsets[b]))
                 for p in 0..<pixels {
-                    a.vfmadd231ps(
-                        accumulator(p, b), weight,
+                    a.vmulps(
+                        product, weight,
                         Memory(rowInput, Int32(p * layout.pixelStride + kx * layout.tapStride) + offsets[b]))
+                    a.vaddps(accumulator(p, b), accumulator(p, b), product)
                 }
             }
         }
