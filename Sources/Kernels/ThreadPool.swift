@@ -52,8 +52,31 @@ public final class ThreadPool: Sendable {
             // with this function, and the workers run the same specialized code as the caller.
             team.run(
                 taskCount, at: UnsafeRawPointer(pointer),
-                invoke: { context, task in context.assumingMemoryBound(to: Body.self).pointee.run(task: task) },
+                invoke: { context, task, _ in context.assumingMemoryBound(to: Body.self).pointee.run(task: task) },
                 { task in body.run(task: task) })
+        }
+    }
+
+    /// Runs `body.run(task:thread:)` for every `task` in `0..<taskCount` and returns when all have finished;
+    /// allocates nothing.
+    ///
+    /// Like ``parallelFor(_:_:)-(_,ParallelTaskBody)`` (tasks taken one at a time, in order, by whichever thread is
+    /// free, so a descheduled thread's share goes to the others), and each task also learns which of the pool's
+    /// threads runs it: `thread` is in `0..<threadCount` (the calling thread is 0) and no two tasks with the same
+    /// `thread` run at once, so per-thread scratch indexed by it needs no locking.
+    public func parallelTasks<Body: ParallelThreadTaskBody>(_ taskCount: Int, _ body: Body) {
+        if taskCount <= 0 { return }
+        guard taskCount > 1, let team, team.tryBegin() else {
+            for task in 0..<taskCount { body.run(task: task, thread: 0) }
+            return
+        }
+        withUnsafePointer(to: body) { pointer in
+            team.run(
+                taskCount, at: UnsafeRawPointer(pointer),
+                invoke: { context, task, thread in
+                    context.assumingMemoryBound(to: Body.self).pointee.run(task: task, thread: thread)
+                },
+                { task in body.run(task: task, thread: 0) })
         }
     }
 
@@ -106,6 +129,14 @@ public protocol ParallelTaskBody {
     func run(task: Int)
 }
 
+/// Work that ``ThreadPool/parallelTasks(_:_:)`` spreads over threads: like ``ParallelTaskBody``, with the index of
+/// the pool thread running each task.
+public protocol ParallelThreadTaskBody {
+    /// Does task `task` on pool thread `thread` (`0..<threadCount`, 0 being the calling thread); tasks with the
+    /// same `thread` never overlap.
+    func run(task: Int, thread: Int)
+}
+
 /// Work that ``ThreadPool/parallelRanges(_:minimumChunk:_:)-(_,_,ParallelRangeBody)`` spreads over threads, one
 /// contiguous range of items per call.
 public protocol ParallelRangeBody {
@@ -145,8 +176,8 @@ private final class WorkerTeam: @unchecked Sendable {
 
     private var generation = 0
     private var stopping = false
-    /// Runs one task of the current call's body, which `context` points to (where the caller keeps it).
-    private var invoke: ((UnsafeRawPointer, Int) -> Void)?
+    /// Runs one task of the current call's body, which `context` points to, on the worker thread numbered as given.
+    private var invoke: ((UnsafeRawPointer, Int, Int) -> Void)?
     private var context: UnsafeRawPointer?
     private var taskCount = 0
     /// The first task of the current call no thread has taken yet.
@@ -164,7 +195,7 @@ private final class WorkerTeam: @unchecked Sendable {
         pthread_cond_init(wake, nil)
         pthread_cond_init(done, nil)
         for _ in 0..<workerCount {
-            let start = Unmanaged.passRetained(WorkerStart(team: self)).toOpaque()
+            let start = Unmanaged.passRetained(WorkerStart(team: self, thread: threads.count + 1)).toOpaque()
             #if canImport(Darwin)
                 var thread: pthread_t?
                 let status = pthread_create(&thread, nil, workerEntry, start)
@@ -203,7 +234,7 @@ private final class WorkerTeam: @unchecked Sendable {
     /// takes tasks itself with `runTask` until none is left, waits for the tasks the workers took, and releases the
     /// workers.
     func run(
-        _ count: Int, at context: UnsafeRawPointer, invoke: @escaping (UnsafeRawPointer, Int) -> Void,
+        _ count: Int, at context: UnsafeRawPointer, invoke: @escaping (UnsafeRawPointer, Int, Int) -> Void,
         _ runTask: (Int) -> Void
     ) {
         pthread_mutex_lock(mutex)
@@ -259,7 +290,8 @@ private final class WorkerTeam: @unchecked Sendable {
     }
 
     /// The loop of a worker thread, until `stop()`.
-    fileprivate func work() {
+    /// `thread` is the worker's number in the pool (1 …; the calling thread is 0).
+    fileprivate func work(thread: Int) {
         pthread_mutex_lock(mutex)
         var seen = 0
         while true {
@@ -272,7 +304,7 @@ private final class WorkerTeam: @unchecked Sendable {
             if stopping { break }
             seen = generation
             guard let invoke, let context else { continue }
-            drain { task in invoke(context, task) }
+            drain { task in invoke(context, task, thread) }
             if unfinished == 0 && callerWaiting { pthread_cond_signal(done) }
         }
         pthread_mutex_unlock(mutex)
@@ -292,7 +324,12 @@ private final class WorkerTeam: @unchecked Sendable {
 /// What a new worker thread receives: its team, retained for the thread's lifetime.
 private final class WorkerStart {
     let team: WorkerTeam
-    init(team: WorkerTeam) { self.team = team }
+    /// The worker's thread number, 1 … workerCount.
+    let thread: Int
+    init(team: WorkerTeam, thread: Int) {
+        self.team = team
+        self.thread = thread
+    }
 }
 
 #if canImport(Darwin)
@@ -309,7 +346,7 @@ private final class WorkerStart {
 #endif
 
 extension WorkerStart {
-    fileprivate func run() { team.work() }
+    fileprivate func run() { team.work(thread: thread) }
 }
 
 /// A monotonic clock reading in nanoseconds.

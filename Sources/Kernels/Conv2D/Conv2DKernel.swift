@@ -5,8 +5,9 @@
 /// every other shape gathers blocks of output pixels' receptive fields (im2col, zero-filling padding) into caller
 /// scratch and multiplies each block. Each output block is prefilled with the bias and the GEMM adds the product to
 /// it; the clamp and the ``OutputEpilogue`` (a fused residual ADD, PRELU or activation) follow right after, while
-/// the block is still in cache. Blocks are split over the pool's threads; each concurrently running chunk owns one
-/// slot of scratch.
+/// the block is still in cache. With more than one thread, the output is cut into several blocks per thread, which
+/// the threads take one at a time (a thread held up by the machine leaves its blocks to the others); each thread
+/// owns one slot of scratch.
 ///
 /// When prepared with `generatesMachineCode` on a CPU with AVX2 + FMA, each block instead runs code generated at
 /// load (``Conv2DGEMMCode``): the filter packed into 16-channel panels, the bias, clamp and the epilogue's clamp /
@@ -40,7 +41,7 @@ public struct Conv2DKernel: Sendable {
     private let isDirect: Bool
     /// Output pixels per GEMM block.
     private let blockRows: Int
-    /// Scratch slots, hence the most chunks a run splits into.
+    /// Scratch slots: one per thread that may run blocks at once.
     private let slotCount: Int
     /// Floats of one slot: the im2col block (none for a direct 1×1 convolution), then, when the generated code's
     /// rows are padded, ``stagingRows`` of them.
@@ -117,13 +118,17 @@ public struct Conv2DKernel: Sendable {
         var rows = min(m, max(8, Self.blockFloatBudget / max(k, n)))
         let threads = min(max(1, threadCount), Self.maximumSlots)
         if threads > 1 && m * n * k >= threads * Self.minimumParallelWork {
-            // Round the block count up to a multiple of the threads so that each gets the same number of rows.
-            let blocks = ((m + rows - 1) / rows + threads - 1) / threads * threads
+            // Several blocks per thread (each still worth handing off), so that the threads share the work out
+            // dynamically; rows in whole tiles of the generated GEMM where blocks are that tall.
+            let byWork = m * n * k / Self.minimumParallelWork
+            let blocks = max((m + rows - 1) / rows, min(threads * ThreadPool.chunksPerThread, byWork))
             rows = (m + blocks - 1) / blocks
+            let tile = Conv2DGEMMCode.tileRows
+            if rows > tile { rows = (rows + tile - 1) / tile * tile }
         }
         blockRows = max(1, rows)
         let blockCount = (m + blockRows - 1) / blockRows
-        slotCount = min(blockCount, Self.maximumSlots)
+        slotCount = min(blockCount, threads)
         paddedChannels = generated?.panels.n ?? n
         slotFloats = (isDirect ? 0 : blockRows * k) + (paddedChannels == n ? 0 : Self.stagingRows * paddedChannels)
     }
@@ -201,24 +206,24 @@ public struct Conv2DKernel: Sendable {
         let g = geometry
         let m = g.batch * g.outputHeight * g.outputWidth
         let blockCount = (m + blockRows - 1) / blockRows
-        let chunks = min(pool.threadCount, slotCount)
+        // Scratch has a slot per thread the kernel was prepared for; a larger pool runs the blocks on the caller.
+        let parallelPool = pool.threadCount <= slotCount ? pool : ThreadPool.serial
         packedFilter.withUnsafeBufferPointer { packedBuffer in
             bias.withUnsafeBufferPointer { biasBuffer in
                 guard let biasPointer = biasBuffer.baseAddress else { return }
                 // Empty (and possibly nil) when the generated code runs, which does not read it.
                 let packed = packedBuffer.baseAddress
-                pool.parallelFor(
-                    chunks,
+                parallelPool.parallelTasks(
+                    blockCount,
                     Blocks(
                         kernel: self, input: input, output: output, residual: residual, scratch: scratch,
-                        packed: packed,
-                        bias: biasPointer, blockCount: blockCount, chunks: chunks))
+                        packed: packed, bias: biasPointer))
             }
         }
     }
 
-    /// Chunk `task` of a run: a contiguous range of output blocks, using scratch slot `task`.
-    private struct Blocks: ParallelTaskBody {
+    /// Block `task` of a run, on pool thread `thread`, using scratch slot `thread`.
+    private struct Blocks: ParallelThreadTaskBody {
         let kernel: Conv2DKernel
         let input: UnsafePointer<Float>
         let output: UnsafeMutablePointer<Float>
@@ -226,57 +231,53 @@ public struct Conv2DKernel: Sendable {
         let scratch: UnsafeMutablePointer<Float>
         let packed: UnsafePointer<Float>?
         let bias: UnsafePointer<Float>
-        let blockCount: Int
-        let chunks: Int
 
-        func run(task chunk: Int) {
+        func run(task block: Int, thread: Int) {
             let g = kernel.geometry
             let k = g.kernelHeight * g.kernelWidth * g.inputChannels
             let n = g.outputChannels
             let m = g.batch * g.outputHeight * g.outputWidth
             let blockRows = kernel.blockRows
-            let slot = scratch + chunk * kernel.slotFloats
+            let slot = scratch + thread * kernel.slotFloats
             let staging = slot + (kernel.isDirect ? 0 : blockRows * k)
-            for block in (blockCount * chunk / chunks)..<(blockCount * (chunk + 1) / chunks) {
-                let firstRow = block * blockRows
-                let rows = min(blockRows, m - firstRow)
-                let out = output + firstRow * n
-                let blockResidual = residual.map { $0 + firstRow * kernel.epilogue.residualChannels(outputChannels: n) }
-                if let inPlace = kernel.generatedInPlace, let generated = kernel.generated {
-                    kernel.runInPlace(
-                        inPlace, generated, input: input, output: output, residual: residual, firstRow: firstRow,
-                        rows: rows, slot: slot, staging: staging)
-                    if !kernel.trailingEpilogue.isEmpty {
-                        kernel.trailingEpilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
-                    }
-                    continue
+            let firstRow = block * blockRows
+            let rows = min(blockRows, m - firstRow)
+            let out = output + firstRow * n
+            let blockResidual = residual.map { $0 + firstRow * kernel.epilogue.residualChannels(outputChannels: n) }
+            if let inPlace = kernel.generatedInPlace, let generated = kernel.generated {
+                kernel.runInPlace(
+                    inPlace, generated, input: input, output: output, residual: residual, firstRow: firstRow,
+                    rows: rows, slot: slot, staging: staging)
+                if !kernel.trailingEpilogue.isEmpty {
+                    kernel.trailingEpilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
                 }
-                let left: UnsafePointer<Float>
-                if kernel.isDirect {
-                    left = input + firstRow * k
-                } else {
-                    kernel.gatherPatches(input: input, firstRow: firstRow, rows: rows, into: slot)
-                    left = UnsafePointer(slot)
+                return
+            }
+            let left: UnsafePointer<Float>
+            if kernel.isDirect {
+                left = input + firstRow * k
+            } else {
+                kernel.gatherPatches(input: input, firstRow: firstRow, rows: rows, into: slot)
+                left = UnsafePointer(slot)
+            }
+            if let generated = kernel.generated {
+                kernel.runGenerated(
+                    generated, a: left, lda: k, output: out, rows: rows, residual: blockResidual, staging: staging)
+                if !kernel.trailingEpilogue.isEmpty {
+                    kernel.trailingEpilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
                 }
-                if let generated = kernel.generated {
-                    kernel.runGenerated(
-                        generated, a: left, lda: k, output: out, rows: rows, residual: blockResidual, staging: staging)
-                    if !kernel.trailingEpilogue.isEmpty {
-                        kernel.trailingEpilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
-                    }
-                    continue
-                }
-                guard let packed else {
-                    preconditionFailure("Conv2DKernel: neither generated code nor a packed filter")
-                }
-                for row in 0..<rows { (out + row * n).update(from: bias, count: n) }
-                GEMM.multiply(
-                    m: rows, n: n, k: k, a: left, lda: k, b: packed, ldb: n, layout: .kByN, c: out, ldc: n,
-                    accumulate: true)
-                GEMM.applyBiasAndClamp(m: rows, n: n, c: out, ldc: n, bias: nil, clamp: kernel.clamp)
-                if !kernel.epilogue.isEmpty {
-                    kernel.epilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
-                }
+                return
+            }
+            guard let packed else {
+                preconditionFailure("Conv2DKernel: neither generated code nor a packed filter")
+            }
+            for row in 0..<rows { (out + row * n).update(from: bias, count: n) }
+            GEMM.multiply(
+                m: rows, n: n, k: k, a: left, lda: k, b: packed, ldb: n, layout: .kByN, c: out, ldc: n,
+                accumulate: true)
+            GEMM.applyBiasAndClamp(m: rows, n: n, c: out, ldc: n, bias: nil, clamp: kernel.clamp)
+            if !kernel.epilogue.isEmpty {
+                kernel.epilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
             }
         }
     }
