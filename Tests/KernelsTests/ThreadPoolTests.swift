@@ -32,6 +32,46 @@ struct ThreadPoolTests {
         }
     }
 
+    /// Records each task's thread number and pthread; tasks touch disjoint slots.
+    struct ThreadNumberedTasks: ParallelThreadTaskBody {
+        let numbers: UnsafeMutablePointer<Int>
+        let threads: UnsafeMutablePointer<pthread_t>
+
+        func run(task: Int, thread: Int) {
+            numbers[task] = thread
+            threads[task] = pthread_self()
+            // Some work, so that the workers take part.
+            var x = 0
+            for i in 0..<2000 { x &+= i &* task }
+            if x == -1 { numbers[task] = -1 }
+        }
+    }
+
+    /// `parallelTasks` runs every task once, numbers threads `0..<threadCount` with 0 the caller, and gives one
+    /// number to one pthread only (so per-thread scratch indexed by it is never shared).
+    @Test(arguments: [1, 2, 3, 16], [0, 1, 2, 7, 64, 513])
+    func parallelTasksNumberThreadsConsistently(threads: Int, taskCount: Int) {
+        let pool = ThreadPool(threadCount: threads)
+        var numbers = [Int](repeating: -1, count: taskCount)
+        var owners = [pthread_t](repeating: pthread_self(), count: taskCount)
+        numbers.withUnsafeMutableBufferPointer { numbers in
+            owners.withUnsafeMutableBufferPointer { owners in
+                guard let n = numbers.baseAddress, let o = owners.baseAddress else { return }
+                pool.parallelTasks(taskCount, ThreadNumberedTasks(numbers: n, threads: o))
+            }
+        }
+        #expect(numbers.allSatisfy { (0..<threads).contains($0) })
+        var ownerOfNumber: [Int: pthread_t] = [:]
+        for (number, owner) in zip(numbers, owners) {
+            if let known = ownerOfNumber[number] {
+                #expect(pthread_equal(known, owner) != 0, "thread number \(number) used by two pthreads")
+            } else {
+                ownerOfNumber[number] = owner
+            }
+            if number == 0 { #expect(pthread_equal(owner, pthread_self()) != 0, "0 is the calling thread") }
+        }
+    }
+
     @Test(arguments: [1, 2, 3, 16], [0, 1, 2, 3, 5, 17, 64])
     func everyTaskRunsOnce(threads: Int, taskCount: Int) {
         let pool = ThreadPool(threadCount: threads)
