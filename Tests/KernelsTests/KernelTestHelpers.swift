@@ -37,3 +37,11 @@ func expectClose(
         }
     }
 }
+
+/// A seed that depends only on `value`'s description (its fields), the same in every run — unlike `hashValue`, which
+/// Swift randomizes per process, so a failing case could not be reproduced.
+func stableSeed<T>(_ value: T) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in String(describing: value).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return hash & 0xFFFF
+}
