@@ -42,19 +42,7 @@ public final class ThreadPool: Sendable {
     /// thread and the workers take tasks one at a time, in order, until none is left, so a call whose workers are
     /// slow to wake runs on the caller alone instead of waiting for them.
     public func parallelFor<Body: ParallelTaskBody>(_ taskCount: Int, _ body: Body) {
-        if taskCount <= 0 { return }
-        guard taskCount > 1, let team, team.tryBegin() else {
-            for task in 0..<taskCount { body.run(task: task) }
-            return
-        }
-        withUnsafePointer(to: body) { pointer in
-            // The thunk captures nothing, so it needs no context; written here, it is specialized for `Body` along
-            // with this function, and the workers run the same specialized code as the caller.
-            team.run(
-                taskCount, at: UnsafeRawPointer(pointer),
-                invoke: { context, task, _ in context.assumingMemoryBound(to: Body.self).pointee.run(task: task) },
-                { task in body.run(task: task) })
-        }
+        parallelTasks(taskCount, AnyThread(body: body))
     }
 
     /// Runs `body.run(task:thread:)` for every `task` in `0..<taskCount` and returns when all have finished;
@@ -71,6 +59,8 @@ public final class ThreadPool: Sendable {
             return
         }
         withUnsafePointer(to: body) { pointer in
+            // The thunk captures nothing, so it needs no context; written here, it is specialized for `Body` along
+            // with this function, and the workers run the same specialized code as the caller.
             team.run(
                 taskCount, at: UnsafeRawPointer(pointer),
                 invoke: { context, task, thread in
@@ -151,6 +141,13 @@ private struct RangeSplit<Body: ParallelRangeBody>: ParallelTaskBody {
     let body: Body
 
     func run(task: Int) { body.run(range: (count * task / chunks)..<(count * (task + 1) / chunks)) }
+}
+
+/// A task body that does not need to know its thread.
+private struct AnyThread<Body: ParallelTaskBody>: ParallelThreadTaskBody {
+    let body: Body
+
+    func run(task: Int, thread: Int) { body.run(task: task) }
 }
 
 /// A closure made escaping by `withoutActuallyEscaping`, as a task body.

@@ -61,6 +61,13 @@ public struct Conv2DGeometry: Sendable, Hashable {
         self.paddingLeft = paddingLeft
     }
 
+    /// Output columns `ox` whose receptive fields lie inside the input's columns (a contiguous run, possibly empty).
+    public var interiorColumns: Range<Int> {
+        interiorOutputs(
+            output: outputWidth, input: inputWidth, kernel: kernelWidth, stride: strideWidth, dilation: dilationWidth,
+            paddingBefore: paddingLeft)
+    }
+
     /// Whether every size is positive, strides and dilations are at least 1 and paddings are non-negative.
     public var isValid: Bool {
         batch > 0 && inputHeight > 0 && inputWidth > 0 && inputChannels > 0

@@ -27,8 +27,6 @@ public struct Conv2DKernel: Sendable {
     /// run of `kernelWidth · inputChannels` floats per filter row), for output pixels whose taps all lie inside it;
     /// the others still go through im2col and ``generated``.
     private var generatedInPlace: Conv2DGEMMCode?
-    /// Output columns whose receptive fields lie inside the input horizontally.
-    private let interiorColumns: Range<Int>
     /// With generated code: the epilogue steps it does not apply, run in Swift after it on each block.
     private var trailingEpilogue: OutputEpilogue = .none
     /// `[outputChannels]`; zeros when the convolution has no bias. Each output block starts as copies of it and the
@@ -49,7 +47,7 @@ public struct Conv2DKernel: Sendable {
     /// `outputChannels` rounded up to a multiple of 8 when the generated code runs, else `outputChannels`.
     private let paddedChannels: Int
 
-    /// At most this many chunks of a run proceed concurrently, each with its own scratch slot.
+    /// At most this many threads run blocks of one run concurrently, each with its own scratch slot.
     static let maximumSlots = 8
     /// Target floats in one block's im2col rows (or output rows, whichever is wider): about 256 KiB.
     static let blockFloatBudget = 1 << 16
@@ -61,7 +59,8 @@ public struct Conv2DKernel: Sendable {
 
     /// Packs `filter` (OHWI, `[outputChannels, kernelHeight, kernelWidth, inputChannels]`) and copies `bias`
     /// (`[outputChannels]` or `nil`). Neither pointer is retained. `threadCount` is the pool size runs will use:
-    /// the output is cut into a multiple of that many blocks when the work is large enough to share.
+    /// when the work is large enough to share, the output is cut into several blocks per thread, and scratch holds
+    /// one slot per thread.
     /// `generatesMachineCode` asks for the generated AVX2/FMA GEMM; it is used when ``HostCPU`` supports it and the
     /// shape does (see ``usesGeneratedCode``), else the CBLAS path runs.
     public init(
@@ -78,16 +77,12 @@ public struct Conv2DKernel: Sendable {
             g.kernelHeight == 1 && g.kernelWidth == 1 && g.strideHeight == 1 && g.strideWidth == 1
             && g.paddingTop == 0 && g.paddingLeft == 0
             && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
-        let lastStart = g.inputWidth - g.kernelWidth + g.paddingLeft
-        let firstInterior = min(g.outputWidth, (g.paddingLeft + g.strideWidth - 1) / g.strideWidth)
-        let interiorEnd = lastStart < 0 ? 0 : min(g.outputWidth, lastStart / g.strideWidth + 1)
-        interiorColumns = firstInterior..<max(firstInterior, interiorEnd)
         if generatesMachineCode && HostCPU.supportsGeneratedAVX2 {
             let zeros = [Float](repeating: 0, count: n)
             let panels = Conv2DFilterPanels(filter: filter, k: k, outputChannels: n)
             let inPlace =
                 !isDirect && g.dilationHeight == 1 && g.dilationWidth == 1
-                && interiorColumns.count >= Conv2DGEMMCode.tileRows
+                && g.interiorColumns.count >= Conv2DGEMMCode.tileRows
             (generated, generatedInPlace) = zeros.withUnsafeBufferPointer { zeroBuffer in
                 guard let biasPointer = bias ?? zeroBuffer.baseAddress else { return (nil, nil) }
                 return Self.generate(
@@ -302,6 +297,7 @@ public struct Conv2DKernel: Sendable {
                 residual: residual.map { $0 + first * residualStride }, staging: staging)
         }
         let imagePixels = g.outputHeight * g.outputWidth
+        let interiorColumns = g.interiorColumns
         var row = firstRow
         let end = firstRow + rows
         while row < end {

@@ -94,9 +94,8 @@ public struct DepthwiseConv2DGeometry: Sendable, Hashable {
 
     /// Output columns `ox` whose taps all fall inside the input's columns (a contiguous run, possibly empty).
     public var interiorColumns: Range<Int> {
-        let first = min(outputWidth, (paddingLeft + strideWidth - 1) / strideWidth)
-        let lastStart = inputWidth - 1 + paddingLeft - (kernelWidth - 1) * dilationWidth
-        let end = lastStart < 0 ? 0 : min(outputWidth, lastStart / strideWidth + 1)
-        return first..<max(first, end)
+        interiorOutputs(
+            output: outputWidth, input: inputWidth, kernel: kernelWidth, stride: strideWidth, dilation: dilationWidth,
+            paddingBefore: paddingLeft)
     }
 }

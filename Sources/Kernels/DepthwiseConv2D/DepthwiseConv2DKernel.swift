@@ -25,7 +25,7 @@ public struct DepthwiseConv2DKernel: Sendable {
     public private(set) var epilogue: OutputEpilogue = .none
 
     /// Copies `filter` (`[1, kernelHeight, kernelWidth, outputChannels]`) and `bias` (`[outputChannels]` or `nil`).
-    /// Neither pointer is retained. With `generatesMachineCode`, generates AVX2 + FMA code for the rows when the CPU
+    /// Neither pointer is retained. With `generatesMachineCode`, generates AVX2 code for the rows when the CPU
     /// and the geometry allow (see ``usesGeneratedCode``); otherwise, and by default, all of a run is Swift.
     public init(
         geometry: DepthwiseConv2DGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
