@@ -14,6 +14,8 @@ import PackageDescription
 
 let package = Package(
     name: "PureVision",
+    // The thread pool's atomics (the Synchronization module) need these OS versions on Apple platforms.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Engine", targets: ["Engine"]),
         .library(name: "TFLite", targets: ["TFLite"]),

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -159,32 +161,44 @@ private struct ClosureBody: ParallelTaskBody {
 
 /// The worker threads of one pool and the state they share with the calling thread.
 ///
-/// Every field below `threads` is read and written only while holding `mutex`. A thread takes a task under the
-/// mutex and runs it without; the caller clears the body only once every task has finished.
+/// A call publishes its body under `mutex` and then bumps `generation`; workers that poll `generation` see it without
+/// a wake-up, join the call under `mutex`, and take tasks with an atomic counter, so neither polling nor taking a task
+/// touches the mutex. Only parking (after ``spinNanoseconds`` of polling) and joining do.
+///
+/// Invariant: a call does not return before every worker that joined it has left it (`joined == 0`), so when the next
+/// call resets `nextTask` no worker still takes tasks of the previous one.
 private final class WorkerTeam: @unchecked Sendable {
     /// Held by the one caller that owns the workers for the duration of a call.
     private let callLock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    /// Guards the fields of the current call (`invoke`, `context`, `taskCount`, `callGeneration`) and parking.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    /// Signalled (broadcast) when `generation` changes or `stopping` is set.
+    /// Broadcast when `generation` changes while workers are parked, or on `stop()`.
     private let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    /// Signalled when `unfinished` drops to 0.
+    /// Signalled by a worker leaving a call while the caller waits for it.
     private let done = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var threads: [pthread_t] = []
 
-    private var generation = 0
-    private var stopping = false
-    /// Runs one task of the current call's body, which `context` points to, on the worker thread numbered as given.
+    /// The generation of the latest published call; workers poll it.
+    private let generation = Atomic<Int>(0)
+    private let stopping = Atomic<Bool>(false)
+    /// The first task of the current call no thread has taken yet (may run past `taskCount`).
+    private let nextTask = Atomic<Int>(0)
+    /// Tasks of the current call not finished yet.
+    private let unfinished = Atomic<Int>(0)
+    /// Workers that joined the current call and have not left it.
+    private let joined = Atomic<Int>(0)
+    /// Workers waiting on `wake` (not polling), which a new call must wake.
+    private let parkedWorkers = Atomic<Int>(0)
+    /// Whether the caller waits on `done`, which a worker leaving the call must signal.
+    private let callerWaiting = Atomic<Bool>(false)
+
+    /// Runs one task of the current call's body, which `context` points to, on the worker thread numbered as given;
+    /// nil when no call is open. Guarded by `mutex`.
     private var invoke: ((UnsafeRawPointer, Int, Int) -> Void)?
     private var context: UnsafeRawPointer?
     private var taskCount = 0
-    /// The first task of the current call no thread has taken yet.
-    private var nextTask = 0
-    /// Tasks of the current call not finished yet; the caller waits for 0.
-    private var unfinished = 0
-    /// Workers waiting on `wake` (not spinning), which a new call must signal.
-    private var parkedWorkers = 0
-    /// Whether the caller waits on `done`, which the worker finishing the last task must signal.
-    private var callerWaiting = false
+    /// The generation the current (or last) call publishes. Guarded by `mutex`.
+    private var callGeneration = 0
 
     init(workerCount: Int) {
         pthread_mutex_init(callLock, nil)
@@ -227,9 +241,9 @@ private final class WorkerTeam: @unchecked Sendable {
         return pthread_mutex_trylock(callLock) == 0
     }
 
-    /// Runs one call claimed by `tryBegin()`: hands the body at `context` and its `invoke` thunk to the workers,
-    /// takes tasks itself with `runTask` until none is left, waits for the tasks the workers took, and releases the
-    /// workers.
+    /// Runs one call claimed by `tryBegin()`: publishes the body at `context` and its `invoke` thunk to the workers,
+    /// takes tasks itself with `runTask` until none is left, waits until every task has finished and every worker
+    /// that joined has left, and releases the workers.
     func run(
         _ count: Int, at context: UnsafeRawPointer, invoke: @escaping (UnsafeRawPointer, Int, Int) -> Void,
         _ runTask: (Int) -> Void
@@ -238,80 +252,105 @@ private final class WorkerTeam: @unchecked Sendable {
         self.invoke = invoke
         self.context = context
         taskCount = count
-        nextTask = 0
-        unfinished = count
-        generation &+= 1
-        // Workers still spinning from the previous call see the new generation without a wake-up.
-        if parkedWorkers > 0 { pthread_cond_broadcast(wake) }
-        drain(runTask)
-        if unfinished > 0 {
-            spin(until: { $0.unfinished == 0 })
-            callerWaiting = true
-            while unfinished > 0 { pthread_cond_wait(done, mutex) }
-            callerWaiting = false
+        nextTask.store(0, ordering: .relaxed)
+        unfinished.store(count, ordering: .relaxed)
+        callGeneration &+= 1
+        let published = callGeneration
+        pthread_mutex_unlock(mutex)
+        // Bumped after the unlock, so that a polling worker that sees it finds the mutex free.
+        generation.store(published, ordering: .sequentiallyConsistent)
+        if parkedWorkers.load(ordering: .sequentiallyConsistent) > 0 {
+            pthread_mutex_lock(mutex)
+            pthread_cond_broadcast(wake)
+            pthread_mutex_unlock(mutex)
         }
+        drain(count, runTask)
+        poll { $0.unfinished.load(ordering: .acquiring) == 0 && $0.joined.load(ordering: .acquiring) == 0 }
+        pthread_mutex_lock(mutex)
+        // A worker may still join between the poll and the lock; it finds no task and leaves at once.
+        callerWaiting.store(true, ordering: .sequentiallyConsistent)
+        while unfinished.load(ordering: .sequentiallyConsistent) != 0
+            || joined.load(ordering: .sequentiallyConsistent) != 0
+        {
+            pthread_cond_wait(done, mutex)
+        }
+        callerWaiting.store(false, ordering: .relaxed)
         self.invoke = nil
         self.context = nil
         pthread_mutex_unlock(mutex)
         pthread_mutex_unlock(callLock)
     }
 
-    /// Polls `condition` for up to `spinNanoseconds` before a thread parks on a condition variable, so that the
-    /// short gaps between the calls of one model run cost no futex wake-up. Called and returns with `mutex` held.
-    private func spin(until condition: (WorkerTeam) -> Bool) {
+    /// Polls `condition` for up to ``spinNanoseconds``, without locking; true when it held. The short gaps between
+    /// the calls of one model run then cost no futex wake-up.
+    @discardableResult
+    private func poll(_ condition: (WorkerTeam) -> Bool) -> Bool {
         let start = monotonicNanoseconds()
-        pthread_mutex_unlock(mutex)
         while true {
-            if pthread_mutex_trylock(mutex) == 0 {
-                if condition(self) { return }
-                pthread_mutex_unlock(mutex)
-            }
-            if monotonicNanoseconds() &- start > Self.spinNanoseconds { break }
+            for _ in 0..<64 where condition(self) { return true }
+            if monotonicNanoseconds() &- start > Self.spinNanoseconds { return false }
         }
-        pthread_mutex_lock(mutex)
     }
 
     /// How long a thread polls before it parks: about the gap between two operators of a model run.
     private static let spinNanoseconds: UInt64 = 50_000
 
-    /// Takes and runs the current call's tasks until none is left. Called and returns with `mutex` held.
-    private func drain(_ runTask: (Int) -> Void) {
-        while nextTask < taskCount {
-            let task = nextTask
-            nextTask += 1
-            pthread_mutex_unlock(mutex)
+    /// Takes and runs tasks of the current call until none is left.
+    private func drain(_ count: Int, _ runTask: (Int) -> Void) {
+        while true {
+            let task = nextTask.wrappingAdd(1, ordering: .relaxed).oldValue
+            if task >= count { return }
             runTask(task)
-            pthread_mutex_lock(mutex)
-            unfinished -= 1
+            unfinished.subtract(1, ordering: .releasing)
         }
     }
 
     /// The loop of a worker thread, until `stop()`.
     /// `thread` is the worker's number in the pool (1 …; the calling thread is 0).
     fileprivate func work(thread: Int) {
-        pthread_mutex_lock(mutex)
         var seen = 0
         while true {
-            if generation == seen && !stopping {
-                spin(until: { $0.generation != seen || $0.stopping })
-                parkedWorkers += 1
-                while generation == seen && !stopping { pthread_cond_wait(wake, mutex) }
-                parkedWorkers -= 1
+            let polled = poll {
+                $0.generation.load(ordering: .acquiring) != seen || $0.stopping.load(ordering: .relaxed)
             }
-            if stopping { break }
-            seen = generation
-            guard let invoke, let context else { continue }
-            drain { task in invoke(context, task, thread) }
-            if unfinished == 0 && callerWaiting { pthread_cond_signal(done) }
+            pthread_mutex_lock(mutex)
+            if !polled {
+                parkedWorkers.add(1, ordering: .sequentiallyConsistent)
+                while generation.load(ordering: .sequentiallyConsistent) == seen
+                    && !stopping.load(ordering: .sequentiallyConsistent)
+                {
+                    pthread_cond_wait(wake, mutex)
+                }
+                parkedWorkers.subtract(1, ordering: .relaxed)
+            }
+            if stopping.load(ordering: .relaxed) {
+                pthread_mutex_unlock(mutex)
+                return
+            }
+            // The call seen may already be over (then nothing is open) or followed by the next one (then join that).
+            seen = callGeneration
+            guard let invoke, let context else {
+                pthread_mutex_unlock(mutex)
+                continue
+            }
+            let count = taskCount
+            joined.add(1, ordering: .sequentiallyConsistent)
+            pthread_mutex_unlock(mutex)
+            drain(count) { task in invoke(context, task, thread) }
+            joined.subtract(1, ordering: .sequentiallyConsistent)
+            if callerWaiting.load(ordering: .sequentiallyConsistent) {
+                pthread_mutex_lock(mutex)
+                pthread_cond_signal(done)
+                pthread_mutex_unlock(mutex)
+            }
         }
-        pthread_mutex_unlock(mutex)
     }
 
     /// Wakes every worker to exit and waits for them.
     func stop() {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        // Polling workers see `stopping` themselves; parked ones need the broadcast.
         pthread_mutex_lock(mutex)
-        stopping = true
-        // Spinning workers see `stopping` themselves; parked ones need the broadcast.
         pthread_cond_broadcast(wake)
         pthread_mutex_unlock(mutex)
         for thread in threads { pthread_join(thread, nil) }

@@ -188,4 +188,37 @@ struct ThreadPoolTests {
         let results: UnsafeMutablePointer<Int>?
         let owners: UnsafeMutablePointer<pthread_t>?
     }
+    /// Adds 1 to `counts[call * stride + task]`: a task run for the wrong call, or twice, shows up in the counts.
+    struct CallStampedTasks: ParallelThreadTaskBody {
+        let counts: UnsafeMutablePointer<Int>
+        let call: Int
+        let stride: Int
+
+        func run(task: Int, thread: Int) { counts[call * stride + task] += 1 }
+    }
+
+    /// Thousands of back-to-back calls of a few tiny tasks each, the pattern of a model run's small operators, with
+    /// a pause past the workers' polling time now and then so that they also park and wake: every task of every
+    /// call runs exactly once, for its own call (a worker still in one call must not take a task of the next; when
+    /// one did, in a deliberately broken pool, the counts of later calls went wrong and a call waited forever).
+    @Test(.timeLimit(.minutes(1)), arguments: [2, 3])
+    func backToBackCallsRunEachTaskOnceForItsOwnCall(threads: Int) {
+        let pool = ThreadPool(threadCount: threads)
+        let calls = 50000
+        let stride = 5
+        var counts = [Int](repeating: 0, count: calls * stride)
+        counts.withUnsafeMutableBufferPointer { counts in
+            guard let base = counts.baseAddress else { return }
+            for call in 0..<calls {
+                pool.parallelTasks(1 + call % stride, CallStampedTasks(counts: base, call: call, stride: stride))
+                if call % 5000 == 4999 { usleep(2000) }
+            }
+        }
+        for call in 0..<calls {
+            for task in 0..<stride {
+                let expected = task < 1 + call % stride ? 1 : 0
+                #expect(counts[call * stride + task] == expected, "call \(call) task \(task)")
+            }
+        }
+    }
 }
