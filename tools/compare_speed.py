@@ -10,9 +10,13 @@ quantized with the input tensor's scale and zero point). Ratios are ours / LiteR
 
 With --interleave, each (model, thread count) runs our bench and then LiteRT XNNPACK back to back, so that on a
 machine whose load drifts both sides of a ratio see the same load; the load average is printed before and after.
+With --rounds K as well, that pair alternates K times (our bench restarted with `--times`, its own warm-up each time;
+one LiteRT interpreter), R/K runs each, and each side's median is over all its runs pooled: load that drifts within
+a few seconds then falls on both sides alike too.
 
 Run from the repository root:
-    python3 tools/compare_speed.py [--bench .build/release/bench] [--runs 50] [--threads 1 2] [--interleave] [--json]
+    python3 tools/compare_speed.py [--bench .build/release/bench] [--runs 50] [--threads 1 2] [--interleave [--rounds K]]
+                                   [--json]
     python3 tools/compare_speed.py --no-bench --models palm_detection_full   # LiteRT only
 """
 
@@ -34,10 +38,11 @@ OPTIONAL_MODELS = ["efficientnet_lite0_int8"]  # timed when the bench reports it
 WARMUP = 5
 
 
-def run_bench(bench, runs, names, threads=None):
-    """Our results keyed by (name, threads); empty when the bench is missing or fails."""
+def run_bench(bench, runs, names, threads=None, times=False):
+    """Our results keyed by (name, threads); empty when the bench is missing or fails. With `times`, each record also
+    has "times_ms", the latency of every timed run."""
     results = {}
-    command = [bench, "--json", "--runs", str(runs)]
+    command = [bench, "--json", "--runs", str(runs)] + (["--times"] if times else [])
     if len(names) == 1:
         command += ["--filter", names[0]]
     if threads is not None:
@@ -77,8 +82,8 @@ def model_inputs(interp):
     return inputs
 
 
-def time_litert(model_path, num_threads, reference, runs):
-    """(min, median, p90) in milliseconds over `runs` invocations after the warm-up."""
+def litert_interpreter(model_path, num_threads, reference):
+    """A LiteRT interpreter on the seed-1 inputs, warmed up."""
     make = pvtools.reference_interpreter if reference else pvtools.xnnpack_interpreter
     interp = make(model_path=model_path, num_threads=num_threads)
     interp.allocate_tensors()
@@ -86,12 +91,53 @@ def time_litert(model_path, num_threads, reference, runs):
         interp.set_tensor(detail["index"], value)
     for _ in range(WARMUP):
         interp.invoke()
+    return interp
+
+
+def time_invocations(interp, runs):
+    """The latency in milliseconds of each of `runs` invocations."""
     times = []
     for _ in range(runs):
         start = time.perf_counter()
         interp.invoke()
         times.append((time.perf_counter() - start) * 1000.0)
+    return times
+
+
+def summary(times):
+    """(min, median, p90) of latencies in milliseconds."""
     return float(np.min(times)), float(np.median(times)), float(np.percentile(times, 90))
+
+
+def time_litert(model_path, num_threads, reference, runs):
+    """(min, median, p90) in milliseconds over `runs` invocations after the warm-up."""
+    return summary(time_invocations(litert_interpreter(model_path, num_threads, reference), runs))
+
+
+def time_alternating(bench, model_path, name, threads, runs, rounds):
+    """Ours and LiteRT XNNPACK alternating `rounds` times, ceil(runs / rounds) runs per side and round: (our record
+    with min/median/p90 over the pooled runs, or None; XNNPACK's (min, median, p90))."""
+    per_round = -(-runs // rounds)
+    interp = litert_interpreter(model_path, threads, False)
+    ours, theirs = [], []
+    for _ in range(rounds):
+        record = run_bench(bench, per_round, [name], threads, times=True).get((name, threads))
+        if record is not None:
+            values = record.get("times_ms")
+            if not isinstance(values, list) or not values:
+                print(f"bench gave no times_ms for {name}; is it older than --times?", file=sys.stderr)
+                record = None
+            else:
+                ours += [float(v) for v in values]
+        if record is None:
+            ours = None
+        theirs += time_invocations(interp, per_round)
+        if ours is None:
+            break
+    if ours is None:
+        return None, summary(theirs)
+    low, median, p90 = summary(ours)
+    return {"min_ms": low, "median_ms": median, "p90_ms": p90, "runs": len(ours)}, summary(theirs)
 
 
 def _fmt(value, digits=2):
@@ -112,7 +158,12 @@ def main():
     parser.add_argument("--json", action="store_true", help="print one JSON object per row instead of a table")
     parser.add_argument("--interleave", action="store_true",
                         help="run our bench per (model, threads) right before LiteRT's timing of the same")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="with --interleave: alternate ours and XNNPACK this many times per (model, threads), "
+                             "pooling the runs (default 1)")
     args = parser.parse_args()
+    if args.rounds < 1 or (args.rounds > 1 and not args.interleave):
+        parser.error("--rounds takes a count ≥ 1 and needs --interleave")
 
     load_before = os.getloadavg()
     names = args.models or DEFAULT_MODELS + OPTIONAL_MODELS
@@ -131,21 +182,32 @@ def main():
             continue
         builtin = None
         for threads in args.threads:
-            if args.interleave and not args.no_bench:
-                ours.update(run_bench(args.bench, args.runs, [name], threads))
-                if not args.models and name in OPTIONAL_MODELS and (name, threads) not in ours:
-                    continue  # as without --interleave: optional models only when our bench runs them
-            if builtin is None:
+            if builtin is None and threads == 1:
                 builtin = time_litert(path, 1, True, args.runs)
-            xnnpack = time_litert(path, threads, False, args.runs)
+            if args.interleave and not args.no_bench and args.rounds > 1:
+                record, xnnpack = time_alternating(args.bench, path, name, threads, args.runs, args.rounds)
+                if record is not None:
+                    ours[(name, threads)] = record
+                elif not args.models and name in OPTIONAL_MODELS:
+                    continue  # as without --interleave: optional models only when our bench runs them
+            else:
+                if args.interleave and not args.no_bench:
+                    ours.update(run_bench(args.bench, args.runs, [name], threads))
+                    if not args.models and name in OPTIONAL_MODELS and (name, threads) not in ours:
+                        continue  # as without --interleave: optional models only when our bench runs them
+                xnnpack = time_litert(path, threads, False, args.runs)
             mine = ours.get((name, threads), {}).get("median_ms")
             mine = float(mine) if isinstance(mine, (int, float)) else None
+            mine_min = ours.get((name, threads), {}).get("min_ms")
+            mine_min = float(mine_min) if isinstance(mine_min, (int, float)) else None
             row = {
-                "name": name, "threads": threads, "runs": args.runs, "ours_median_ms": mine,
+                "name": name, "threads": threads, "runs": args.runs, "rounds": args.rounds,
+                "ours_min_ms": mine_min, "ours_median_ms": mine,
                 "litert_xnnpack_min_ms": xnnpack[0], "litert_xnnpack_median_ms": xnnpack[1],
                 "litert_xnnpack_p90_ms": xnnpack[2], "ratio_vs_xnnpack": _ratio(mine, xnnpack[1]),
+                "min_ratio_vs_xnnpack": _ratio(mine_min, xnnpack[0]),
             }
-            if threads == 1:
+            if threads == 1 and builtin is not None:
                 row.update({"litert_builtin_min_ms": builtin[0], "litert_builtin_median_ms": builtin[1],
                             "litert_builtin_p90_ms": builtin[2], "ratio_vs_builtin": _ratio(mine, builtin[1])})
             rows.append(row)
@@ -153,16 +215,19 @@ def main():
                 print(json.dumps(row), flush=True)
 
     if not args.json:
-        header = (f"{'model':34s} {'thr':>3s} {'ours ms':>9s} {'XNNPACK ms':>11s} {'ratio':>6s} "
+        header = (f"{'model':34s} {'thr':>3s} {'ours ms':>9s} {'XNNPACK ms':>11s} {'ratio':>6s} {'min ratio':>9s} "
                   f"{'builtin ms':>11s} {'ratio':>6s}")
         print(header)
         print("-" * len(header))
         for row in rows:
             print(f"{row['name']:34s} {row['threads']:3d} {_fmt(row['ours_median_ms']):>9s} "
                   f"{_fmt(row['litert_xnnpack_median_ms']):>11s} {_fmt(row['ratio_vs_xnnpack']):>6s} "
+                  f"{_fmt(row['min_ratio_vs_xnnpack']):>9s} "
                   f"{_fmt(row.get('litert_builtin_median_ms')):>11s} {_fmt(row.get('ratio_vs_builtin')):>6s}")
         print(f"medians over {args.runs} runs after {WARMUP} warm-up runs; LiteRT builtin kernels with 1 thread; "
-              f"ratio = ours / LiteRT" + ("; interleaved per model" if args.interleave else ""))
+              f"ratio = ours / LiteRT (min ratio: of the fastest runs)"
+              + ("; interleaved per model" if args.interleave else "")
+              + (f" in {args.rounds} alternating rounds" if args.rounds > 1 else ""))
         load_after = os.getloadavg()
         print("load average (1, 5, 15 min): before " + " ".join(f"{v:.2f}" for v in load_before)
               + ", after " + " ".join(f"{v:.2f}" for v in load_after))

@@ -146,8 +146,10 @@ struct Bench {
         let p90 = sorted[Swift.min(sorted.count - 1, Int((Double(sorted.count) * 0.9).rounded(.up)) - 1)]
         let peak = SystemInfo.peakResidentBytes
         if options.json {
+            let timesField =
+                options.listsTimes ? #","times_ms":["# + times.map(format).joined(separator: ",") + "]" : ""
             print(
-                #"{"name":"\#(name)","kind":"\#(kind)","threads":\#(threads),"runs":\#(times.count),"min_ms":\#(format(min)),"median_ms":\#(format(median)),"p90_ms":\#(format(p90)),"arena_bytes":\#(arenaBytes),"peak_rss_bytes":\#(peak)}"#
+                #"{"name":"\#(name)","kind":"\#(kind)","threads":\#(threads),"runs":\#(times.count),"min_ms":\#(format(min)),"median_ms":\#(format(median)),"p90_ms":\#(format(p90)),"arena_bytes":\#(arenaBytes),"peak_rss_bytes":\#(peak)\#(timesField)}"#
             )
         } else {
             print(

@@ -1,6 +1,8 @@
 /// The bench's command line.
 struct BenchOptions {
     var json = false
+    /// With `--json`, also list every timed run's latency (`times_ms`), for tools that pool runs across processes.
+    var listsTimes = false
     var filter: String?
     var runs = 50
     var warmup = 5
@@ -17,8 +19,9 @@ struct BenchOptions {
     var soakFrames = 0
 
     static let usage = """
-        usage: bench [--json] [--filter NAME] [--runs N] [--warmup N] [--threads 1,2] [--models-dir DIR]
+        usage: bench [--json [--times]] [--filter NAME] [--runs N] [--warmup N] [--threads 1,2] [--models-dir DIR]
                      [--profile [TOP]] [--unfused] [--no-codegen] [--soak [FRAMES]]
+          --times    with --json, add every timed run's latency in ms to each model's line ("times_ms")
           --profile  after each model's timing, time every operator per invocation and print the TOP (default 15)
                      slowest by median, plus totals per operator type
           --unfused  run ADD / PRELU / RELU after a convolution as separate operators (InterpreterOptions)
@@ -37,6 +40,7 @@ struct BenchOptions {
             pending = nil
             switch argument {
             case "--json": json = true
+            case "--times": listsTimes = true
             case "--unfused": fusesEpilogues = false
             case "--no-codegen": generatesMachineCode = false
             case "--filter": filter = try value(argument)
