@@ -44,7 +44,7 @@ struct PoolingTests {
         var index = 0
         for kind in [Kind.max, .average] {
             for w in windows {
-                for channels in [1, 3, 8, 9, 17] {
+                for channels in [1, 3, 7, 8, 9, 16, 17] {
                     cases.append(Case(
                         kind: kind,
                         geometry: geometry(batch: 1 + index % 2, height: 9, width: 11, channels: channels,
