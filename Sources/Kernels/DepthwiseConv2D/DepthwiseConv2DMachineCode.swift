@@ -31,12 +31,8 @@
 /// sweeps the whole row, its slice of inputs and weights staying in L1. Border columns (fewer filter columns) are
 /// single pixels, 7 channel blocks at a time.
 package struct DepthwiseConv2DMachineCode: Sendable {
-    /// The code for each number of in-bounds filter columns `0 ... kernelWidth`; nil for counts no column has.
-    private let codes: [ExecutableCode?]
-    /// Output columns whose taps all lie inside the input: one call for all of them.
-    private let interior: Range<Int>
-    /// The other output columns: one call each.
-    private let borders: [BorderColumn]
+    /// The code for one output row.
+    private let code: ExecutableCode
     private let geometry: DepthwiseConv2DGeometry
     /// Pixels per group of the main loop.
     package let pixelsPerGroup: Int
@@ -44,26 +40,16 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     package let blocksPerStep: Int
     /// Whether each channel step sweeps the whole row (else each pixel group goes through all channels).
     package let channelsOutermost: Bool
+    /// Output columns computed by the runtime loop over interior groups (the others are unrolled groups).
+    package let loopedColumns: Range<Int>
     /// The filter and the bias with the clamp bounds, as the code reads them.
     private let constants: AlignedConstants
-
-    /// A border output column: which code runs it, and where its first in-bounds tap and weight are.
-    private struct BorderColumn: Sendable {
-        /// The output column.
-        var column: Int
-        /// In-bounds filter columns (index into `codes`).
-        var tapColumnCount: Int
-        /// Input column of the first in-bounds tap.
-        var inputColumn: Int
-        /// Floats from a filter row's start to its first in-bounds tap.
-        var weightOffset: Int
-    }
 
     /// Generates code for `geometry` and `clamp` and copies `filter` (`[1, kernelHeight, kernelWidth,
     /// outputChannels]`) and `bias` (`[outputChannels]`, or nil for zeros); neither pointer is retained. Returns nil
     /// when the geometry is not one it handles (depth multiplier other than 1, fewer than 8 channels, offsets beyond
-    /// 32-bit displacements), when the CPU cannot run AVX2 + FMA, or when code cannot be assembled or mapped (the
-    /// Swift path runs instead).
+    /// 32-bit displacements, rows of more than 64 columns with too few interior ones to loop over), when the CPU cannot run
+    /// AVX2 + FMA, or when code cannot be assembled or mapped (the Swift path runs instead).
     package init?(
         geometry g: DepthwiseConv2DGeometry, clamp: ClampRange, filter: UnsafePointer<Float>,
         bias: UnsafePointer<Float>?
@@ -84,42 +70,20 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         let groupInputColumns = (plan.pixels - 1) * g.strideWidth + (g.kernelWidth - 1) * g.dilationWidth + 1
         let groupBytes = g.kernelHeight * (groupInputColumns + g.kernelWidth) * g.outputChannels * 4
         let channelsOutermost = groupBytes > Self.channelsOutermostThreshold
-        let interior = g.interiorColumns
-        var borders: [BorderColumn] = []
-        var needed = Set<Int>()
-        if !interior.isEmpty { needed.insert(g.kernelWidth) }
-        for ox in 0..<g.outputWidth where !interior.contains(ox) {
-            let ix0 = ox * g.strideWidth - g.paddingLeft
-            let taps = g.tapColumns(from: ix0)
-            borders.append(
-                BorderColumn(
-                    column: ox, tapColumnCount: taps.count, inputColumn: ix0 + taps.lowerBound * g.dilationWidth,
-                    weightOffset: taps.lowerBound * g.outputChannels))
-            needed.insert(taps.count)
-        }
-        var codes = [ExecutableCode?](repeating: nil, count: g.kernelWidth + 1)
+        guard let layout = Layout(geometry: g, clamp: clamp),
+            let row = RowPlan(geometry: g, pixels: plan.pixels)
+        else { return nil }
         do {
-            for tapColumns in needed {
-                guard let layout = Layout(geometry: g, clamp: clamp, tapColumns: tapColumns) else { return nil }
-                // Fewer columns than the filter's: a border column's code, always called for one pixel, so it
-                // takes the channels 7 blocks at a time.
-                let code =
-                    tapColumns < g.kernelWidth
-                    ? try Self.assemble(layout, pixels: 1, blocks: 7, channelsOutermost: false)
-                    : try Self.assemble(
-                        layout, pixels: plan.pixels, blocks: plan.blocks, channelsOutermost: channelsOutermost)
-                codes[tapColumns] = try ExecutableCode(code)
-            }
+            code = try ExecutableCode(
+                Self.assemble(layout, row: row, blocks: plan.blocks, channelsOutermost: channelsOutermost))
         } catch {
             return nil
         }
-        self.codes = codes
-        self.interior = interior
-        self.borders = borders
         self.geometry = g
         self.pixelsPerGroup = plan.pixels
         self.blocksPerStep = plan.blocks
         self.channelsOutermost = channelsOutermost
+        self.loopedColumns = row.loopStart..<(row.loopStart + row.loopCount * plan.pixels)
         self.constants = AlignedConstants(geometry: g, clamp: clamp, filter: filter, bias: bias)
     }
 
@@ -134,27 +98,14 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         _ oy: Int, image: UnsafePointer<Float>, tapRows: Range<Int>, output: UnsafeMutablePointer<Float>
     ) {
         let g = geometry
-        let weights = UnsafePointer(constants.filter)
-        let bias = UnsafePointer(constants.bias)
         let channels = g.outputChannels
         // With no row inside the input nothing is read; any valid address will do.
         let firstRow = tapRows.isEmpty ? 0 : oy * g.strideHeight - g.paddingTop + tapRows.lowerBound * g.dilationHeight
         let inputRow = image + firstRow * g.inputWidth * channels
-        let weightRow = weights + tapRows.lowerBound * g.kernelWidth * channels
-        let biasAddress = Int(bitPattern: bias)
-        if !interior.isEmpty, let code = codes[g.kernelWidth] {
-            code.entry(
-                Int(bitPattern: inputRow + (interior.lowerBound * g.strideWidth - g.paddingLeft) * channels),
-                Int(bitPattern: weightRow), biasAddress, Int(bitPattern: output + interior.lowerBound * channels),
-                interior.count, tapRows.count)
-        }
-        for border in borders {
-            guard let code = codes[border.tapColumnCount] else { continue }
-            code.entry(
-                Int(bitPattern: inputRow + border.inputColumn * channels),
-                Int(bitPattern: weightRow + border.weightOffset), biasAddress,
-                Int(bitPattern: output + border.column * channels), 1, tapRows.count)
-        }
+        let weightRow = UnsafePointer(constants.filter) + tapRows.lowerBound * g.kernelWidth * channels
+        code.entry(
+            Int(bitPattern: inputRow), Int(bitPattern: weightRow), Int(bitPattern: UnsafePointer(constants.bias)),
+            Int(bitPattern: output), 0, tapRows.count)
     }
 
     /// The filter, then the bias followed by the clamp's lower and upper bound, in 64-byte-aligned memory: with the
@@ -193,8 +144,8 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     /// Byte distances baked into the code as immediates and displacements.
     private struct Layout {
         let channels: Int
-        /// Filter columns unrolled per filter row.
-        let tapColumns: Int
+        /// Filter columns.
+        let kernelWidth: Int
         /// Between horizontally adjacent output pixels' inputs.
         let pixelStride: Int
         /// Between filter columns' inputs.
@@ -207,31 +158,106 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         let clampsUpper: Bool
 
         /// Nil when a distance (up to the largest displacement the code forms) does not fit 32 bits.
-        init?(geometry g: DepthwiseConv2DGeometry, clamp: ClampRange, tapColumns: Int) {
+        init?(geometry g: DepthwiseConv2DGeometry, clamp: ClampRange) {
             channels = g.outputChannels
-            self.tapColumns = tapColumns
+            kernelWidth = g.kernelWidth
             pixelStride = g.strideWidth * g.inputChannels * 4
             tapStride = g.dilationWidth * g.inputChannels * 4
             inputRowStride = g.dilationHeight * g.inputWidth * g.inputChannels * 4
             weightRowStride = g.kernelWidth * channels * 4
             clampsLower = clamp.lower != -.infinity
             clampsUpper = clamp.upper != .infinity
-            // The largest group is 8 pixels; its last input is below 8 pixel strides + the last tap + a row.
+            // Inputs are addressed from a row's column 0 (or a later column), outputs from the row's start.
+            let inputColumns = g.outputWidth * g.strideWidth + g.kernelWidth * g.dilationWidth + g.paddingLeft
             let largest =
-                8 * pixelStride + tapColumns * tapStride + inputRowStride + weightRowStride + 8 * channels * 4
+                inputColumns * g.inputChannels * 4 + inputRowStride + weightRowStride
+                + (g.outputWidth + 8) * channels * 4
             guard largest < Int(Int32.max) / 2 else { return nil }
         }
     }
 
-    // Registers. Arguments: rdi input, rsi weights, rdx bias (+ clamp), rcx output, r8 pixels left, r9 filter rows.
-    // rax: channel offset in bytes; r10 / r11: input / weights of the current filter row and channel block; rbx:
-    // filter rows left. Channels outermost, r12 / r13 / r14 walk the pixels of one channel step. rbx, r12 … r14 are
-    // callee-saved, so pushed.
+    /// An output pixel of a group: where its window starts and its output goes (bytes from the group's base
+    /// registers; the window offset may be negative inside the left padding, the taps read are not) and its
+    /// in-bounds filter columns.
+    private struct Pixel {
+        var inputOffset: Int
+        var outputOffset: Int
+        var taps: Range<Int>
+    }
+
+    /// How a row's output columns are grouped: unrolled groups of adjacent columns (each pixel with its own
+    /// in-bounds filter columns, so border columns need no code of their own and share weight loads with their
+    /// neighbours), and, on wide rows, a runtime loop over interior groups of `pixels` columns in the middle.
+    private struct RowPlan {
+        /// Groups before the loop, offsets from the row's start (input column 0, output column 0).
+        var lead: [[Pixel]]
+        /// First column of the loop and its number of groups (0: no loop).
+        var loopStart: Int
+        var loopCount: Int
+        /// The loop's group, offsets from the loop's cursors (its first pixel's window and output).
+        var loopGroup: [Pixel]
+        /// Input / output bytes from the row's start to the loop's first window / output.
+        var loopInputOffset: Int
+        var loopOutputOffset: Int
+        /// Groups after the loop, offsets from the row's start.
+        var trail: [[Pixel]]
+
+        /// Nil for a row of more than 64 columns without a loop (it would all be unrolled).
+        init?(geometry g: DepthwiseConv2DGeometry, pixels: Int) {
+            let width = g.outputWidth
+            let interior = g.interiorColumns
+            let pixelBytes = g.inputChannels * 4
+            func pixel(_ ox: Int, inputBase: Int, outputBase: Int) -> Pixel {
+                let window = ox * g.strideWidth - g.paddingLeft
+                return Pixel(
+                    inputOffset: (window - inputBase) * pixelBytes, outputOffset: (ox - outputBase) * g.outputChannels * 4,
+                    taps: g.tapColumns(from: window))
+            }
+            // `columns` in as few groups of at most `pixels` as possible, their sizes as even as possible.
+            func groups(_ columns: Range<Int>) -> [[Pixel]] {
+                guard !columns.isEmpty else { return [] }
+                let count = (columns.count + pixels - 1) / pixels
+                var result: [[Pixel]] = []
+                var start = columns.lowerBound
+                for index in 0..<count {
+                    let size = columns.count / count + (index < columns.count % count ? 1 : 0)
+                    result.append((start..<(start + size)).map { pixel($0, inputBase: 0, outputBase: 0) })
+                    start += size
+                }
+                return result
+            }
+            // Short rows are unrolled whole; longer ones loop over the interior groups between the border groups.
+            var start = 0
+            var count = 0
+            if width > 4 * pixels && !interior.isEmpty {
+                start = (interior.lowerBound + pixels - 1) / pixels * pixels
+                count = max(0, (interior.upperBound - start) / pixels)
+            }
+            if count == 0 {
+                guard width <= 64 else { return nil }
+                start = 0
+            }
+            let loopWindow = start * g.strideWidth - g.paddingLeft
+            loopGroup = (0..<pixels).map { pixel(start + $0, inputBase: loopWindow, outputBase: start) }
+            loopInputOffset = loopWindow * pixelBytes
+            loopOutputOffset = start * g.outputChannels * 4
+            loopStart = start
+            loopCount = count
+            lead = groups(0..<start)
+            trail = groups((start + count * pixels)..<width)
+        }
+    }
+
+    // Registers. Arguments: rdi input row (column 0 of the first filter row inside the input), rsi weights (that
+    // filter row), rdx bias (+ clamp), rcx output row, r9 filter rows. rax: channel offset in bytes; r10 / r11:
+    // input / weights of the current filter row and channel block; rbx: filter rows left. Channels outermost,
+    // r12 / r13 are the row's input and output at the step's first channel. r14 / r15 walk the looped groups, r8
+    // counts them. rbx, r12 … r15 are callee-saved, so pushed.
     private static let input = GPR.rdi
     private static let weights = GPR.rsi
     private static let bias = GPR.rdx
     private static let output = GPR.rcx
-    private static let pixelsLeft = GPR.r8
+    private static let loopGroupsLeft = GPR.r8
     private static let tapRows = GPR.r9
     private static let channelOffset = GPR.rax
     private static let rowInput = GPR.r10
@@ -239,7 +265,8 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     private static let rowsLeft = GPR.rbx
     private static let stepInput = GPR.r12
     private static let stepOutput = GPR.r13
-    private static let stepPixelsLeft = GPR.r14
+    private static let cursorInput = GPR.r14
+    private static let cursorOutput = GPR.r15
 
     /// The channel blocks of a step, as byte offsets from `channelOffset`: a runtime loop runs `fullSteps` steps of
     /// `blocks` blocks (offsets `0, 32, …`), then one last step covers the blocks left, the last of which starts at
@@ -262,27 +289,22 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         }
     }
 
+    private static let savedRegisters = [rowsLeft, stepInput, stepOutput, cursorInput, cursorOutput]
+
     private static func assemble(
-        _ layout: Layout, pixels: Int, blocks: Int, channelsOutermost: Bool
+        _ layout: Layout, row: RowPlan, blocks: Int, channelsOutermost: Bool
     ) throws(MachineCodeError) -> [UInt8] {
         var a = X86Assembler()
-        a.push(rowsLeft)
+        for register in savedRegisters { a.push(register) }
         if channelsOutermost {
-            for register in [stepInput, stepOutput, stepPixelsLeft] { a.push(register) }
-            // One channel step over all pixels, then the next: the step's inputs and weights stay in L1.
+            // One channel step over the whole row, then the next: the step's inputs and weights stay in L1.
             let plan = ChannelPlan(channels: layout.channels, blocks: blocks)
             a.mov(channelOffset, 0)
             func sweep(_ a: inout X86Assembler, offsets: [Int32]) {
                 a.lea(stepInput, Memory(input, index: channelOffset, scale: 1))
                 a.lea(stepOutput, Memory(output, index: channelOffset, scale: 1))
-                a.mov(stepPixelsLeft, pixelsLeft)
-                emitPixelLoops(
-                    &a, layout, pixels: pixels, input: stepInput, output: stepOutput,
-                    pixelsLeft: stepPixelsLeft
-                ) { a, group in
-                    emitStep(
-                        &a, layout, pixels: group, offsets: offsets, input: stepInput, output: stepOutput,
-                        indexed: false)
+                emitRow(&a, layout, row, input: stepInput, output: stepOutput) { a, group, input, output in
+                    emitStep(&a, layout, group: group, offsets: offsets, input: input, output: output, indexed: false)
                 }
             }
             if plan.fullSteps > 0 {
@@ -296,19 +318,20 @@ package struct DepthwiseConv2DMachineCode: Sendable {
                 }
             }
             if !plan.lastStep.isEmpty { sweep(&a, offsets: plan.lastStep) }
-            for register in [stepPixelsLeft, stepOutput, stepInput] { a.pop(register) }
         } else {
-            emitPixelLoops(&a, layout, pixels: pixels, input: input, output: output, pixelsLeft: pixelsLeft) {
-                a, group in
-                // Smaller groups take more channel blocks per step, to keep enough accumulators in flight.
+            let pixels = row.loopGroup.count
+            emitRow(&a, layout, row, input: input, output: output) { a, group, input, output in
+                // Smaller groups take more channel blocks per step, to keep enough accumulators in flight (15
+                // registers for the accumulators and one weight per block).
                 let plan = ChannelPlan(
-                    channels: layout.channels, blocks: group == pixels ? blocks : group == 4 ? 3 : group == 2 ? 5 : 7)
+                    channels: layout.channels,
+                    blocks: group.count == pixels ? blocks : min(7, 15 / (group.count + 1)))
                 a.mov(channelOffset, 0)
                 if plan.fullSteps > 0 {
                     let channelLoop = a.makeLabel()
                     a.bind(channelLoop)
                     emitStep(
-                        &a, layout, pixels: group, offsets: (0..<plan.blocks).map { Int32($0 * 32) },
+                        &a, layout, group: group, offsets: (0..<plan.blocks).map { Int32($0 * 32) },
                         input: input, output: output, indexed: true)
                     a.add(channelOffset, Int32(plan.blocks * 32))
                     if plan.fullSteps > 1 {
@@ -318,47 +341,50 @@ package struct DepthwiseConv2DMachineCode: Sendable {
                 }
                 if !plan.lastStep.isEmpty {
                     emitStep(
-                        &a, layout, pixels: group, offsets: plan.lastStep, input: input, output: output,
+                        &a, layout, group: group, offsets: plan.lastStep, input: input, output: output,
                         indexed: true)
                 }
             }
         }
-        a.pop(rowsLeft)
+        for register in savedRegisters.reversed() { a.pop(register) }
         a.vzeroupper()
         a.ret()
         return try a.finish()
     }
 
-    /// Loops over the pixels: groups of `pixels` while that many are left, then smaller groups (halving down to
-    /// single pixels) for the rest; `body` emits one
-    /// group's work, after which `input` / `output` advance past the group and `pixelsLeft` counts down.
-    private static func emitPixelLoops(
-        _ a: inout X86Assembler, _ layout: Layout, pixels: Int, input: GPR, output: GPR, pixelsLeft: GPR,
-        body: (inout X86Assembler, Int) -> Void
+    /// One row's groups in order: the unrolled groups before the loop, the loop over interior groups, the unrolled
+    /// groups after it. `body` emits one group's work from base registers (`input` / `output`, or the loop's
+    /// cursors), which it must leave unchanged; `r8`, `r14`, `r15` are the loop's.
+    private static func emitRow(
+        _ a: inout X86Assembler, _ layout: Layout, _ row: RowPlan, input: GPR, output: GPR,
+        body: (inout X86Assembler, [Pixel], GPR, GPR) -> Void
     ) {
-        for group in [pixels] + [4, 2, 1].filter({ $0 < pixels }) {
+        for group in row.lead { body(&a, group, input, output) }
+        if row.loopCount > 0 {
+            a.lea(cursorInput, Memory(input, Int32(row.loopInputOffset)))
+            a.lea(cursorOutput, Memory(output, Int32(row.loopOutputOffset)))
+            a.mov(loopGroupsLeft, row.loopCount)
             let loop = a.makeLabel()
-            let next = a.makeLabel()
             a.bind(loop)
-            a.cmp(pixelsLeft, Int32(group))
-            a.jl(next)
-            body(&a, group)
-            a.add(input, Int32(group * layout.pixelStride))
-            a.add(output, Int32(group * layout.channels * 4))
-            a.sub(pixelsLeft, Int32(group))
-            a.jmp(loop)
-            a.bind(next)
+            body(&a, row.loopGroup, cursorInput, cursorOutput)
+            a.add(cursorInput, Int32(row.loopGroup.count * layout.pixelStride))
+            a.add(cursorOutput, Int32(row.loopGroup.count * layout.channels * 4))
+            a.dec(loopGroupsLeft)
+            a.jnz(loop)
         }
+        for group in row.trail { body(&a, group, input, output) }
     }
 
-    /// The channel blocks at `offsets` (bytes from `channelOffset`) of `pixels` pixels: bias, all filter rows, clamp,
-    /// store. `input` / `output` point at the first pixel, at channel 0 when `indexed` (`channelOffset` is added) or
-    /// already at the step's first channel.
+    /// The channel blocks at `offsets` (bytes from `channelOffset`) of the pixels of `group`: bias, all filter
+    /// rows, clamp, store. Each pixel multiplies only its own in-bounds filter columns; a filter column's weights
+    /// are loaded once for all pixels that use it. `input` / `output` are the group's base registers, at channel 0
+    /// when `indexed` (`channelOffset` is added) or already at the step's first channel.
     private static func emitStep(
-        _ a: inout X86Assembler, _ layout: Layout, pixels: Int, offsets: [Int32], input: GPR, output: GPR,
+        _ a: inout X86Assembler, _ layout: Layout, group: [Pixel], offsets: [Int32], input: GPR, output: GPR,
         indexed: Bool
     ) {
         let blocks = offsets.count
+        let pixels = group.count
         // ymm0 … ymm(pixels · blocks − 1) accumulate (pixel-major); the next `blocks` registers hold weights.
         func accumulator(_ p: Int, _ b: Int) -> YMM { YMM(p * blocks + b) }
         let firstWeight = pixels * blocks
@@ -370,35 +396,40 @@ package struct DepthwiseConv2DMachineCode: Sendable {
                 a.vmovups(accumulator(p, b), Memory(bias, index: channelOffset, scale: 1, offsets[b]))
             }
         }
-        let rowLoop = a.makeLabel()
-        let rowsDone = a.makeLabel()
-        if indexed {
-            a.lea(rowInput, Memory(input, index: channelOffset, scale: 1))
-        } else {
-            a.mov(rowInput, input)
-        }
-        a.lea(rowWeights, Memory(weights, index: channelOffset, scale: 1))
-        a.mov(rowsLeft, tapRows)
-        a.test(rowsLeft, rowsLeft)
-        a.jz(rowsDone)
-        a.bind(rowLoop)
-        for kx in 0..<layout.tapColumns {
-            for b in 0..<blocks {
-                let weight = YMM(firstWeight + b)
-                a.vmovups(weight, Memory(rowWeights, Int32(kx * layout.channels * 4) + offsets[b]))
-                for p in 0..<pixels {
-                    a.vmulps(
-                        product, weight,
-                        Memory(rowInput, Int32(p * layout.pixelStride + kx * layout.tapStride) + offsets[b]))
-                    a.vaddps(accumulator(p, b), accumulator(p, b), product)
+        let usedColumns = group.map(\.taps).filter { !$0.isEmpty }
+        if let first = usedColumns.map(\.lowerBound).min(), let end = usedColumns.map(\.upperBound).max() {
+            let rowLoop = a.makeLabel()
+            let rowsDone = a.makeLabel()
+            if indexed {
+                a.lea(rowInput, Memory(input, index: channelOffset, scale: 1))
+            } else {
+                a.mov(rowInput, input)
+            }
+            a.lea(rowWeights, Memory(weights, index: channelOffset, scale: 1))
+            a.mov(rowsLeft, tapRows)
+            a.test(rowsLeft, rowsLeft)
+            a.jz(rowsDone)
+            a.bind(rowLoop)
+            for kx in first..<end {
+                let users = (0..<pixels).filter { group[$0].taps.contains(kx) }
+                guard !users.isEmpty else { continue }
+                for b in 0..<blocks {
+                    let weight = YMM(firstWeight + b)
+                    a.vmovups(weight, Memory(rowWeights, Int32(kx * layout.channels * 4) + offsets[b]))
+                    for p in users {
+                        a.vmulps(
+                            product, weight,
+                            Memory(rowInput, Int32(group[p].inputOffset + kx * layout.tapStride) + offsets[b]))
+                        a.vaddps(accumulator(p, b), accumulator(p, b), product)
+                    }
                 }
             }
+            a.add(rowInput, Int32(layout.inputRowStride))
+            a.add(rowWeights, Int32(layout.weightRowStride))
+            a.dec(rowsLeft)
+            a.jnz(rowLoop)
+            a.bind(rowsDone)
         }
-        a.add(rowInput, Int32(layout.inputRowStride))
-        a.add(rowWeights, Int32(layout.weightRowStride))
-        a.dec(rowsLeft)
-        a.jnz(rowLoop)
-        a.bind(rowsDone)
         // max(lower, acc) then min(upper, acc): the accumulator is the second operand, which vmaxps / vminps
         // return when either is NaN, so a NaN sum passes through as in ClampRange.apply.
         let lower = YMM(firstWeight)
@@ -410,7 +441,7 @@ package struct DepthwiseConv2DMachineCode: Sendable {
                 let sum = accumulator(p, b)
                 if layout.clampsLower { a.vmaxps(sum, lower, sum) }
                 if layout.clampsUpper { a.vminps(sum, upper, sum) }
-                let displacement = Int32(p * layout.channels * 4) + offsets[b]
+                let displacement = Int32(group[p].outputOffset) + offsets[b]
                 a.vmovups(
                     indexed
                         ? Memory(output, index: channelOffset, scale: 1, displacement) : Memory(output, displacement),
