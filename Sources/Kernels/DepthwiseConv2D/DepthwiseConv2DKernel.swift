@@ -100,6 +100,18 @@ public struct DepthwiseConv2DKernel: Sendable {
         func run(range: Range<Int>) {
             let rowFloats = kernel.geometry.outputWidth * kernel.geometry.outputChannels
             let residualChannels = kernel.epilogue.residualChannels(outputChannels: kernel.geometry.outputChannels)
+            if let machineCode = kernel.machineCode, machineCode.sweepsRows {
+                // All rows of the range first (each channel step sweeps them), then the epilogue row by row.
+                machineCode.convolveRows(range, input: input, output: output)
+                guard !kernel.epilogue.isEmpty else { return }
+                for row in range {
+                    kernel.epilogue.apply(
+                        rows: kernel.geometry.outputWidth, channels: kernel.geometry.outputChannels,
+                        output: output + row * rowFloats,
+                        residual: residual.map { $0 + row * kernel.geometry.outputWidth * residualChannels })
+                }
+                return
+            }
             for row in range {
                 kernel.convolveRow(row, input: input, weights: weights, biases: biases, output: output)
                 if !kernel.epilogue.isEmpty {

@@ -108,12 +108,52 @@ package struct DepthwiseConv2DMachineCode: Sendable {
             Int(bitPattern: output), 0, tapRows.count)
     }
 
+    /// Whether runs go through ``convolveRows(_:input:output:)`` (each channel step sweeping a range of rows)
+    /// instead of ``convolveRow(_:image:tapRows:output:)``: so when the channel steps are outermost.
+    package var sweepsRows: Bool { channelsOutermost }
+
+    /// Computes output rows `rows` (flattened over batch and outputHeight), clamped, of the whole `input` (NHWC)
+    /// into the whole `output`; only when ``sweepsRows``. Each channel step goes over all of the range's rows of an
+    /// image before the next, so the step's slice of the inputs (every input row under the range) and its
+    /// weights are read from L2 once and then stay in L1.
+    package func convolveRows(_ rows: Range<Int>, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        let g = geometry
+        let imageInput = g.inputHeight * g.inputWidth * g.inputChannels
+        let imageOutput = g.outputHeight * g.outputWidth * g.outputChannels
+        let table = UnsafePointer(constants.rowTable)
+        let bias = Int(bitPattern: UnsafePointer(constants.bias))
+        var row = rows.lowerBound
+        while row < rows.upperBound {
+            let image = row / g.outputHeight
+            let end = min(rows.upperBound, (image + 1) * g.outputHeight)
+            code.entry(
+                Int(bitPattern: input + image * imageInput), 0, bias, Int(bitPattern: output + image * imageOutput),
+                Int(bitPattern: table + (row - image * g.outputHeight) * RowEntry.count),
+                Int(bitPattern: table + (end - image * g.outputHeight) * RowEntry.count))
+            row = end
+        }
+    }
+
+    /// A row table entry, read by the row-sweeping code: the byte offset from the image's input to the first
+    /// input row under the output row's in-bounds filter rows (0 when there is none), the byte offset of the
+    /// output row, the address of the first in-bounds filter row's weights, and the number of in-bounds filter
+    /// rows.
+    private enum RowEntry {
+        static let count = 4
+        static let input: Int32 = 0
+        static let output: Int32 = 8
+        static let weights: Int32 = 16
+        static let tapRows: Int32 = 24
+    }
+
     /// The filter, then the bias followed by the clamp's lower and upper bound, in 64-byte-aligned memory: with the
     /// channels in eights every 32-byte load of them stays inside one cache line (a load that splits a line costs
     /// two).
     private final class AlignedConstants: @unchecked Sendable {
         let filter: UnsafeMutablePointer<Float>
         let bias: UnsafeMutablePointer<Float>
+        /// ``RowEntry/count`` integers per output row (see ``RowEntry``).
+        let rowTable: UnsafeMutablePointer<Int>
         private let memory: UnsafeMutableRawPointer
 
         init(
@@ -124,10 +164,24 @@ package struct DepthwiseConv2DMachineCode: Sendable {
             let filterCount = g.kernelHeight * g.kernelWidth * channels
             // The bias starts at the next multiple of 16 floats (64 bytes).
             let biasStart = (filterCount + 15) / 16 * 16
-            memory = UnsafeMutableRawPointer.allocate(byteCount: (biasStart + channels + 2) * 4, alignment: 64)
-            let floats = memory.bindMemory(to: Float.self, capacity: biasStart + channels + 2)
+            // The row table starts at the next multiple of 16 floats after the bias and the bounds.
+            let tableStart = (biasStart + channels + 2 + 15) / 16 * 16
+            let tableCount = g.outputHeight * RowEntry.count
+            memory = UnsafeMutableRawPointer.allocate(byteCount: tableStart * 4 + tableCount * 8, alignment: 64)
+            let floats = memory.bindMemory(to: Float.self, capacity: tableStart)
             self.filter = floats
             self.bias = floats + biasStart
+            rowTable = (memory + tableStart * 4).bindMemory(to: Int.self, capacity: tableCount)
+            for oy in 0..<g.outputHeight {
+                let origin = oy * g.strideHeight - g.paddingTop
+                let taps = g.tapRows(from: origin)
+                let firstRow = taps.isEmpty ? 0 : origin + taps.lowerBound * g.dilationHeight
+                let entry = rowTable + oy * RowEntry.count
+                entry[0] = firstRow * g.inputWidth * g.inputChannels * 4
+                entry[1] = oy * g.outputWidth * channels * 4
+                entry[2] = Int(bitPattern: floats + taps.lowerBound * g.kernelWidth * channels)
+                entry[3] = taps.count
+            }
             self.filter.initialize(from: filter, count: filterCount)
             if let bias {
                 self.bias.initialize(from: bias, count: channels)
@@ -248,16 +302,21 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         }
     }
 
-    // Registers. Arguments: rdi input row (column 0 of the first filter row inside the input), rsi weights (that
-    // filter row), rdx bias (+ clamp), rcx output row, r9 filter rows. rax: channel offset in bytes; r10 / r11:
+    // Registers. Arguments, one row (pixel groups outermost): rdi input row (column 0 of the first filter row
+    // inside the input), rsi weights (that filter row), rdx bias (+ clamp), rcx output row, r9 filter rows.
+    // Arguments, sweeping rows (channel steps outermost): rdi the image's input, rdx bias, rcx the image's output,
+    // r8 / r9 the row table's first / end entry; rsi walks the table. rax: channel offset in bytes; r10 / r11:
     // input / weights of the current filter row and channel block; rbx: filter rows left. Channels outermost,
-    // r12 / r13 are the row's input and output at the step's first channel. r14 / r15 walk the looped groups, r8
-    // counts them. rbx, r12 … r15 are callee-saved, so pushed.
+    // r12 / r13 are the row's input and output at the step's first channel. r14 / r15 walk the looped groups, rbp
+    // counts them. rbx, rbp, r12 … r15 are callee-saved, so pushed.
     private static let input = GPR.rdi
     private static let weights = GPR.rsi
+    private static let tableCursor = GPR.rsi
     private static let bias = GPR.rdx
     private static let output = GPR.rcx
-    private static let loopGroupsLeft = GPR.r8
+    private static let tableStart = GPR.r8
+    private static let tableEnd = GPR.r9
+    private static let loopGroupsLeft = GPR.rbp
     private static let tapRows = GPR.r9
     private static let channelOffset = GPR.rax
     private static let rowInput = GPR.r10
@@ -289,7 +348,7 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         }
     }
 
-    private static let savedRegisters = [rowsLeft, stepInput, stepOutput, cursorInput, cursorOutput]
+    private static let savedRegisters = [rowsLeft, loopGroupsLeft, stepInput, stepOutput, cursorInput, cursorOutput]
 
     private static func assemble(
         _ layout: Layout, row: RowPlan, blocks: Int, channelsOutermost: Bool
@@ -297,15 +356,30 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         var a = X86Assembler()
         for register in savedRegisters { a.push(register) }
         if channelsOutermost {
-            // One channel step over the whole row, then the next: the step's inputs and weights stay in L1.
+            // One channel step over all the rows, then the next: the step's inputs and weights stay in L1.
             let plan = ChannelPlan(channels: layout.channels, blocks: blocks)
+            let done = a.makeLabel()
+            a.cmp(tableStart, tableEnd)
+            a.jge(done)
             a.mov(channelOffset, 0)
             func sweep(_ a: inout X86Assembler, offsets: [Int32]) {
-                a.lea(stepInput, Memory(input, index: channelOffset, scale: 1))
-                a.lea(stepOutput, Memory(output, index: channelOffset, scale: 1))
+                a.mov(tableCursor, tableStart)
+                let rowLoop = a.makeLabel()
+                a.bind(rowLoop)
+                a.mov(stepInput, Memory(tableCursor, RowEntry.input))
+                a.add(stepInput, input)
+                a.add(stepInput, channelOffset)
+                a.mov(stepOutput, Memory(tableCursor, RowEntry.output))
+                a.add(stepOutput, output)
+                a.add(stepOutput, channelOffset)
                 emitRow(&a, layout, row, input: stepInput, output: stepOutput) { a, group, input, output in
-                    emitStep(&a, layout, group: group, offsets: offsets, input: input, output: output, indexed: false)
+                    emitStep(
+                        &a, layout, group: group, offsets: offsets, input: input, output: output, indexed: false,
+                        table: tableCursor)
                 }
+                a.add(tableCursor, Int32(RowEntry.count * 8))
+                a.cmp(tableCursor, tableEnd)
+                a.jl(rowLoop)
             }
             if plan.fullSteps > 0 {
                 let channelLoop = a.makeLabel()
@@ -318,6 +392,7 @@ package struct DepthwiseConv2DMachineCode: Sendable {
                 }
             }
             if !plan.lastStep.isEmpty { sweep(&a, offsets: plan.lastStep) }
+            a.bind(done)
         } else {
             let pixels = row.loopGroup.count
             emitRow(&a, layout, row, input: input, output: output) { a, group, input, output in
@@ -354,7 +429,7 @@ package struct DepthwiseConv2DMachineCode: Sendable {
 
     /// One row's groups in order: the unrolled groups before the loop, the loop over interior groups, the unrolled
     /// groups after it. `body` emits one group's work from base registers (`input` / `output`, or the loop's
-    /// cursors), which it must leave unchanged; `r8`, `r14`, `r15` are the loop's.
+    /// cursors), which it must leave unchanged; `rbp`, `r14`, `r15` are the loop's.
     private static func emitRow(
         _ a: inout X86Assembler, _ layout: Layout, _ row: RowPlan, input: GPR, output: GPR,
         body: (inout X86Assembler, [Pixel], GPR, GPR) -> Void
@@ -378,10 +453,12 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     /// The channel blocks at `offsets` (bytes from `channelOffset`) of the pixels of `group`: bias, all filter
     /// rows, clamp, store. Each pixel multiplies only its own in-bounds filter columns; a filter column's weights
     /// are loaded once for all pixels that use it. `input` / `output` are the group's base registers, at channel 0
-    /// when `indexed` (`channelOffset` is added) or already at the step's first channel.
+    /// when `indexed` (`channelOffset` is added) or already at the step's first channel. The first in-bounds
+    /// filter row's weights and the filter row count come from the row table entry at `table`, else from the
+    /// arguments.
     private static func emitStep(
         _ a: inout X86Assembler, _ layout: Layout, group: [Pixel], offsets: [Int32], input: GPR, output: GPR,
-        indexed: Bool
+        indexed: Bool, table: GPR? = nil
     ) {
         let blocks = offsets.count
         let pixels = group.count
@@ -405,8 +482,14 @@ package struct DepthwiseConv2DMachineCode: Sendable {
             } else {
                 a.mov(rowInput, input)
             }
-            a.lea(rowWeights, Memory(weights, index: channelOffset, scale: 1))
-            a.mov(rowsLeft, tapRows)
+            if let table {
+                a.mov(rowWeights, Memory(table, RowEntry.weights))
+                a.add(rowWeights, channelOffset)
+                a.mov(rowsLeft, Memory(table, RowEntry.tapRows))
+            } else {
+                a.lea(rowWeights, Memory(weights, index: channelOffset, scale: 1))
+                a.mov(rowsLeft, tapRows)
+            }
             a.test(rowsLeft, rowsLeft)
             a.jz(rowsDone)
             a.bind(rowLoop)
