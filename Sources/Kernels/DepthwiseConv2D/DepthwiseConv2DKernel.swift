@@ -79,8 +79,14 @@ public struct DepthwiseConv2DKernel: Sendable {
                 guard let weights = filterBuffer.baseAddress, let biases = biasBuffer.baseAddress else { return }
                 // Rows per chunk so that each thread gets at least `minimumParallelWork` multiply-adds.
                 let rowWork = max(1, g.outputWidth * g.outputChannels * g.kernelHeight * g.kernelWidth)
+                let rows = g.batch * g.outputHeight
+                var minimumChunk = (Self.minimumParallelWork + rowWork - 1) / rowWork
+                if machineCode?.sweepsRows == true {
+                    // Rows that sweep together share their input rows: one range per thread.
+                    minimumChunk = max(minimumChunk, (rows + pool.threadCount - 1) / pool.threadCount)
+                }
                 pool.parallelRanges(
-                    g.batch * g.outputHeight, minimumChunk: (Self.minimumParallelWork + rowWork - 1) / rowWork,
+                    rows, minimumChunk: minimumChunk,
                     Rows(
                         kernel: self, input: input, weights: weights, biases: biases, output: output,
                         residual: residual))
