@@ -1,35 +1,35 @@
 /// AVX2 machine code, generated at load for one ``DepthwiseConv2DGeometry`` with depth multiplier 1 and at
 /// least 8 channels, that computes whole output rows, clamp included.
 ///
-/// One piece of code is generated per number of in-bounds filter columns `n` that occurs in a row (the interior
-/// columns have all `kernelWidth`, border columns fewer). Each is called as
-/// `entry(input, weights, bias, output, pixelCount, tapRowCount)`:
-/// - `input`: the first pixel's first in-bounds tap (row `oy · strideHeight − paddingTop + kyStart ·
-///   dilationHeight`, column `ox · strideWidth − paddingLeft + kxStart · dilationWidth`, channel 0), NHWC;
-/// - `weights`: the filter at `(kyStart, kxStart)`, rows `kernelWidth · channels` floats apart;
-/// - `bias`: `channels` floats followed by the clamp's lower and upper bound (read only when the clamp is not the
-///   identity), a copy this type owns, as it owns a copy of the filter;
-/// - `output`: the first pixel's channel 0; pixels follow each other `channels` floats apart;
-/// - `pixelCount` ≥ 0 output pixels of one row whose inputs are `strideWidth` pixels apart (all with the same
-///   `n`); `tapRowCount` ≥ 0 filter rows from `kyStart` on.
+/// A row's output columns are cut at load into groups of adjacent pixels, each pixel with its own in-bounds
+/// filter columns (border columns have fewer; out-of-bounds taps are simply not emitted), so border pixels run with
+/// their neighbours and share their weight loads. Short rows (at most 4 groups) are unrolled whole; longer rows
+/// run unrolled border groups, a runtime loop over interior groups, and unrolled groups for the rest.
 ///
-/// Strides, dilations, channel count, kernel width and `n` are immediates. Channels go in blocks of 8; when they do
-/// not come in eights, the last block starts at channel `channels − 8` and recomputes (to the same values) channels
-/// the block before it already stored. Each pixel's block of 8 channels starts
-/// from the bias and accumulates its taps in filter-row then filter-column order, each product rounded and then
-/// added (`vmulps` + `vaddps`, not a fused multiply-add: the rounding of LiteRT's builtin kernel and of the Swift
-/// and reference kernels, which this code matches bit for bit; on this class of CPU the multiply and the add go to
-/// different pipes, so it is no slower than an FMA where the loads are the bottleneck), then is clamped with
-/// `max(lower, ·)` then `min(upper, ·)` (a NaN sum stays NaN, as in ``ClampRange/apply(_:)``) and stored once.
+/// Two loop orders, chosen at load:
+/// - pixel groups outermost (narrow layers): called once per output row as `entry(input, weights, bias, output,
+///   0, tapRowCount)` with `input` the row's column 0 of the first in-bounds filter row (`kyStart`), channel 0,
+///   `weights` the filter at `(kyStart, 0)`, `output` the row's first float; each group goes through all channels
+///   in steps (smaller groups take more blocks per step).
+/// - channel steps outermost (wide layers, whose pixel groups' inputs and weights over all channels would crowd
+///   L1): called once per range of rows of one image as `entry(imageInput, 0, bias, imageOutput, firstEntry,
+///   endEntry)` with entries of a row table built at load (each row's input and output offsets, first in-bounds
+///   filter row and filter row count); each channel step sweeps all those rows before the next, so its slice of the
+///   inputs and weights comes from L2 once and stays in L1.
 ///
-/// Pixels go in groups (a runtime loop over groups, then smaller groups for the rest of the run); inside a group,
-/// channels go in steps of `blocks` blocks of 8 (a runtime loop, then one shorter step for the rest); inside that, a
-/// runtime loop over filter rows with the `n` filter columns unrolled: each weight vector is loaded once for all
-/// pixels of the group, and every pixel's input is the memory operand of its `vmulps`. With `pixels · blocks`
-/// accumulators (8 to 12) in flight the multiply and add pipes stay busy despite their latency. When a pixel
-/// group's inputs and weights over all channels would crowd L1 (wide layers), the loops swap: each channel step
-/// sweeps the whole row, its slice of inputs and weights staying in L1. Border columns (fewer filter columns) are
-/// single pixels, 7 channel blocks at a time.
+/// `bias` is `channels` floats followed by the clamp's lower and upper bound (read only when the clamp is not the
+/// identity), a copy this type owns, as it owns a copy of the filter. Strides, dilations, channel count and each
+/// pixel's filter columns are immediates and displacements. Channels go in blocks of 8; when they do not come in
+/// eights, the last block starts at channel `channels − 8` and recomputes (to the same values) channels the block
+/// before it already stored. Each pixel's block of 8 channels starts from the bias and accumulates its taps in
+/// filter-row then filter-column order, each product rounded and then added (`vmulps` + `vaddps`, not a fused
+/// multiply-add: the rounding of LiteRT's builtin kernel and of the Swift and reference kernels, which this code
+/// matches bit for bit; on this class of CPU the multiply and the add go to different pipes, so it is no slower
+/// than an FMA where the loads are the bottleneck), then is clamped with `max(lower, ·)` then `min(upper, ·)` (a NaN
+/// sum stays NaN, as in ``ClampRange/apply(_:)``) and stored once. Inside a step, a runtime loop runs over the
+/// filter rows with the filter columns unrolled: each weight vector is loaded once for all pixels of the group that
+/// use it, and every pixel's input is the memory operand of its `vmulps`; with `pixels · blocks` accumulators (8 to
+/// 14) in flight the multiply and add pipes stay busy despite their latency.
 package struct DepthwiseConv2DMachineCode: Sendable {
     /// The code for one output row.
     private let code: ExecutableCode
@@ -59,7 +59,7 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         }
         let blockCount = (g.outputChannels + 7) / 8
         // Twelve accumulators (4 pixels × 3 blocks) when the channels allow, else eight.
-        let plan: (pixels: Int, blocks: Int) =
+        var plan: (pixels: Int, blocks: Int) =
             switch blockCount {
             case 1: (8, 1)
             case 2, 4: (4, 2)
@@ -70,6 +70,9 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         let groupInputColumns = (plan.pixels - 1) * g.strideWidth + (g.kernelWidth - 1) * g.dilationWidth + 1
         let groupBytes = g.kernelHeight * (groupInputColumns + g.kernelWidth) * g.outputChannels * 4
         let channelsOutermost = groupBytes > Self.channelsOutermostThreshold
+        // Sweeping rows, steps of 2 blocks (64 bytes, a cache line when the channels come in sixteens): measured
+        // faster than 3 blocks on efficientnet's wide layers, although each weight load serves 8 products, not 12.
+        if channelsOutermost && plan.blocks == 3 { plan.blocks = 2 }
         guard let layout = Layout(geometry: g, clamp: clamp),
             let row = RowPlan(geometry: g, pixels: plan.pixels)
         else { return nil }
