@@ -203,8 +203,9 @@ struct DepthwiseConv2DMachineCodeTests {
         #expect(seen == [[false, false], [false, true], [true, false], [true, true]])
     }
 
-    /// A fused residual ADD + PRELU + RELU6 after the generated rows equals the same epilogue after the Swift rows.
-    @Test(.enabled(if: HostCPU.supportsGeneratedAVX2), arguments: [(8, 1), (40, 2), (24, 1)])
+    /// A fused residual ADD + PRELU + RELU6 after the generated rows equals the same epilogue after the Swift rows
+    /// (the 672- and 264-channel cases sweep rows, the epilogue following each thread's range).
+    @Test(.enabled(if: HostCPU.supportsGeneratedAVX2), arguments: [(8, 1), (40, 2), (24, 1), (672, 1), (264, 2)])
     func epilogueFollowsGeneratedRows(channels: Int, stride: Int) {
         let g = Self.geometry(
             batch: 2, outputHeight: 5, outputWidth: 13, channels: channels, kernel: (5, 5), stride: stride,
@@ -234,7 +235,9 @@ struct DepthwiseConv2DMachineCodeTests {
         #expect(generated.usesGeneratedCode)
         #expect(!swift.usesGeneratedCode)
         let expected = run(swift, pool: .serial)
-        for pool in [ThreadPool.serial, ThreadPool(threadCount: 2)] {
+        let code = DepthwiseConv2DMachineCode(geometry: g, clamp: .relu, filter: filter, bias: bias)
+        #expect(code?.sweepsRows == (channels >= 264))
+        for pool in [ThreadPool.serial, Self.twoThreads, Self.threeThreads] {
             expectNearlyEqual(run(generated, pool: pool), expected, tolerance: 1e-5 * 5, "threads=\(pool.threadCount)")
         }
     }

@@ -9,7 +9,8 @@
 ///
 /// With `generatesMachineCode` on a CPU with AVX2 + FMA, a multiplier-1 convolution with at least 8 channels
 /// runs its rows (clamp fused) through AVX2 code generated at load (`DepthwiseConv2DMachineCode`) instead;
-/// the epilogue still runs in Swift.
+/// the epilogue still runs in Swift. When that code sweeps rows (wide layers: each channel step goes over all rows
+/// of a range), the rows go one range per thread, and the epilogue follows once all of the range's rows are done.
 public struct DepthwiseConv2DKernel: Sendable {
     /// The geometry this kernel was prepared for.
     public let geometry: DepthwiseConv2DGeometry

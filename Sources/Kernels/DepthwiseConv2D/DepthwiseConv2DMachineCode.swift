@@ -48,8 +48,8 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     /// Generates code for `geometry` and `clamp` and copies `filter` (`[1, kernelHeight, kernelWidth,
     /// outputChannels]`) and `bias` (`[outputChannels]`, or nil for zeros); neither pointer is retained. Returns nil
     /// when the geometry is not one it handles (depth multiplier other than 1, fewer than 8 channels, offsets beyond
-    /// 32-bit displacements, rows of more than 64 columns with too few interior ones to loop over), when the CPU cannot run
-    /// AVX2 + FMA, or when code cannot be assembled or mapped (the Swift path runs instead).
+    /// 32-bit displacements, rows of more than 64 columns with too few interior ones to loop over), when the CPU
+    /// cannot run AVX2 + FMA, or when code cannot be assembled or mapped (the Swift path runs instead).
     package init?(
         geometry g: DepthwiseConv2DGeometry, clamp: ClampRange, filter: UnsafePointer<Float>,
         bias: UnsafePointer<Float>?
@@ -95,11 +95,12 @@ package struct DepthwiseConv2DMachineCode: Sendable {
 
     /// Computes output row `oy` of one image, clamped: `image` is that image's input (NHWC), `tapRows` the filter
     /// rows inside the input for this output row (``DepthwiseConv2DGeometry/tapRows(from:)``), `output` the row's
-    /// first float.
+    /// first float. Only when not ``sweepsRows``.
     @inline(__always)
     package func convolveRow(
         _ oy: Int, image: UnsafePointer<Float>, tapRows: Range<Int>, output: UnsafeMutablePointer<Float>
     ) {
+        assert(!sweepsRows, "DepthwiseConv2DMachineCode: this code sweeps rows (convolveRows)")
         let g = geometry
         let channels = g.outputChannels
         // With no row inside the input nothing is read; any valid address will do.
@@ -267,7 +268,8 @@ package struct DepthwiseConv2DMachineCode: Sendable {
             func pixel(_ ox: Int, inputBase: Int, outputBase: Int) -> Pixel {
                 let window = ox * g.strideWidth - g.paddingLeft
                 return Pixel(
-                    inputOffset: (window - inputBase) * pixelBytes, outputOffset: (ox - outputBase) * g.outputChannels * 4,
+                    inputOffset: (window - inputBase) * pixelBytes,
+                    outputOffset: (ox - outputBase) * g.outputChannels * 4,
                     taps: g.tapColumns(from: window))
             }
             // `columns` in as few groups of at most `pixels` as possible, their sizes as even as possible.
