@@ -83,8 +83,9 @@ public struct DepthwiseConv2DKernel: Sendable {
                 let rows = g.batch * g.outputHeight
                 var minimumChunk = (Self.minimumParallelWork + rowWork - 1) / rowWork
                 if machineCode?.sweepsRows == true {
-                    // Rows that sweep together share their input rows: one range per thread.
-                    minimumChunk = max(minimumChunk, (rows + pool.threadCount - 1) / pool.threadCount)
+                    // Rows that sweep together share their input rows: one range per thread (rounded down, so
+                    // that `rows / minimumChunk` still gives every thread a range).
+                    minimumChunk = max(minimumChunk, rows / pool.threadCount)
                 }
                 pool.parallelRanges(
                     rows, minimumChunk: minimumChunk,
