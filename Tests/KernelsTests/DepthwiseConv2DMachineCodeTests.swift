@@ -124,6 +124,71 @@ struct DepthwiseConv2DMachineCodeTests {
         }
     }
 
+    /// Small and wide maps as efficientnet and the face models have them: every row width 1 … 9, 13 and 14 (short
+    /// rows unrolled whole, border columns grouped with interior ones, channel steps sweeping all rows), channel
+    /// counts with and without a partial last block up to 672, 3×3 and 5×5, strides 1 and 2, SAME and VALID.
+    static let rowGroupCases: [Case] = {
+        var cases: [Case] = []
+        var index = 0
+        for width in [1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 14] {
+            for channels in [8, 9, 16, 24, 672] {
+                for kernel in [3, 5] {
+                    for stride in [1, 2] {
+                        index += 1
+                        cases.append(
+                            Case(
+                                geometry: geometry(
+                                    batch: 1 + index % 2, outputHeight: 1 + index % 5, outputWidth: width,
+                                    channels: channels, kernel: (kernel, kernel), stride: stride, dilation: 1,
+                                    same: index % 4 != 0),
+                                clamp: index % 3 == 0 ? .none : .relu6))
+                    }
+                }
+            }
+        }
+        return cases
+    }()
+
+    @Test(.enabled(if: HostCPU.supportsGeneratedAVX2), arguments: rowGroupCases)
+    func rowGroupsMatchReference(_ c: Case) {
+        let g = c.geometry
+        let (input, filter, bias) = Self.data(g)
+        var expected = [Float](repeating: .nan, count: g.batch * g.outputHeight * g.outputWidth * g.outputChannels)
+        expected.withUnsafeMutableBufferPointer { out in
+            guard let pointer = out.baseAddress else { return }
+            Reference.depthwiseConv2D(
+                geometry: g, input: input, filter: filter, bias: bias, output: pointer, clamp: c.clamp)
+        }
+        let kernel = DepthwiseConv2DKernel(
+            geometry: g, filter: filter, bias: bias, clamp: c.clamp, generatesMachineCode: true)
+        #expect(kernel.usesGeneratedCode)
+        for pool in [ThreadPool.serial, Self.twoThreads, Self.threeThreads] {
+            let actual = DepthwiseConv2DTests.runKernel(kernel, input: input, pool: pool)
+            let firstDifference = actual.indices.first { actual[$0].bitPattern != expected[$0].bitPattern }
+            let detail = firstDifference.map { "element \($0): \(actual[$0]) vs \(expected[$0])" } ?? ""
+            #expect(firstDifference == nil, "\(c) threads=\(pool.threadCount): \(detail)")
+        }
+    }
+
+    static let twoThreads = ThreadPool(threadCount: 2)
+    static let threeThreads = ThreadPool(threadCount: 3)
+
+    /// Both loop orders occur with each way of walking a row: unrolled whole (every row-group case, at most 16
+    /// columns) and looping over interior groups (the 97-column cases).
+    @Test(.enabled(if: HostCPU.supportsGeneratedAVX2))
+    func rowGroupCasesCoverTheirPaths() throws {
+        var seen = Set<[Bool]>()
+        for c in Self.rowGroupCases + Self.cases {
+            let (_, filter, bias) = Self.data(c.geometry)
+            let code = try #require(
+                DepthwiseConv2DMachineCode(geometry: c.geometry, clamp: c.clamp, filter: filter, bias: bias))
+            #expect(code.sweepsRows == code.channelsOutermost)
+            if c.geometry.outputWidth <= 16 { #expect(code.loopedColumns.isEmpty, "\(c)") }
+            seen.insert([code.channelsOutermost, code.loopedColumns.isEmpty])
+        }
+        #expect(seen == [[false, false], [false, true], [true, false], [true, true]])
+    }
+
     /// The cases run both loop orders (pixel groups outermost, channel steps outermost), with and without a partial
     /// last channel block.
     @Test(.enabled(if: HostCPU.supportsGeneratedAVX2))
@@ -138,8 +203,9 @@ struct DepthwiseConv2DMachineCodeTests {
         #expect(seen == [[false, false], [false, true], [true, false], [true, true]])
     }
 
-    /// A fused residual ADD + PRELU + RELU6 after the generated rows equals the same epilogue after the Swift rows.
-    @Test(.enabled(if: HostCPU.supportsGeneratedAVX2), arguments: [(8, 1), (40, 2), (24, 1)])
+    /// A fused residual ADD + PRELU + RELU6 after the generated rows equals the same epilogue after the Swift rows
+    /// (the 672- and 264-channel cases sweep rows, the epilogue following each thread's range).
+    @Test(.enabled(if: HostCPU.supportsGeneratedAVX2), arguments: [(8, 1), (40, 2), (24, 1), (672, 1), (264, 2)])
     func epilogueFollowsGeneratedRows(channels: Int, stride: Int) {
         let g = Self.geometry(
             batch: 2, outputHeight: 5, outputWidth: 13, channels: channels, kernel: (5, 5), stride: stride,
@@ -169,7 +235,9 @@ struct DepthwiseConv2DMachineCodeTests {
         #expect(generated.usesGeneratedCode)
         #expect(!swift.usesGeneratedCode)
         let expected = run(swift, pool: .serial)
-        for pool in [ThreadPool.serial, ThreadPool(threadCount: 2)] {
+        let code = DepthwiseConv2DMachineCode(geometry: g, clamp: .relu, filter: filter, bias: bias)
+        #expect(code?.sweepsRows == (channels >= 264))
+        for pool in [ThreadPool.serial, Self.twoThreads, Self.threeThreads] {
             expectNearlyEqual(run(generated, pool: pool), expected, tolerance: 1e-5 * 5, "threads=\(pool.threadCount)")
         }
     }
@@ -247,6 +315,13 @@ struct DepthwiseConv2DMachineCodeTests {
             Self.geometry(
                 batch: 1, outputHeight: 2, outputWidth: 9, channels: 8, kernel: (3, 3), stride: 1, dilation: 1,
                 same: true),
+            // Channel steps sweeping all rows (row table), with and without a partial last block.
+            Self.geometry(
+                batch: 2, outputHeight: 5, outputWidth: 7, channels: 676, kernel: (5, 5), stride: 1, dilation: 1,
+                same: true),
+            Self.geometry(
+                batch: 1, outputHeight: 3, outputWidth: 14, channels: 672, kernel: (5, 5), stride: 2, dilation: 1,
+                same: true),
         ]
         for g in geometries {
             let (input, filter, bias) = Self.data(g)
@@ -264,7 +339,7 @@ struct DepthwiseConv2DMachineCodeTests {
             let guardedOutput = try #require(GuardedFloats(count: outputCount, atPageEnd: true))
             guardedInput.pointer.update(from: input, count: input.count)
             var scratch: [Float] = [0]
-            for pool in [ThreadPool.serial, ThreadPool(threadCount: 2)] {
+            for pool in [ThreadPool.serial, Self.twoThreads, Self.threeThreads] {
                 guardedOutput.pointer.update(repeating: .nan, count: outputCount)
                 scratch.withUnsafeMutableBufferPointer { s in
                     guard let scratchPointer = s.baseAddress else { return }

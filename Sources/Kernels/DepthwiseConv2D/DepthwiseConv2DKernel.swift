@@ -9,7 +9,8 @@
 ///
 /// With `generatesMachineCode` on a CPU with AVX2 + FMA, a multiplier-1 convolution with at least 8 channels
 /// runs its rows (clamp fused) through AVX2 code generated at load (`DepthwiseConv2DMachineCode`) instead;
-/// the epilogue still runs in Swift.
+/// the epilogue still runs in Swift. When that code sweeps rows (wide layers: each channel step goes over all rows
+/// of a range), the rows go one range per thread, and the epilogue follows once all of the range's rows are done.
 public struct DepthwiseConv2DKernel: Sendable {
     /// The geometry this kernel was prepared for.
     public let geometry: DepthwiseConv2DGeometry
@@ -79,8 +80,15 @@ public struct DepthwiseConv2DKernel: Sendable {
                 guard let weights = filterBuffer.baseAddress, let biases = biasBuffer.baseAddress else { return }
                 // Rows per chunk so that each thread gets at least `minimumParallelWork` multiply-adds.
                 let rowWork = max(1, g.outputWidth * g.outputChannels * g.kernelHeight * g.kernelWidth)
+                let rows = g.batch * g.outputHeight
+                var minimumChunk = (Self.minimumParallelWork + rowWork - 1) / rowWork
+                if machineCode?.sweepsRows == true {
+                    // Rows that sweep together share their input rows: one range per thread (rounded down, so
+                    // that `rows / minimumChunk` still gives every thread a range).
+                    minimumChunk = max(minimumChunk, rows / pool.threadCount)
+                }
                 pool.parallelRanges(
-                    g.batch * g.outputHeight, minimumChunk: (Self.minimumParallelWork + rowWork - 1) / rowWork,
+                    rows, minimumChunk: minimumChunk,
                     Rows(
                         kernel: self, input: input, weights: weights, biases: biases, output: output,
                         residual: residual))
@@ -100,6 +108,18 @@ public struct DepthwiseConv2DKernel: Sendable {
         func run(range: Range<Int>) {
             let rowFloats = kernel.geometry.outputWidth * kernel.geometry.outputChannels
             let residualChannels = kernel.epilogue.residualChannels(outputChannels: kernel.geometry.outputChannels)
+            if let machineCode = kernel.machineCode, machineCode.sweepsRows {
+                // All rows of the range first (each channel step sweeps them), then the epilogue row by row.
+                machineCode.convolveRows(range, input: input, output: output)
+                guard !kernel.epilogue.isEmpty else { return }
+                for row in range {
+                    kernel.epilogue.apply(
+                        rows: kernel.geometry.outputWidth, channels: kernel.geometry.outputChannels,
+                        output: output + row * rowFloats,
+                        residual: residual.map { $0 + row * kernel.geometry.outputWidth * residualChannels })
+                }
+                return
+            }
             for row in range {
                 kernel.convolveRow(row, input: input, weights: weights, biases: biases, output: output)
                 if !kernel.epilogue.isEmpty {

@@ -1,42 +1,38 @@
 /// AVX2 machine code, generated at load for one ``DepthwiseConv2DGeometry`` with depth multiplier 1 and at
 /// least 8 channels, that computes whole output rows, clamp included.
 ///
-/// One piece of code is generated per number of in-bounds filter columns `n` that occurs in a row (the interior
-/// columns have all `kernelWidth`, border columns fewer). Each is called as
-/// `entry(input, weights, bias, output, pixelCount, tapRowCount)`:
-/// - `input`: the first pixel's first in-bounds tap (row `oy · strideHeight − paddingTop + kyStart ·
-///   dilationHeight`, column `ox · strideWidth − paddingLeft + kxStart · dilationWidth`, channel 0), NHWC;
-/// - `weights`: the filter at `(kyStart, kxStart)`, rows `kernelWidth · channels` floats apart;
-/// - `bias`: `channels` floats followed by the clamp's lower and upper bound (read only when the clamp is not the
-///   identity), a copy this type owns, as it owns a copy of the filter;
-/// - `output`: the first pixel's channel 0; pixels follow each other `channels` floats apart;
-/// - `pixelCount` ≥ 0 output pixels of one row whose inputs are `strideWidth` pixels apart (all with the same
-///   `n`); `tapRowCount` ≥ 0 filter rows from `kyStart` on.
+/// A row's output columns are cut at load into groups of adjacent pixels, each pixel with its own in-bounds
+/// filter columns (border columns have fewer; out-of-bounds taps are simply not emitted), so border pixels run with
+/// their neighbours and share their weight loads. Short rows (at most 4 groups) are unrolled whole; longer rows
+/// run unrolled border groups, a runtime loop over interior groups, and unrolled groups for the rest.
 ///
-/// Strides, dilations, channel count, kernel width and `n` are immediates. Channels go in blocks of 8; when they do
-/// not come in eights, the last block starts at channel `channels − 8` and recomputes (to the same values) channels
-/// the block before it already stored. Each pixel's block of 8 channels starts
-/// from the bias and accumulates its taps in filter-row then filter-column order, each product rounded and then
-/// added (`vmulps` + `vaddps`, not a fused multiply-add: the rounding of LiteRT's builtin kernel and of the Swift
-/// and reference kernels, which this code matches bit for bit; on this class of CPU the multiply and the add go to
-/// different pipes, so it is no slower than an FMA where the loads are the bottleneck), then is clamped with
-/// `max(lower, ·)` then `min(upper, ·)` (a NaN sum stays NaN, as in ``ClampRange/apply(_:)``) and stored once.
+/// Two loop orders, chosen at load:
+/// - pixel groups outermost (narrow layers): called once per output row as `entry(input, weights, bias, output,
+///   0, tapRowCount)` with `input` the row's column 0 of the first in-bounds filter row (`kyStart`), channel 0,
+///   `weights` the filter at `(kyStart, 0)`, `output` the row's first float; each group goes through all channels
+///   in steps (smaller groups take more blocks per step).
+/// - channel steps outermost (wide layers, whose pixel groups' inputs and weights over all channels would crowd
+///   L1): called once per range of rows of one image as `entry(imageInput, 0, bias, imageOutput, firstEntry,
+///   endEntry)` with entries of a row table built at load (each row's input and output offsets, first in-bounds
+///   filter row and filter row count); each channel step sweeps all those rows before the next, so its slice of the
+///   inputs and weights comes from L2 once and stays in L1.
 ///
-/// Pixels go in groups (a runtime loop over groups, then smaller groups for the rest of the run); inside a group,
-/// channels go in steps of `blocks` blocks of 8 (a runtime loop, then one shorter step for the rest); inside that, a
-/// runtime loop over filter rows with the `n` filter columns unrolled: each weight vector is loaded once for all
-/// pixels of the group, and every pixel's input is the memory operand of its `vmulps`. With `pixels · blocks`
-/// accumulators (8 to 12) in flight the multiply and add pipes stay busy despite their latency. When a pixel
-/// group's inputs and weights over all channels would crowd L1 (wide layers), the loops swap: each channel step
-/// sweeps the whole row, its slice of inputs and weights staying in L1. Border columns (fewer filter columns) are
-/// single pixels, 7 channel blocks at a time.
+/// `bias` is `channels` floats followed by the clamp's lower and upper bound (read only when the clamp is not the
+/// identity), a copy this type owns, as it owns a copy of the filter. Strides, dilations, channel count and each
+/// pixel's filter columns are immediates and displacements. Channels go in blocks of 8; when they do not come in
+/// eights, the last block starts at channel `channels − 8` and recomputes (to the same values) channels the block
+/// before it already stored. Each pixel's block of 8 channels starts from the bias and accumulates its taps in
+/// filter-row then filter-column order, each product rounded and then added (`vmulps` + `vaddps`, not a fused
+/// multiply-add: the rounding of LiteRT's builtin kernel and of the Swift and reference kernels, which this code
+/// matches bit for bit; on this class of CPU the multiply and the add go to different pipes, so it is no slower
+/// than an FMA where the loads are the bottleneck), then is clamped with `max(lower, ·)` then `min(upper, ·)` (a NaN
+/// sum stays NaN, as in ``ClampRange/apply(_:)``) and stored once. Inside a step, a runtime loop runs over the
+/// filter rows with the filter columns unrolled: each weight vector is loaded once for all pixels of the group that
+/// use it, and every pixel's input is the memory operand of its `vmulps`; with `pixels · blocks` accumulators (8 to
+/// 14) in flight the multiply and add pipes stay busy despite their latency.
 package struct DepthwiseConv2DMachineCode: Sendable {
-    /// The code for each number of in-bounds filter columns `0 ... kernelWidth`; nil for counts no column has.
-    private let codes: [ExecutableCode?]
-    /// Output columns whose taps all lie inside the input: one call for all of them.
-    private let interior: Range<Int>
-    /// The other output columns: one call each.
-    private let borders: [BorderColumn]
+    /// The code for one output row.
+    private let code: ExecutableCode
     private let geometry: DepthwiseConv2DGeometry
     /// Pixels per group of the main loop.
     package let pixelsPerGroup: Int
@@ -44,26 +40,16 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     package let blocksPerStep: Int
     /// Whether each channel step sweeps the whole row (else each pixel group goes through all channels).
     package let channelsOutermost: Bool
+    /// Output columns computed by the runtime loop over interior groups (the others are unrolled groups).
+    package let loopedColumns: Range<Int>
     /// The filter and the bias with the clamp bounds, as the code reads them.
     private let constants: AlignedConstants
-
-    /// A border output column: which code runs it, and where its first in-bounds tap and weight are.
-    private struct BorderColumn: Sendable {
-        /// The output column.
-        var column: Int
-        /// In-bounds filter columns (index into `codes`).
-        var tapColumnCount: Int
-        /// Input column of the first in-bounds tap.
-        var inputColumn: Int
-        /// Floats from a filter row's start to its first in-bounds tap.
-        var weightOffset: Int
-    }
 
     /// Generates code for `geometry` and `clamp` and copies `filter` (`[1, kernelHeight, kernelWidth,
     /// outputChannels]`) and `bias` (`[outputChannels]`, or nil for zeros); neither pointer is retained. Returns nil
     /// when the geometry is not one it handles (depth multiplier other than 1, fewer than 8 channels, offsets beyond
-    /// 32-bit displacements), when the CPU cannot run AVX2 + FMA, or when code cannot be assembled or mapped (the
-    /// Swift path runs instead).
+    /// 32-bit displacements, rows of more than 64 columns with too few interior ones to loop over), when the CPU
+    /// cannot run AVX2 + FMA, or when code cannot be assembled or mapped (the Swift path runs instead).
     package init?(
         geometry g: DepthwiseConv2DGeometry, clamp: ClampRange, filter: UnsafePointer<Float>,
         bias: UnsafePointer<Float>?
@@ -73,7 +59,7 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         }
         let blockCount = (g.outputChannels + 7) / 8
         // Twelve accumulators (4 pixels × 3 blocks) when the channels allow, else eight.
-        let plan: (pixels: Int, blocks: Int) =
+        var plan: (pixels: Int, blocks: Int) =
             switch blockCount {
             case 1: (8, 1)
             case 2, 4: (4, 2)
@@ -84,42 +70,23 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         let groupInputColumns = (plan.pixels - 1) * g.strideWidth + (g.kernelWidth - 1) * g.dilationWidth + 1
         let groupBytes = g.kernelHeight * (groupInputColumns + g.kernelWidth) * g.outputChannels * 4
         let channelsOutermost = groupBytes > Self.channelsOutermostThreshold
-        let interior = g.interiorColumns
-        var borders: [BorderColumn] = []
-        var needed = Set<Int>()
-        if !interior.isEmpty { needed.insert(g.kernelWidth) }
-        for ox in 0..<g.outputWidth where !interior.contains(ox) {
-            let ix0 = ox * g.strideWidth - g.paddingLeft
-            let taps = g.tapColumns(from: ix0)
-            borders.append(
-                BorderColumn(
-                    column: ox, tapColumnCount: taps.count, inputColumn: ix0 + taps.lowerBound * g.dilationWidth,
-                    weightOffset: taps.lowerBound * g.outputChannels))
-            needed.insert(taps.count)
-        }
-        var codes = [ExecutableCode?](repeating: nil, count: g.kernelWidth + 1)
+        // Sweeping rows, steps of 2 blocks (64 bytes, a cache line when the channels come in sixteens): measured
+        // faster than 3 blocks on efficientnet's wide layers, although each weight load serves 8 products, not 12.
+        if channelsOutermost && plan.blocks == 3 { plan.blocks = 2 }
+        guard let layout = Layout(geometry: g, clamp: clamp),
+            let row = RowPlan(geometry: g, pixels: plan.pixels)
+        else { return nil }
         do {
-            for tapColumns in needed {
-                guard let layout = Layout(geometry: g, clamp: clamp, tapColumns: tapColumns) else { return nil }
-                // Fewer columns than the filter's: a border column's code, always called for one pixel, so it
-                // takes the channels 7 blocks at a time.
-                let code =
-                    tapColumns < g.kernelWidth
-                    ? try Self.assemble(layout, pixels: 1, blocks: 7, channelsOutermost: false)
-                    : try Self.assemble(
-                        layout, pixels: plan.pixels, blocks: plan.blocks, channelsOutermost: channelsOutermost)
-                codes[tapColumns] = try ExecutableCode(code)
-            }
+            code = try ExecutableCode(
+                Self.assemble(layout, row: row, blocks: plan.blocks, channelsOutermost: channelsOutermost))
         } catch {
             return nil
         }
-        self.codes = codes
-        self.interior = interior
-        self.borders = borders
         self.geometry = g
         self.pixelsPerGroup = plan.pixels
         self.blocksPerStep = plan.blocks
         self.channelsOutermost = channelsOutermost
+        self.loopedColumns = row.loopStart..<(row.loopStart + row.loopCount * plan.pixels)
         self.constants = AlignedConstants(geometry: g, clamp: clamp, filter: filter, bias: bias)
     }
 
@@ -128,33 +95,59 @@ package struct DepthwiseConv2DMachineCode: Sendable {
 
     /// Computes output row `oy` of one image, clamped: `image` is that image's input (NHWC), `tapRows` the filter
     /// rows inside the input for this output row (``DepthwiseConv2DGeometry/tapRows(from:)``), `output` the row's
-    /// first float.
+    /// first float. Only when not ``sweepsRows``.
     @inline(__always)
     package func convolveRow(
         _ oy: Int, image: UnsafePointer<Float>, tapRows: Range<Int>, output: UnsafeMutablePointer<Float>
     ) {
+        assert(!sweepsRows, "DepthwiseConv2DMachineCode: this code sweeps rows (convolveRows)")
         let g = geometry
-        let weights = UnsafePointer(constants.filter)
-        let bias = UnsafePointer(constants.bias)
         let channels = g.outputChannels
         // With no row inside the input nothing is read; any valid address will do.
         let firstRow = tapRows.isEmpty ? 0 : oy * g.strideHeight - g.paddingTop + tapRows.lowerBound * g.dilationHeight
         let inputRow = image + firstRow * g.inputWidth * channels
-        let weightRow = weights + tapRows.lowerBound * g.kernelWidth * channels
-        let biasAddress = Int(bitPattern: bias)
-        if !interior.isEmpty, let code = codes[g.kernelWidth] {
+        let weightRow = UnsafePointer(constants.filter) + tapRows.lowerBound * g.kernelWidth * channels
+        code.entry(
+            Int(bitPattern: inputRow), Int(bitPattern: weightRow), Int(bitPattern: UnsafePointer(constants.bias)),
+            Int(bitPattern: output), 0, tapRows.count)
+    }
+
+    /// Whether runs go through ``convolveRows(_:input:output:)`` (each channel step sweeping a range of rows)
+    /// instead of ``convolveRow(_:image:tapRows:output:)``: so when the channel steps are outermost.
+    package var sweepsRows: Bool { channelsOutermost }
+
+    /// Computes output rows `rows` (flattened over batch and outputHeight), clamped, of the whole `input` (NHWC)
+    /// into the whole `output`; only when ``sweepsRows``. Each channel step goes over all of the range's rows of an
+    /// image before the next, so the step's slice of the inputs (every input row under the range) and its
+    /// weights are read from L2 once and then stay in L1.
+    package func convolveRows(_ rows: Range<Int>, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        let g = geometry
+        let imageInput = g.inputHeight * g.inputWidth * g.inputChannels
+        let imageOutput = g.outputHeight * g.outputWidth * g.outputChannels
+        let table = UnsafePointer(constants.rowTable)
+        let bias = Int(bitPattern: UnsafePointer(constants.bias))
+        var row = rows.lowerBound
+        while row < rows.upperBound {
+            let image = row / g.outputHeight
+            let end = min(rows.upperBound, (image + 1) * g.outputHeight)
             code.entry(
-                Int(bitPattern: inputRow + (interior.lowerBound * g.strideWidth - g.paddingLeft) * channels),
-                Int(bitPattern: weightRow), biasAddress, Int(bitPattern: output + interior.lowerBound * channels),
-                interior.count, tapRows.count)
+                Int(bitPattern: input + image * imageInput), 0, bias, Int(bitPattern: output + image * imageOutput),
+                Int(bitPattern: table + (row - image * g.outputHeight) * RowEntry.count),
+                Int(bitPattern: table + (end - image * g.outputHeight) * RowEntry.count))
+            row = end
         }
-        for border in borders {
-            guard let code = codes[border.tapColumnCount] else { continue }
-            code.entry(
-                Int(bitPattern: inputRow + border.inputColumn * channels),
-                Int(bitPattern: weightRow + border.weightOffset), biasAddress,
-                Int(bitPattern: output + border.column * channels), 1, tapRows.count)
-        }
+    }
+
+    /// A row table entry, read by the row-sweeping code: the byte offset from the image's input to the first
+    /// input row under the output row's in-bounds filter rows (0 when there is none), the byte offset of the
+    /// output row, the address of the first in-bounds filter row's weights, and the number of in-bounds filter
+    /// rows.
+    private enum RowEntry {
+        static let count = 4
+        static let input: Int32 = 0
+        static let output: Int32 = 8
+        static let weights: Int32 = 16
+        static let tapRows: Int32 = 24
     }
 
     /// The filter, then the bias followed by the clamp's lower and upper bound, in 64-byte-aligned memory: with the
@@ -163,6 +156,8 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     private final class AlignedConstants: @unchecked Sendable {
         let filter: UnsafeMutablePointer<Float>
         let bias: UnsafeMutablePointer<Float>
+        /// ``RowEntry/count`` integers per output row (see ``RowEntry``).
+        let rowTable: UnsafeMutablePointer<Int>
         private let memory: UnsafeMutableRawPointer
 
         init(
@@ -173,10 +168,24 @@ package struct DepthwiseConv2DMachineCode: Sendable {
             let filterCount = g.kernelHeight * g.kernelWidth * channels
             // The bias starts at the next multiple of 16 floats (64 bytes).
             let biasStart = (filterCount + 15) / 16 * 16
-            memory = UnsafeMutableRawPointer.allocate(byteCount: (biasStart + channels + 2) * 4, alignment: 64)
-            let floats = memory.bindMemory(to: Float.self, capacity: biasStart + channels + 2)
+            // The row table starts at the next multiple of 16 floats after the bias and the bounds.
+            let tableStart = (biasStart + channels + 2 + 15) / 16 * 16
+            let tableCount = g.outputHeight * RowEntry.count
+            memory = UnsafeMutableRawPointer.allocate(byteCount: tableStart * 4 + tableCount * 8, alignment: 64)
+            let floats = memory.bindMemory(to: Float.self, capacity: tableStart)
             self.filter = floats
             self.bias = floats + biasStart
+            rowTable = (memory + tableStart * 4).bindMemory(to: Int.self, capacity: tableCount)
+            for oy in 0..<g.outputHeight {
+                let origin = oy * g.strideHeight - g.paddingTop
+                let taps = g.tapRows(from: origin)
+                let firstRow = taps.isEmpty ? 0 : origin + taps.lowerBound * g.dilationHeight
+                let entry = rowTable + oy * RowEntry.count
+                entry[0] = firstRow * g.inputWidth * g.inputChannels * 4
+                entry[1] = oy * g.outputWidth * channels * 4
+                entry[2] = Int(bitPattern: floats + taps.lowerBound * g.kernelWidth * channels)
+                entry[3] = taps.count
+            }
             self.filter.initialize(from: filter, count: filterCount)
             if let bias {
                 self.bias.initialize(from: bias, count: channels)
@@ -193,8 +202,8 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     /// Byte distances baked into the code as immediates and displacements.
     private struct Layout {
         let channels: Int
-        /// Filter columns unrolled per filter row.
-        let tapColumns: Int
+        /// Filter columns.
+        let kernelWidth: Int
         /// Between horizontally adjacent output pixels' inputs.
         let pixelStride: Int
         /// Between filter columns' inputs.
@@ -207,31 +216,112 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         let clampsUpper: Bool
 
         /// Nil when a distance (up to the largest displacement the code forms) does not fit 32 bits.
-        init?(geometry g: DepthwiseConv2DGeometry, clamp: ClampRange, tapColumns: Int) {
+        init?(geometry g: DepthwiseConv2DGeometry, clamp: ClampRange) {
             channels = g.outputChannels
-            self.tapColumns = tapColumns
+            kernelWidth = g.kernelWidth
             pixelStride = g.strideWidth * g.inputChannels * 4
             tapStride = g.dilationWidth * g.inputChannels * 4
             inputRowStride = g.dilationHeight * g.inputWidth * g.inputChannels * 4
             weightRowStride = g.kernelWidth * channels * 4
             clampsLower = clamp.lower != -.infinity
             clampsUpper = clamp.upper != .infinity
-            // The largest group is 8 pixels; its last input is below 8 pixel strides + the last tap + a row.
+            // Inputs are addressed from a row's column 0 (or a later column), outputs from the row's start.
+            let inputColumns = g.outputWidth * g.strideWidth + g.kernelWidth * g.dilationWidth + g.paddingLeft
             let largest =
-                8 * pixelStride + tapColumns * tapStride + inputRowStride + weightRowStride + 8 * channels * 4
+                inputColumns * g.inputChannels * 4 + inputRowStride + weightRowStride
+                + (g.outputWidth + 8) * channels * 4
             guard largest < Int(Int32.max) / 2 else { return nil }
         }
     }
 
-    // Registers. Arguments: rdi input, rsi weights, rdx bias (+ clamp), rcx output, r8 pixels left, r9 filter rows.
-    // rax: channel offset in bytes; r10 / r11: input / weights of the current filter row and channel block; rbx:
-    // filter rows left. Channels outermost, r12 / r13 / r14 walk the pixels of one channel step. rbx, r12 … r14 are
-    // callee-saved, so pushed.
+    /// An output pixel of a group: where its window starts and its output goes (bytes from the group's base
+    /// registers; the window offset may be negative inside the left padding, the taps read are not) and its
+    /// in-bounds filter columns.
+    private struct Pixel {
+        var inputOffset: Int
+        var outputOffset: Int
+        var taps: Range<Int>
+    }
+
+    /// How a row's output columns are grouped: unrolled groups of adjacent columns (each pixel with its own
+    /// in-bounds filter columns, so border columns need no code of their own and share weight loads with their
+    /// neighbours), and, on wide rows, a runtime loop over interior groups of `pixels` columns in the middle.
+    private struct RowPlan {
+        /// Groups before the loop, offsets from the row's start (input column 0, output column 0).
+        var lead: [[Pixel]]
+        /// First column of the loop and its number of groups (0: no loop).
+        var loopStart: Int
+        var loopCount: Int
+        /// The loop's group, offsets from the loop's cursors (its first pixel's window and output).
+        var loopGroup: [Pixel]
+        /// Input / output bytes from the row's start to the loop's first window / output.
+        var loopInputOffset: Int
+        var loopOutputOffset: Int
+        /// Groups after the loop, offsets from the row's start.
+        var trail: [[Pixel]]
+
+        /// Nil for a row of more than 64 columns without a loop (it would all be unrolled).
+        init?(geometry g: DepthwiseConv2DGeometry, pixels: Int) {
+            let width = g.outputWidth
+            let interior = g.interiorColumns
+            let pixelBytes = g.inputChannels * 4
+            func pixel(_ ox: Int, inputBase: Int, outputBase: Int) -> Pixel {
+                let window = ox * g.strideWidth - g.paddingLeft
+                return Pixel(
+                    inputOffset: (window - inputBase) * pixelBytes,
+                    outputOffset: (ox - outputBase) * g.outputChannels * 4,
+                    taps: g.tapColumns(from: window))
+            }
+            // `columns` in as few groups of at most `pixels` as possible, their sizes as even as possible.
+            func groups(_ columns: Range<Int>) -> [[Pixel]] {
+                guard !columns.isEmpty else { return [] }
+                let count = (columns.count + pixels - 1) / pixels
+                var result: [[Pixel]] = []
+                var start = columns.lowerBound
+                for index in 0..<count {
+                    let size = columns.count / count + (index < columns.count % count ? 1 : 0)
+                    result.append((start..<(start + size)).map { pixel($0, inputBase: 0, outputBase: 0) })
+                    start += size
+                }
+                return result
+            }
+            // Short rows are unrolled whole; longer ones loop over the interior groups between the border groups.
+            var start = 0
+            var count = 0
+            if width > 4 * pixels && !interior.isEmpty {
+                start = (interior.lowerBound + pixels - 1) / pixels * pixels
+                count = max(0, (interior.upperBound - start) / pixels)
+            }
+            if count == 0 {
+                guard width <= 64 else { return nil }
+                start = 0
+            }
+            let loopWindow = start * g.strideWidth - g.paddingLeft
+            loopGroup = (0..<pixels).map { pixel(start + $0, inputBase: loopWindow, outputBase: start) }
+            loopInputOffset = loopWindow * pixelBytes
+            loopOutputOffset = start * g.outputChannels * 4
+            loopStart = start
+            loopCount = count
+            lead = groups(0..<start)
+            trail = groups((start + count * pixels)..<width)
+        }
+    }
+
+    // Registers. Arguments, one row (pixel groups outermost): rdi input row (column 0 of the first filter row
+    // inside the input), rsi weights (that filter row), rdx bias (+ clamp), rcx output row, r9 filter rows.
+    // Arguments, sweeping rows (channel steps outermost): rdi the image's input, rdx bias, rcx the image's output,
+    // r8 / r9 the row table's first / end entry; rsi walks the table. rax: channel offset in bytes; r10 / r11:
+    // input / weights of the current filter row and channel block; rbx: filter rows left. Channels outermost,
+    // r12 / r13 are the row's input and output at the step's first channel. r14 / r15 walk the looped groups, rbp
+    // counts them. rbx, rbp, r12 … r15 are callee-saved, so pushed.
     private static let input = GPR.rdi
     private static let weights = GPR.rsi
+    private static let tableCursor = GPR.rsi
     private static let bias = GPR.rdx
     private static let output = GPR.rcx
-    private static let pixelsLeft = GPR.r8
+    private static let tableStart = GPR.r8
+    private static let tableEnd = GPR.r9
+    private static let loopGroupsLeft = GPR.rbp
     private static let tapRows = GPR.r9
     private static let channelOffset = GPR.rax
     private static let rowInput = GPR.r10
@@ -239,7 +329,8 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     private static let rowsLeft = GPR.rbx
     private static let stepInput = GPR.r12
     private static let stepOutput = GPR.r13
-    private static let stepPixelsLeft = GPR.r14
+    private static let cursorInput = GPR.r14
+    private static let cursorOutput = GPR.r15
 
     /// The channel blocks of a step, as byte offsets from `channelOffset`: a runtime loop runs `fullSteps` steps of
     /// `blocks` blocks (offsets `0, 32, …`), then one last step covers the blocks left, the last of which starts at
@@ -262,28 +353,38 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         }
     }
 
+    private static let savedRegisters = [rowsLeft, loopGroupsLeft, stepInput, stepOutput, cursorInput, cursorOutput]
+
     private static func assemble(
-        _ layout: Layout, pixels: Int, blocks: Int, channelsOutermost: Bool
+        _ layout: Layout, row: RowPlan, blocks: Int, channelsOutermost: Bool
     ) throws(MachineCodeError) -> [UInt8] {
         var a = X86Assembler()
-        a.push(rowsLeft)
+        for register in savedRegisters { a.push(register) }
         if channelsOutermost {
-            for register in [stepInput, stepOutput, stepPixelsLeft] { a.push(register) }
-            // One channel step over all pixels, then the next: the step's inputs and weights stay in L1.
+            // One channel step over all the rows, then the next: the step's inputs and weights stay in L1.
             let plan = ChannelPlan(channels: layout.channels, blocks: blocks)
+            let done = a.makeLabel()
+            a.cmp(tableStart, tableEnd)
+            a.jge(done)
             a.mov(channelOffset, 0)
             func sweep(_ a: inout X86Assembler, offsets: [Int32]) {
-                a.lea(stepInput, Memory(input, index: channelOffset, scale: 1))
-                a.lea(stepOutput, Memory(output, index: channelOffset, scale: 1))
-                a.mov(stepPixelsLeft, pixelsLeft)
-                emitPixelLoops(
-                    &a, layout, pixels: pixels, input: stepInput, output: stepOutput,
-                    pixelsLeft: stepPixelsLeft
-                ) { a, group in
+                a.mov(tableCursor, tableStart)
+                let rowLoop = a.makeLabel()
+                a.bind(rowLoop)
+                a.mov(stepInput, Memory(tableCursor, RowEntry.input))
+                a.add(stepInput, input)
+                a.add(stepInput, channelOffset)
+                a.mov(stepOutput, Memory(tableCursor, RowEntry.output))
+                a.add(stepOutput, output)
+                a.add(stepOutput, channelOffset)
+                emitRow(&a, layout, row, input: stepInput, output: stepOutput) { a, group, input, output in
                     emitStep(
-                        &a, layout, pixels: group, offsets: offsets, input: stepInput, output: stepOutput,
-                        indexed: false)
+                        &a, layout, group: group, offsets: offsets, input: input, output: output, indexed: false,
+                        table: tableCursor)
                 }
+                a.add(tableCursor, Int32(RowEntry.count * 8))
+                a.cmp(tableCursor, tableEnd)
+                a.jl(rowLoop)
             }
             if plan.fullSteps > 0 {
                 let channelLoop = a.makeLabel()
@@ -296,19 +397,21 @@ package struct DepthwiseConv2DMachineCode: Sendable {
                 }
             }
             if !plan.lastStep.isEmpty { sweep(&a, offsets: plan.lastStep) }
-            for register in [stepPixelsLeft, stepOutput, stepInput] { a.pop(register) }
+            a.bind(done)
         } else {
-            emitPixelLoops(&a, layout, pixels: pixels, input: input, output: output, pixelsLeft: pixelsLeft) {
-                a, group in
-                // Smaller groups take more channel blocks per step, to keep enough accumulators in flight.
+            let pixels = row.loopGroup.count
+            emitRow(&a, layout, row, input: input, output: output) { a, group, input, output in
+                // Smaller groups take more channel blocks per step, to keep enough accumulators in flight (15
+                // registers for the accumulators and one weight per block).
                 let plan = ChannelPlan(
-                    channels: layout.channels, blocks: group == pixels ? blocks : group == 4 ? 3 : group == 2 ? 5 : 7)
+                    channels: layout.channels,
+                    blocks: group.count == pixels ? blocks : min(7, 15 / (group.count + 1)))
                 a.mov(channelOffset, 0)
                 if plan.fullSteps > 0 {
                     let channelLoop = a.makeLabel()
                     a.bind(channelLoop)
                     emitStep(
-                        &a, layout, pixels: group, offsets: (0..<plan.blocks).map { Int32($0 * 32) },
+                        &a, layout, group: group, offsets: (0..<plan.blocks).map { Int32($0 * 32) },
                         input: input, output: output, indexed: true)
                     a.add(channelOffset, Int32(plan.blocks * 32))
                     if plan.fullSteps > 1 {
@@ -318,47 +421,52 @@ package struct DepthwiseConv2DMachineCode: Sendable {
                 }
                 if !plan.lastStep.isEmpty {
                     emitStep(
-                        &a, layout, pixels: group, offsets: plan.lastStep, input: input, output: output,
+                        &a, layout, group: group, offsets: plan.lastStep, input: input, output: output,
                         indexed: true)
                 }
             }
         }
-        a.pop(rowsLeft)
+        for register in savedRegisters.reversed() { a.pop(register) }
         a.vzeroupper()
         a.ret()
         return try a.finish()
     }
 
-    /// Loops over the pixels: groups of `pixels` while that many are left, then smaller groups (halving down to
-    /// single pixels) for the rest; `body` emits one
-    /// group's work, after which `input` / `output` advance past the group and `pixelsLeft` counts down.
-    private static func emitPixelLoops(
-        _ a: inout X86Assembler, _ layout: Layout, pixels: Int, input: GPR, output: GPR, pixelsLeft: GPR,
-        body: (inout X86Assembler, Int) -> Void
+    /// One row's groups in order: the unrolled groups before the loop, the loop over interior groups, the unrolled
+    /// groups after it. `body` emits one group's work from base registers (`input` / `output`, or the loop's
+    /// cursors), which it must leave unchanged; `rbp`, `r14`, `r15` are the loop's.
+    private static func emitRow(
+        _ a: inout X86Assembler, _ layout: Layout, _ row: RowPlan, input: GPR, output: GPR,
+        body: (inout X86Assembler, [Pixel], GPR, GPR) -> Void
     ) {
-        for group in [pixels] + [4, 2, 1].filter({ $0 < pixels }) {
+        for group in row.lead { body(&a, group, input, output) }
+        if row.loopCount > 0 {
+            a.lea(cursorInput, Memory(input, Int32(row.loopInputOffset)))
+            a.lea(cursorOutput, Memory(output, Int32(row.loopOutputOffset)))
+            a.mov(loopGroupsLeft, row.loopCount)
             let loop = a.makeLabel()
-            let next = a.makeLabel()
             a.bind(loop)
-            a.cmp(pixelsLeft, Int32(group))
-            a.jl(next)
-            body(&a, group)
-            a.add(input, Int32(group * layout.pixelStride))
-            a.add(output, Int32(group * layout.channels * 4))
-            a.sub(pixelsLeft, Int32(group))
-            a.jmp(loop)
-            a.bind(next)
+            body(&a, row.loopGroup, cursorInput, cursorOutput)
+            a.add(cursorInput, Int32(row.loopGroup.count * layout.pixelStride))
+            a.add(cursorOutput, Int32(row.loopGroup.count * layout.channels * 4))
+            a.dec(loopGroupsLeft)
+            a.jnz(loop)
         }
+        for group in row.trail { body(&a, group, input, output) }
     }
 
-    /// The channel blocks at `offsets` (bytes from `channelOffset`) of `pixels` pixels: bias, all filter rows, clamp,
-    /// store. `input` / `output` point at the first pixel, at channel 0 when `indexed` (`channelOffset` is added) or
-    /// already at the step's first channel.
+    /// The channel blocks at `offsets` (bytes from `channelOffset`) of the pixels of `group`: bias, all filter
+    /// rows, clamp, store. Each pixel multiplies only its own in-bounds filter columns; a filter column's weights
+    /// are loaded once for all pixels that use it. `input` / `output` are the group's base registers, at channel 0
+    /// when `indexed` (`channelOffset` is added) or already at the step's first channel. The first in-bounds
+    /// filter row's weights and the filter row count come from the row table entry at `table`, else from the
+    /// arguments.
     private static func emitStep(
-        _ a: inout X86Assembler, _ layout: Layout, pixels: Int, offsets: [Int32], input: GPR, output: GPR,
-        indexed: Bool
+        _ a: inout X86Assembler, _ layout: Layout, group: [Pixel], offsets: [Int32], input: GPR, output: GPR,
+        indexed: Bool, table: GPR? = nil
     ) {
         let blocks = offsets.count
+        let pixels = group.count
         // ymm0 … ymm(pixels · blocks − 1) accumulate (pixel-major); the next `blocks` registers hold weights.
         func accumulator(_ p: Int, _ b: Int) -> YMM { YMM(p * blocks + b) }
         let firstWeight = pixels * blocks
@@ -370,35 +478,46 @@ package struct DepthwiseConv2DMachineCode: Sendable {
                 a.vmovups(accumulator(p, b), Memory(bias, index: channelOffset, scale: 1, offsets[b]))
             }
         }
-        let rowLoop = a.makeLabel()
-        let rowsDone = a.makeLabel()
-        if indexed {
-            a.lea(rowInput, Memory(input, index: channelOffset, scale: 1))
-        } else {
-            a.mov(rowInput, input)
-        }
-        a.lea(rowWeights, Memory(weights, index: channelOffset, scale: 1))
-        a.mov(rowsLeft, tapRows)
-        a.test(rowsLeft, rowsLeft)
-        a.jz(rowsDone)
-        a.bind(rowLoop)
-        for kx in 0..<layout.tapColumns {
-            for b in 0..<blocks {
-                let weight = YMM(firstWeight + b)
-                a.vmovups(weight, Memory(rowWeights, Int32(kx * layout.channels * 4) + offsets[b]))
-                for p in 0..<pixels {
-                    a.vmulps(
-                        product, weight,
-                        Memory(rowInput, Int32(p * layout.pixelStride + kx * layout.tapStride) + offsets[b]))
-                    a.vaddps(accumulator(p, b), accumulator(p, b), product)
+        let usedColumns = group.map(\.taps).filter { !$0.isEmpty }
+        if let first = usedColumns.map(\.lowerBound).min(), let end = usedColumns.map(\.upperBound).max() {
+            let rowLoop = a.makeLabel()
+            let rowsDone = a.makeLabel()
+            if indexed {
+                a.lea(rowInput, Memory(input, index: channelOffset, scale: 1))
+            } else {
+                a.mov(rowInput, input)
+            }
+            if let table {
+                a.mov(rowWeights, Memory(table, RowEntry.weights))
+                a.add(rowWeights, channelOffset)
+                a.mov(rowsLeft, Memory(table, RowEntry.tapRows))
+            } else {
+                a.lea(rowWeights, Memory(weights, index: channelOffset, scale: 1))
+                a.mov(rowsLeft, tapRows)
+            }
+            a.test(rowsLeft, rowsLeft)
+            a.jz(rowsDone)
+            a.bind(rowLoop)
+            for kx in first..<end {
+                let users = (0..<pixels).filter { group[$0].taps.contains(kx) }
+                guard !users.isEmpty else { continue }
+                for b in 0..<blocks {
+                    let weight = YMM(firstWeight + b)
+                    a.vmovups(weight, Memory(rowWeights, Int32(kx * layout.channels * 4) + offsets[b]))
+                    for p in users {
+                        a.vmulps(
+                            product, weight,
+                            Memory(rowInput, Int32(group[p].inputOffset + kx * layout.tapStride) + offsets[b]))
+                        a.vaddps(accumulator(p, b), accumulator(p, b), product)
+                    }
                 }
             }
+            a.add(rowInput, Int32(layout.inputRowStride))
+            a.add(rowWeights, Int32(layout.weightRowStride))
+            a.dec(rowsLeft)
+            a.jnz(rowLoop)
+            a.bind(rowsDone)
         }
-        a.add(rowInput, Int32(layout.inputRowStride))
-        a.add(rowWeights, Int32(layout.weightRowStride))
-        a.dec(rowsLeft)
-        a.jnz(rowLoop)
-        a.bind(rowsDone)
         // max(lower, acc) then min(upper, acc): the accumulator is the second operand, which vmaxps / vminps
         // return when either is NaN, so a NaN sum passes through as in ClampRange.apply.
         let lower = YMM(firstWeight)
@@ -410,7 +529,7 @@ package struct DepthwiseConv2DMachineCode: Sendable {
                 let sum = accumulator(p, b)
                 if layout.clampsLower { a.vmaxps(sum, lower, sum) }
                 if layout.clampsUpper { a.vminps(sum, upper, sum) }
-                let displacement = Int32(p * layout.channels * 4) + offsets[b]
+                let displacement = Int32(group[p].outputOffset) + offsets[b]
                 a.vmovups(
                     indexed
                         ? Memory(output, index: channelOffset, scale: 1, displacement) : Memory(output, displacement),
