@@ -113,7 +113,7 @@ public struct Conv2DKernel: Sendable {
             let byWork = m * n * k / Self.minimumParallelWork
             let blocks = max((m + rows - 1) / rows, min(threads * ThreadPool.chunksPerThread, byWork))
             rows = (m + blocks - 1) / blocks
-            let tile = Conv2DGEMMCode.tileRows
+            let tile = generated?.tileRows ?? Conv2DGEMMCode.tileRows
             if rows > tile { rows = (rows + tile - 1) / tile * tile }
         }
         blockRows = max(1, rows)

@@ -59,15 +59,12 @@ final class Conv2DFilterPanels: @unchecked Sendable {
 ///
 /// The code walks groups of panels small enough to stay in L2; inside a group, tiles of ``tileRows`` rows (12
 /// accumulators: 6 rows × 2 vectors, or 4 rows × 3 vectors for a 24-column panel) sweep the group's panels while those
-/// rows of `A` stay in L1. The leftover rows use their own tiles, generated at load as well. For small `K` the k loop
-/// is unrolled completely.
+/// rows of `A` stay in L1. The leftover rows use their own tiles, generated at load as well.
 final class Conv2DGEMMCode: @unchecked Sendable {
     /// The most rows of `A` per full tile (6; 4 for a 24-column panel).
     static let tileRows = 6
     /// Steps of the k loop emitted per iteration.
     static let kUnroll = 4
-    /// `K` up to which the k loop is unrolled completely (larger K would crowd the instruction cache).
-    static let fullUnrollSteps = 48
     /// Bytes of packed weights one group of panels may take (they are reread for every tile of rows).
     static let panelGroupBytes = 192 << 10
 
@@ -437,48 +434,35 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                 asm.add(.r15, .rsi)
             }
             let length = k / segments.count
-            // A whole small K in straight-line code, addressed by displacements alone.
-            let segmentStride = length * 4 + segments.jumpBytes
-            if k <= Conv2DGEMMCode.fullUnrollSteps, (segments.count - 1) * segmentStride + length * 4 < 1 << 30 {
-                for segment in 0..<segments.count {
-                    for step in 0..<length {
-                        emitStep(
-                            rows: rows, vectors: vectors, aOffset: Int32(segment * segmentStride + step * 4),
-                            weightOffset: Int32((segment * length + step) * width * 4))
-                    }
-                }
-                asm.add(.rax, Int32(k * width * 4))
-            } else {
-                let unroll = Conv2DGEMMCode.kUnroll
-                for segment in 0..<segments.count {
-                    let iterations = length / unroll
-                    if iterations > 0 {
-                        let kLoop = asm.makeLabel()
-                        asm.mov(.rdx, iterations)
-                        asm.bind(kLoop)
-                        for step in 0..<unroll {
-                            emitStep(
-                                rows: rows, vectors: vectors, aOffset: Int32(step * 4),
-                                weightOffset: Int32(step * width * 4))
-                        }
-                        asm.add(.rax, Int32(unroll * width * 4))
-                        asm.add(.r14, Int32(unroll * 4))
-                        if rows > 3 { asm.add(.r15, Int32(unroll * 4)) }
-                        asm.dec(.rdx)
-                        asm.jnz(kLoop)
-                    }
-                    let leftover = length % unroll
-                    for step in 0..<leftover {
+            let unroll = Conv2DGEMMCode.kUnroll
+            for segment in 0..<segments.count {
+                let iterations = length / unroll
+                if iterations > 0 {
+                    let kLoop = asm.makeLabel()
+                    asm.mov(.rdx, iterations)
+                    asm.bind(kLoop)
+                    for step in 0..<unroll {
                         emitStep(
                             rows: rows, vectors: vectors, aOffset: Int32(step * 4),
                             weightOffset: Int32(step * width * 4))
                     }
-                    if leftover > 0 { asm.add(.rax, Int32(leftover * width * 4)) }
-                    if segment + 1 < segments.count {
-                        // On to the next run of K: the next input row of the receptive field.
-                        asm.add(.r14, Int32(leftover * 4 + segments.jumpBytes))
-                        if rows > 3 { asm.add(.r15, Int32(leftover * 4 + segments.jumpBytes)) }
-                    }
+                    asm.add(.rax, Int32(unroll * width * 4))
+                    asm.add(.r14, Int32(unroll * 4))
+                    if rows > 3 { asm.add(.r15, Int32(unroll * 4)) }
+                    asm.dec(.rdx)
+                    asm.jnz(kLoop)
+                }
+                let leftover = length % unroll
+                for step in 0..<leftover {
+                    emitStep(
+                        rows: rows, vectors: vectors, aOffset: Int32(step * 4),
+                        weightOffset: Int32(step * width * 4))
+                }
+                if leftover > 0 { asm.add(.rax, Int32(leftover * width * 4)) }
+                if segment + 1 < segments.count {
+                    // On to the next run of K: the next input row of the receptive field.
+                    asm.add(.r14, Int32(leftover * 4 + segments.jumpBytes))
+                    if rows > 3 { asm.add(.r15, Int32(leftover * 4 + segments.jumpBytes)) }
                 }
             }
             // The bias is added to the finished sum, as LiteRT's kernels round it (not used as its starting value).
