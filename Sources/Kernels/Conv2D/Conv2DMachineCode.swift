@@ -111,7 +111,9 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         let maskStart = n * (1 + preluCount)
         let scalarStart = maskStart + 16
         let constantCount = scalarStart + 2 * (steps.count + 1)
-        constants = UnsafeMutablePointer<Float>.allocate(capacity: constantCount)
+        // 64-byte aligned, so that no vector of bias or slopes straddles two cache lines.
+        constants = UnsafeMutableRawPointer.allocate(byteCount: constantCount * 4, alignment: 64)
+            .bindMemory(to: Float.self, capacity: constantCount)
         constants.update(from: bias, count: channels)
         (constants + channels).update(repeating: 0, count: n - channels)
         for lane in 0..<16 { constants[maskStart + lane] = Float(bitPattern: lane < 8 ? UInt32.max : 0) }
