@@ -57,6 +57,14 @@ def instruction_list():
     for m in mems[::3]:
         lines += [f"lea r10, {m}", f"mov rcx, QWORD PTR {m}"]
     lines.append("ret")
+    # Row tails: partial stores of a vector's low lanes, the upper half extracted, masked loads.
+    for i, m in enumerate(mems[::2]):
+        x, y = f"xmm{i % 16}", f"ymm{(i + 5) % 16}"
+        lines += [f"vmovups XMMWORD PTR {m}, {x}", f"vmovlps QWORD PTR {m}, {x}",
+                  f"vextractps DWORD PTR {m}, {x}, {i % 4}", f"vmaskmovps {y}, ymm{(i + 9) % 16}, YMMWORD PTR {m}"]
+    for d, s in ((0, 1), (13, 2), (3, 12), (15, 14)):
+        for half in (0, 1):
+            lines.append(f"vextractf128 xmm{d}, ymm{s}, {half}")
     return lines
 
 

@@ -87,6 +87,8 @@ import _TestSupport
         case ymm(YMM)
         case memory(Memory)
         case immediate(Int)
+        /// The low 128 bits of a vector register.
+        case xmm(YMM)
     }
 
     private func emit(_ text: String, into a: inout X86Assembler) throws {
@@ -126,6 +128,11 @@ import _TestSupport
         case ("cmp", .gpr(let d), .gpr(let s)?, nil): a.cmp(d, s)
         case ("test", .gpr(let d), .gpr(let s)?, nil): a.test(d, s)
         case ("lea", .gpr(let d), .memory(let m)?, nil): a.lea(d, m)
+        case ("vmovups", .memory(let m), .xmm(let s)?, nil): a.vmovupsLow128(m, s)
+        case ("vmovlps", .memory(let m), .xmm(let s)?, nil): a.vmovlps(m, s)
+        case ("vextractps", .memory(let m), .xmm(let s)?, .immediate(let lane)?): a.vextractps(m, s, lane: UInt8(lane))
+        case ("vextractf128", .xmm(let d), .ymm(let s)?, .immediate(let half)?): a.vextractf128(d, s, half: UInt8(half))
+        case ("vmaskmovps", .ymm(let d), .ymm(let mask)?, .memory(let m)?): a.vmaskmovps(d, mask: mask, m)
         case ("mov", .gpr(let d), .memory(let m)?, nil): a.mov(d, m)
         default: throw ParseError(text: text)
         }
@@ -135,10 +142,11 @@ import _TestSupport
 
     private func operand(_ raw: Substring) throws -> Operand {
         var text = raw.trimmingCharacters(in: .whitespaces)
-        for size in ["YMMWORD PTR ", "DWORD PTR ", "QWORD PTR "] where text.hasPrefix(size) {
+        for size in ["YMMWORD PTR ", "XMMWORD PTR ", "DWORD PTR ", "QWORD PTR "] where text.hasPrefix(size) {
             text.removeFirst(size.count)
         }
         if text.hasPrefix("ymm"), let index = Int(text.dropFirst(3)) { return .ymm(YMM(index)) }
+        if text.hasPrefix("xmm"), let index = Int(text.dropFirst(3)) { return .xmm(YMM(index)) }
         if let register = GPR.allCases.first(where: { $0.name == text }) { return .gpr(register) }
         if let value = Int(text) { return .immediate(value) }
         guard text.hasPrefix("["), text.hasSuffix("]") else { throw ParseError(text: text) }

@@ -12,8 +12,8 @@
 /// When prepared with `generatesMachineCode` on a CPU with AVX2 + FMA, each block instead runs code generated at
 /// load (``Conv2DGEMMCode``): the filter packed into 16-channel panels, the bias, clamp and the epilogue's clamp /
 /// PReLU / residual steps applied in registers before the only store, interior receptive fields of k×k and strided
-/// convolutions read from the input without im2col. When `outputChannels % 8 != 0`, the code writes rows padded to
-/// a multiple of 8 into scratch, which are copied out, and the epilogue runs in Swift.
+/// convolutions read from the input without im2col. When `outputChannels % 8 != 0`, the code stores each row's last
+/// vector in pieces, so it writes the output directly for any channel count.
 public struct Conv2DKernel: Sendable {
     /// The geometry this kernel was prepared for.
     public let geometry: Conv2DGeometry
@@ -41,11 +41,8 @@ public struct Conv2DKernel: Sendable {
     private let blockRows: Int
     /// Scratch slots: one per thread that may run blocks at once.
     private let slotCount: Int
-    /// Floats of one slot: the im2col block (none for a direct 1×1 convolution), then, when the generated code's
-    /// rows are padded, ``stagingRows`` of them.
+    /// Floats of one slot: the im2col block (none for a direct 1×1 convolution).
     private let slotFloats: Int
-    /// `outputChannels` rounded up to a multiple of 8 when the generated code runs, else `outputChannels`.
-    private let paddedChannels: Int
 
     /// At most this many threads run blocks of one run concurrently, each with its own scratch slot.
     static let maximumSlots = 8
@@ -54,8 +51,6 @@ public struct Conv2DKernel: Sendable {
     /// Multiply-adds below which a block is not split further to give every thread one (the hand-off would cost
     /// more than it saves).
     static let minimumParallelWork = 1 << 16
-    /// Output rows the generated code writes to scratch at a time when its rows are padded (kept in L1).
-    static let stagingRows = 48
 
     /// Packs `filter` (OHWI, `[outputChannels, kernelHeight, kernelWidth, inputChannels]`) and copies `bias`
     /// (`[outputChannels]` or `nil`). Neither pointer is retained. `threadCount` is the pool size runs will use:
@@ -118,14 +113,13 @@ public struct Conv2DKernel: Sendable {
             let byWork = m * n * k / Self.minimumParallelWork
             let blocks = max((m + rows - 1) / rows, min(threads * ThreadPool.chunksPerThread, byWork))
             rows = (m + blocks - 1) / blocks
-            let tile = Conv2DGEMMCode.tileRows
+            let tile = generated?.tileRows ?? Conv2DGEMMCode.tileRows
             if rows > tile { rows = (rows + tile - 1) / tile * tile }
         }
         blockRows = max(1, rows)
         let blockCount = (m + blockRows - 1) / blockRows
         slotCount = min(blockCount, threads)
-        paddedChannels = generated?.panels.n ?? n
-        slotFloats = (isDirect ? 0 : blockRows * k) + (paddedChannels == n ? 0 : Self.stagingRows * paddedChannels)
+        slotFloats = isDirect ? 0 : blockRows * k
     }
 
     /// Whether runs use the generated AVX2/FMA GEMM rather than CBLAS.
@@ -147,7 +141,7 @@ public struct Conv2DKernel: Sendable {
         var copy = self
         copy.epilogue = epilogue
         copy.trailingEpilogue = epilogue
-        if let generated, !epilogue.isEmpty, paddedChannels == geometry.outputChannels {
+        if let generated, !epilogue.isEmpty {
             let fused = bias.withUnsafeBufferPointer { biasBuffer -> (Conv2DGEMMCode?, Conv2DGEMMCode?) in
                 guard let biasPointer = biasBuffer.baseAddress else { return (nil, nil) }
                 return Self.generate(
@@ -234,7 +228,6 @@ public struct Conv2DKernel: Sendable {
             let m = g.batch * g.outputHeight * g.outputWidth
             let blockRows = kernel.blockRows
             let slot = scratch + thread * kernel.slotFloats
-            let staging = slot + (kernel.isDirect ? 0 : blockRows * k)
             let firstRow = block * blockRows
             let rows = min(blockRows, m - firstRow)
             let out = output + firstRow * n
@@ -242,7 +235,7 @@ public struct Conv2DKernel: Sendable {
             if let inPlace = kernel.generatedInPlace, let generated = kernel.generated {
                 kernel.runInPlace(
                     inPlace, generated, input: input, output: output, residual: residual, firstRow: firstRow,
-                    rows: rows, slot: slot, staging: staging)
+                    rows: rows, slot: slot)
                 if !kernel.trailingEpilogue.isEmpty {
                     kernel.trailingEpilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
                 }
@@ -257,7 +250,7 @@ public struct Conv2DKernel: Sendable {
             }
             if let generated = kernel.generated {
                 kernel.runGenerated(
-                    generated, a: left, lda: k, output: out, rows: rows, residual: blockResidual, staging: staging)
+                    generated, a: left, lda: k, output: out, rows: rows, residual: blockResidual)
                 if !kernel.trailingEpilogue.isEmpty {
                     kernel.trailingEpilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
                 }
@@ -283,7 +276,7 @@ public struct Conv2DKernel: Sendable {
     private func runInPlace(
         _ inPlace: Conv2DGEMMCode, _ blocks: Conv2DGEMMCode, input: UnsafePointer<Float>,
         output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?, firstRow: Int, rows: Int,
-        slot: UnsafeMutablePointer<Float>, staging: UnsafeMutablePointer<Float>
+        slot: UnsafeMutablePointer<Float>
     ) {
         let g = geometry
         let n = g.outputChannels
@@ -294,7 +287,7 @@ public struct Conv2DKernel: Sendable {
             gatherPatches(input: input, firstRow: first, rows: count, into: slot)
             runGenerated(
                 blocks, a: slot, lda: k, output: output + first * n, rows: count,
-                residual: residual.map { $0 + first * residualStride }, staging: staging)
+                residual: residual.map { $0 + first * residualStride })
         }
         let imagePixels = g.outputHeight * g.outputWidth
         let interiorColumns = g.interiorColumns
@@ -315,7 +308,7 @@ public struct Conv2DKernel: Sendable {
                 runGenerated(
                     inPlace, a: input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels,
                     lda: g.strideWidth * g.inputChannels, output: output + first * n, rows: upper - lower,
-                    residual: residual.map { $0 + first * residualStride }, staging: staging)
+                    residual: residual.map { $0 + first * residualStride })
                 gathered(row + upper - ox, rowEnd - (row + upper - ox))
             } else {
                 gathered(row, rowEnd - row)
@@ -325,25 +318,11 @@ public struct Conv2DKernel: Sendable {
     }
 
     /// Runs generated code on `rows` rows of `A` (row stride `lda` floats) into `output` (rows of `outputChannels`).
-    /// With padded rows, the code writes ``stagingRows`` rows at a time into `staging` and they are copied out.
     private func runGenerated(
         _ code: Conv2DGEMMCode, a: UnsafePointer<Float>, lda: Int, output: UnsafeMutablePointer<Float>, rows: Int,
-        residual: UnsafePointer<Float>?, staging: UnsafeMutablePointer<Float>
+        residual: UnsafePointer<Float>?
     ) {
-        let n = geometry.outputChannels
-        guard paddedChannels != n else {
-            code.run(a: a, lda: lda, c: output, rows: rows, residual: residual)
-            return
-        }
-        var first = 0
-        while first < rows {
-            let count = min(Self.stagingRows, rows - first)
-            code.run(a: a + first * lda, lda: lda, c: staging, rows: count, residual: nil)
-            for row in 0..<count {
-                (output + (first + row) * n).update(from: staging + row * paddedChannels, count: n)
-            }
-            first += count
-        }
+        code.run(a: a, lda: lda, c: output, rows: rows, residual: residual)
     }
 
     /// im2col: writes the receptive fields of output pixels `firstRow ..< firstRow + rows` (flattened over batch,

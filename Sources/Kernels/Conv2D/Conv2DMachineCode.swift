@@ -1,7 +1,7 @@
 /// A convolution's filter repacked for the generated GEMM: the output channels rounded up to a multiple of 8 (the
-/// extra columns zero), in column panels of 16 (and one panel of 8 when that count `% 16 == 8`), each `K × width`
-/// floats row-major, panels one after another. Owned memory at a fixed, 64-byte aligned address, because the
-/// generated code embeds it.
+/// extra columns zero), in column panels of ``panelWidths`` (16 columns each, and one of 8 when that count
+/// `% 16 == 8`; a single panel of 24 when it is 24), each `K × width` floats row-major, panels one after another.
+/// Owned memory at a fixed, 64-byte aligned address, because the generated code embeds it.
 final class Conv2DFilterPanels: @unchecked Sendable {
     /// `K · n` floats.
     let floats: UnsafeMutablePointer<Float>
@@ -11,6 +11,8 @@ final class Conv2DFilterPanels: @unchecked Sendable {
     let n: Int
     /// The convolution's output channels.
     let outputChannels: Int
+    /// Columns of each panel, in order (multiples of 8 adding up to `n`).
+    let panelWidths: [Int]
 
     /// Packs `filter`, OHWI flattened to `[outputChannels, k]` (row `o` holds output channel `o`'s `k` weights).
     init(filter: UnsafePointer<Float>, k: Int, outputChannels: Int) {
@@ -19,12 +21,12 @@ final class Conv2DFilterPanels: @unchecked Sendable {
         self.k = k
         self.n = n
         self.outputChannels = outputChannels
+        panelWidths = Self.panelWidths(n: n)
         let raw = UnsafeMutableRawPointer.allocate(byteCount: k * n * 4, alignment: 64)
         floats = raw.bindMemory(to: Float.self, capacity: k * n)
         var panelStart = 0
         var column = 0
-        while column < n {
-            let width = n - column >= 16 ? 16 : 8
+        for width in panelWidths {
             let panel = floats + panelStart
             for p in 0..<k {
                 for j in 0..<width {
@@ -36,23 +38,30 @@ final class Conv2DFilterPanels: @unchecked Sendable {
         }
     }
 
+    /// 16-column panels and an 8-column one for the rest; for exactly 24 columns one 24-column panel, whose tiles
+    /// of 4 rows × 3 vectors keep 12 accumulators busy where 16 + 8 would leave the 8-column tile with 6.
+    static func panelWidths(n: Int) -> [Int] {
+        if n == 24 { return [24] }
+        return [Int](repeating: 16, count: n / 16) + (n % 16 == 8 ? [8] : [])
+    }
+
     deinit { floats.deallocate() }
 }
 
-/// Generated x86-64 AVX2/FMA code for one convolution's GEMM block, `C[rows × N] = epilogue(clamp(A · W + bias))`,
-/// with `W` in ``Conv2DFilterPanels`` and the bias, clamp and the leading steps of an ``OutputEpilogue`` applied
-/// in registers before the single store of each output tile.
+/// Generated x86-64 AVX2/FMA code for one convolution's GEMM block, `C[rows × outputChannels] =
+/// epilogue(clamp(A · W + bias))`, with `W` in ``Conv2DFilterPanels`` and the bias, clamp and the leading steps of an
+/// ``OutputEpilogue`` applied in registers before the single store of each output tile.
 ///
 /// `A` is `rows × K` with a run-time row stride (the NHWC input itself for a 1×1 convolution, or an im2col block);
-/// `C` is `rows × N` contiguous, `N` being the panels' width (`outputChannels` rounded up to a multiple of 8; when
-/// that differs from `outputChannels`, the caller stages `C` and applies the epilogue itself); a residual is
-/// `rows × N`, or `rows × residualChannels` when it is padded (to a multiple of 8 channels).
+/// `C` is `rows × outputChannels` contiguous: when `outputChannels % 8 != 0`, the last vector of each row is stored in
+/// pieces (4, 2 and 1 lanes), so nothing past a row is written. A residual is `rows × outputChannels`, or
+/// `rows × residualChannels` when it is padded; a vector it covers only partly is loaded under a mask.
 ///
-/// The code walks groups of panels small enough to stay in L2; inside a group, tiles of 6 rows (12 accumulators of
-/// 8 lanes, 2 weight vectors, 1 broadcast) sweep the group's panels while those 6 rows of `A` stay in L1. The 1…5
-/// leftover rows use their own tiles, generated at load as well.
+/// The code walks groups of panels small enough to stay in L2; inside a group, tiles of ``tileRows`` rows (12
+/// accumulators: 6 rows × 2 vectors, or 4 rows × 3 vectors for a 24-column panel) sweep the group's panels while those
+/// rows of `A` stay in L1. The leftover rows use their own tiles, generated at load as well.
 final class Conv2DGEMMCode: @unchecked Sendable {
-    /// Rows of `A` per full tile.
+    /// The most rows of `A` per full tile (6; 4 for a 24-column panel).
     static let tileRows = 6
     /// Steps of the k loop emitted per iteration.
     static let kUnroll = 4
@@ -60,6 +69,8 @@ final class Conv2DGEMMCode: @unchecked Sendable {
     static let panelGroupBytes = 192 << 10
 
     let panels: Conv2DFilterPanels
+    /// Rows of `A` per full tile of this code.
+    let tileRows: Int
     /// The epilogue steps the code does not apply (starting at the first step it cannot generate), for the caller
     /// to run in Swift on each block afterwards.
     let remainingEpilogue: OutputEpilogue
@@ -67,40 +78,47 @@ final class Conv2DGEMMCode: @unchecked Sendable {
     private let code: ExecutableCode
 
     /// Generates the code, or returns nil when the sizes exceed 32-bit displacements or the code cannot be mapped.
-    /// `bias` holds `panels.outputChannels` floats (copied, zero-extended to `N`). When `N` differs from
-    /// `panels.outputChannels`, no epilogue step is generated.
+    /// `bias` holds `panels.outputChannels` floats (copied, zero-extended to `N`).
     /// `segments` describes how a row of `A` lies in memory (default: contiguous).
     init?(
         panels: Conv2DFilterPanels, bias: UnsafePointer<Float>, clamp: ClampRange, epilogue: OutputEpilogue,
         segments: KSegments = .contiguous
     ) {
         let (k, n) = (panels.k, panels.n)
+        let channels = panels.outputChannels
         guard n % 8 == 0, k * n <= (Int(Int32.max) >> 3), Self.tileRows * n * 4 <= Int(Int32.max) >> 2,
             segments.count > 0, k % segments.count == 0, abs(segments.jumpBytes) <= Int(Int32.max) >> 2
         else {
             return nil
         }
-        // The longest prefix of steps the code can apply; a residual padded to a channel count that is not a multiple
-        // of 8 (and what follows it) stays in Swift.
+        // The longest prefix of steps the code can apply (every residual in it with the same row length).
         var prefix = 0
-        while prefix < epilogue.steps.count, n == panels.outputChannels,
-            Self.canGenerate(epilogue.steps[prefix], channels: n)
-        {
+        var residualColumns: Int? = nil
+        while prefix < epilogue.steps.count, Self.canGenerate(epilogue.steps[prefix], channels: channels) {
+            if case .addResidual(_, let padded) = epilogue.steps[prefix] {
+                let columns = padded ?? channels
+                if let residualColumns, residualColumns != columns { break }
+                residualColumns = columns
+            }
             prefix += 1
         }
         let steps = Array(epilogue.steps[..<prefix])
         remainingEpilogue = OutputEpilogue(Array(epilogue.steps[prefix...]))
 
-        // Constants: bias [n], then each PReLU step's slopes [n], then (lower, upper) pairs for each clamp.
+        // Constants: bias [n], then each PReLU step's slopes [n], then a lane mask table (8 × all-ones, 8 × zero),
+        // then (lower, upper) pairs for each clamp.
         let preluCount = steps.filter { if case .prelu = $0 { true } else { false } }.count
-        let scalarStart = n * (1 + preluCount)
+        let maskStart = n * (1 + preluCount)
+        let scalarStart = maskStart + 16
         let constantCount = scalarStart + 2 * (steps.count + 1)
-        constants = UnsafeMutablePointer<Float>.allocate(capacity: constantCount)
-        constants.update(from: bias, count: panels.outputChannels)
-        (constants + panels.outputChannels).update(repeating: 0, count: n - panels.outputChannels)
+        // 64-byte aligned, so that no vector of bias or slopes straddles two cache lines.
+        constants = UnsafeMutableRawPointer.allocate(byteCount: constantCount * 4, alignment: 64)
+            .bindMemory(to: Float.self, capacity: constantCount)
+        constants.update(from: bias, count: channels)
+        (constants + channels).update(repeating: 0, count: n - channels)
+        for lane in 0..<16 { constants[maskStart + lane] = Float(bitPattern: lane < 8 ? UInt32.max : 0) }
         var layout = ConstantLayout(scalarStart: scalarStart)
         var slopeBlock = 1
-        var residualColumns = n
         var plan: [EpiloguePlan] = []
         let convClamp = layout.addClamp(clamp, into: constants)
         if let convClamp { plan.append(convClamp) }
@@ -109,19 +127,20 @@ final class Conv2DGEMMCode: @unchecked Sendable {
             case .clamp(let range):
                 if let c = layout.addClamp(range, into: constants) { plan.append(c) }
             case .prelu(let alpha):
-                (constants + n * slopeBlock).update(from: alpha, count: n)
+                (constants + n * slopeBlock).update(from: alpha, count: channels)
+                (constants + n * slopeBlock + channels).update(repeating: 0, count: n - channels)
                 plan.append(.prelu(slopeOffset: Int32(n * slopeBlock * 4)))
                 slopeBlock += 1
-            case .addResidual(let range, let channels):
+            case .addResidual(let range, _):
                 plan.append(.addResidual)
-                residualColumns = channels ?? n
                 if let c = layout.addClamp(range, into: constants) { plan.append(c) }
             }
         }
         self.panels = panels
+        tileRows = panels.panelWidths.contains(24) ? 4 : Self.tileRows
         var emitter = Emitter(
-            k: k, n: n, panels: panels.floats, constants: constants, epilogue: plan, segments: segments,
-            residualColumns: residualColumns)
+            k: k, panels: panels, constants: constants, epilogue: plan, segments: segments,
+            residualColumns: residualColumns ?? channels, maskOffset: Int32(maskStart * 4), tileRows: tileRows)
         do {
             code = try ExecutableCode(emitter.generate())
         } catch {
@@ -137,15 +156,13 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         switch step {
         case .clamp: true
         case .prelu(let alpha): alpha.count == channels
-        case .addResidual(_, let residualChannels):
-            // A padded residual whose channels end on a vector boundary.
-            residualChannels.map { $0 >= 0 && $0 <= channels && $0 % 8 == 0 } ?? true
+        case .addResidual(_, let residualChannels): residualChannels.map { $0 >= 0 && $0 <= channels } ?? true
         }
     }
 
     /// Computes one block: `a` is `rows × K` with row stride `lda` floats (laid out as the code's ``KSegments``), `c`
-    /// receives `rows × N` floats, `residual` (rows of `N` floats, or of the padded residual's channels; required
-    /// when the generated steps add one) is read. Allocates nothing.
+    /// receives `rows × outputChannels` floats, `residual` (rows of `outputChannels` floats, or of the padded
+    /// residual's channels; required when the generated steps add one) is read. Allocates nothing.
     func run(
         a: UnsafePointer<Float>, lda: Int, c: UnsafeMutablePointer<Float>, rows: Int, residual: UnsafePointer<Float>?
     ) {
@@ -195,20 +212,41 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         }
     }
 
+    /// What a tile's code depends on besides its row count: the panel's vectors, how many lanes of each vector the
+    /// residual covers (8, part, or 0 past a padded residual's channels) and how many lanes of the last vector are
+    /// stored (8, or fewer at the end of a row whose length is not a multiple of 8).
+    private struct PanelKind: Hashable {
+        var vectors: Int
+        var residualLanes: [Int]
+        var storedLanes: Int
+    }
+
+    /// Consecutive panels of one kind.
+    private struct PanelRun: Hashable {
+        var kind: PanelKind
+        var count: Int
+    }
+
     /// Writes the code. Register use: `rdi` argument block · `rsi` lda (bytes) · `rcx` rows left ·
     /// `r9`/`r10`/`r11` current rows of A / C / residual · `rbp` the group's first panel · `rax` the weights being
     /// read · `rbx` column byte offset (into bias, slopes, C, residual) · `r12` constants · `r13` panels left ·
-    /// `r14`/`r15` A rows 0 and 3 of the tile · `rdx` k-loop counter. `ymm0`…`ymm11` accumulate, `ymm12`/`ymm13`
-    /// hold weights, `ymm14` the broadcast (and epilogue scratch), `ymm15` epilogue constants.
+    /// `r14`/`r15` A rows 0 and 3 of the tile · `rdx` k-loop counter. `ymm0`…`ymm11` accumulate; with 2 vectors a
+    /// panel `ymm12`/`ymm13` hold weights and `ymm14` the broadcast, with 3 `ymm12`…`ymm14` and `ymm15`; in the
+    /// epilogue `ymm12`…`ymm15` are scratch (mask, masked load, bound, partial store halves).
     private struct Emitter {
         let k: Int
         let n: Int
-        let panels: UnsafeMutablePointer<Float>
+        /// Output row length in floats (`C`'s row stride).
+        let outputColumns: Int
+        let panels: Conv2DFilterPanels
         let constants: UnsafeMutablePointer<Float>
         let epilogue: [EpiloguePlan]
         let segments: KSegments
-        /// Channels per pixel of the residual: the first this many output columns add it (`n` when not padded).
+        /// Channels per pixel of the residual (its row stride): the first this many output columns add it.
         let residualColumns: Int
+        /// Byte offset of the lane mask table from `r12`.
+        let maskOffset: Int32
+        let tileRows: Int
         var asm = X86Assembler()
 
         static let aBase = Memory(.rdi, 0)
@@ -221,16 +259,19 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         static let calleeSaved: [GPR] = [.rbx, .rbp, .r12, .r13, .r14, .r15]
 
         init(
-            k: Int, n: Int, panels: UnsafeMutablePointer<Float>, constants: UnsafeMutablePointer<Float>,
-            epilogue: [EpiloguePlan], segments: KSegments, residualColumns: Int
+            k: Int, panels: Conv2DFilterPanels, constants: UnsafeMutablePointer<Float>, epilogue: [EpiloguePlan],
+            segments: KSegments, residualColumns: Int, maskOffset: Int32, tileRows: Int
         ) {
-            self.segments = segments
-            self.residualColumns = residualColumns
             self.k = k
-            self.n = n
+            self.n = panels.n
+            self.outputColumns = panels.outputChannels
             self.panels = panels
             self.constants = constants
             self.epilogue = epilogue
+            self.segments = segments
+            self.residualColumns = residualColumns
+            self.maskOffset = maskOffset
+            self.tileRows = tileRows
         }
 
         mutating func generate() throws(MachineCodeError) -> [UInt8] {
@@ -238,24 +279,37 @@ final class Conv2DGEMMCode: @unchecked Sendable {
             asm.mov(.rsi, Self.ldaSlot)
             asm.mov(.r12, Int(bitPattern: constants))
 
-            let wide = n / 16
-            let hasNarrow = n % 16 == 8
-            // Wide panels in runs that add the residual to both vectors, to the first only (a padded residual
-            // ending mid-panel), or to neither (past a padded residual's channels).
-            var runs: [(first: Int, count: Int, residualVectors: Int)] = []
-            let below = min(wide, residualColumns / 16)
-            if below > 0 { runs.append((0, below, 2)) }
-            var next = below
-            if next < wide && residualColumns > next * 16 {
-                runs.append((next, 1, 1))
-                next += 1
+            // Groups of consecutive panels whose weights fit the budget (an 8-column panel at the end joins the
+            // group before it rather than make A be streamed once more for it alone), each a list of runs.
+            var groups: [[PanelRun]] = []
+            var groupBytes = 0
+            var column = 0
+            for (index, width) in panels.panelWidths.enumerated() {
+                let bytes = k * width * 4
+                let joinsLast = width == 8 && index == panels.panelWidths.count - 1
+                if groups.isEmpty || (groupBytes + bytes > Conv2DGEMMCode.panelGroupBytes && !joinsLast) {
+                    groups.append([])
+                    groupBytes = 0
+                }
+                let kind = panelKind(column: column, width: width)
+                if let last = groups[groups.count - 1].last, last.kind == kind {
+                    groups[groups.count - 1][groups[groups.count - 1].count - 1].count += 1
+                } else {
+                    groups[groups.count - 1].append(PanelRun(kind: kind, count: 1))
+                }
+                groupBytes += bytes
+                column += width
             }
-            if next < wide { runs.append((next, wide - next, 0)) }
-            if runs.isEmpty { runs.append((wide, 0, 0)) }
-            for (index, run) in runs.enumerated() {
-                emitRun(
-                    firstPanel: run.first, widePanels: run.count, residualVectors: run.residualVectors,
-                    narrow: hasNarrow && index == runs.count - 1)
+            // Consecutive groups of the same runs share one copy of the code, looped over at run time.
+            var firstColumn = 0
+            var index = 0
+            while index < groups.count {
+                var count = 1
+                while index + count < groups.count && groups[index + count] == groups[index] { count += 1 }
+                emitGroups(groups[index], count: count, firstColumn: firstColumn)
+                let groupColumns = groups[index].reduce(0) { $0 + $1.kind.vectors * 8 * $1.count }
+                firstColumn += groupColumns * count
+                index += count
             }
 
             asm.vzeroupper()
@@ -264,37 +318,20 @@ final class Conv2DGEMMCode: @unchecked Sendable {
             return try asm.finish()
         }
 
-        /// Wide panels `firstPanel ..< firstPanel + widePanels` (and the narrow panel when `narrow`) in groups whose
-        /// weights fit ``Conv2DGEMMCode/panelGroupBytes``.
-        private mutating func emitRun(firstPanel: Int, widePanels: Int, residualVectors: Int, narrow: Bool) {
-            let perGroup = max(1, min(widePanels, Conv2DGEMMCode.panelGroupBytes / (k * 64)))
-            var fullGroups = widePanels / perGroup
-            var tail = widePanels % perGroup
-            if tail == 0 && narrow && fullGroups > 0 {
-                // The narrow panel joins the last group instead of making A be streamed once more for it alone.
-                fullGroups -= 1
-                tail = perGroup
-            }
-            let modes = (wide: residualVectors, narrow: residualColumns >= n ? 1 : 0)
-            if fullGroups > 0 {
-                emitGroups(
-                    widePanels: perGroup, narrow: false, count: fullGroups, firstColumn: firstPanel * 16,
-                    residualVectors: modes)
-            }
-            if tail > 0 || narrow {
-                emitGroups(
-                    widePanels: tail, narrow: narrow, count: 1, firstColumn: (firstPanel + fullGroups * perGroup) * 16,
-                    residualVectors: modes)
-            }
+        private func panelKind(column: Int, width: Int) -> PanelKind {
+            let vectors = width / 8
+            let residualLanes = (0..<vectors).map { j in min(8, max(0, residualColumns - (column + 8 * j))) }
+            return PanelKind(
+                vectors: vectors, residualLanes: residualLanes,
+                storedLanes: min(8, outputColumns - (column + width - 8))
+            )
         }
 
-        /// `count` consecutive groups of `widePanels` 16-column panels (plus the 8-column panel when `narrow`),
-        /// starting at output column `firstColumn`.
-        private mutating func emitGroups(
-            widePanels: Int, narrow: Bool, count: Int, firstColumn: Int, residualVectors: (wide: Int, narrow: Int)
-        ) {
-            let rows = Conv2DGEMMCode.tileRows
-            asm.mov(.rbp, Int(bitPattern: panels + firstColumn * k))
+        /// `count` consecutive groups of panels laid out as `runs`, starting at output column `firstColumn`.
+        private mutating func emitGroups(_ runs: [PanelRun], count: Int, firstColumn: Int) {
+            let rows = tileRows
+            let groupColumns = runs.reduce(0) { $0 + $1.kind.vectors * 8 * $1.count }
+            asm.mov(.rbp, Int(bitPattern: panels.floats + firstColumn * k))
             asm.mov(.rax, firstColumn * 4)
             asm.storeQuadword(.rax, at: Self.groupColumnSlot)
             if count > 1 {
@@ -313,11 +350,16 @@ final class Conv2DGEMMCode: @unchecked Sendable {
             asm.jl(remainder)
             let rowLoop = asm.makeLabel()
             asm.bind(rowLoop)
-            emitPanels(rows: rows, widePanels: widePanels, narrow: narrow, residualVectors: residualVectors)
-            // Next tile of rows: A advances 6 · lda, C and the residual 6 rows.
-            asm.lea(.r9, Memory(.r9, index: .rsi, scale: 4))
-            asm.lea(.r9, Memory(.r9, index: .rsi, scale: 2))
-            asm.add(.r10, Int32(rows * n * 4))
+            emitPanels(rows: rows, runs)
+            // Next tile of rows: A advances rows · lda, C and the residual as many rows.
+            switch rows {
+            case 6:
+                asm.lea(.r9, Memory(.r9, index: .rsi, scale: 4))
+                asm.lea(.r9, Memory(.r9, index: .rsi, scale: 2))
+            default:
+                asm.lea(.r9, Memory(.r9, index: .rsi, scale: 4))
+            }
+            asm.add(.r10, Int32(rows * outputColumns * 4))
             asm.add(.r11, Int32(rows * residualColumns * 4))
             asm.sub(.rcx, Int32(rows))
             asm.cmp(.rcx, Int32(rows))
@@ -327,16 +369,16 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                 let next = asm.makeLabel()
                 asm.cmp(.rcx, Int32(leftover))
                 asm.jnz(next)
-                emitPanels(rows: leftover, widePanels: widePanels, narrow: narrow, residualVectors: residualVectors)
+                emitPanels(rows: leftover, runs)
                 asm.jmp(groupDone)
                 asm.bind(next)
             }
             asm.bind(groupDone)
             if count > 1 {
-                asm.mov(.rax, widePanels * k * 64)
+                asm.mov(.rax, groupColumns * k * 4)
                 asm.add(.rbp, .rax)
                 asm.mov(.rax, Self.groupColumnSlot)
-                asm.add(.rax, Int32(widePanels * 64))
+                asm.add(.rax, Int32(groupColumns * 4))
                 asm.storeQuadword(.rax, at: Self.groupColumnSlot)
                 asm.mov(.rax, Self.groupCountSlot)
                 asm.sub(.rax, 1)
@@ -345,25 +387,24 @@ final class Conv2DGEMMCode: @unchecked Sendable {
             }
         }
 
-        /// One tile of `rows` rows across the group's panels (a run-time loop over the wide ones).
-        private mutating func emitPanels(
-            rows: Int, widePanels: Int, narrow: Bool, residualVectors: (wide: Int, narrow: Int)
-        ) {
+        /// One tile of `rows` rows across the group's panels (a run-time loop over each run of several).
+        private mutating func emitPanels(rows: Int, _ runs: [PanelRun]) {
             asm.mov(.rax, .rbp)
             asm.mov(.rbx, Self.groupColumnSlot)
-            if widePanels > 0 {
+            for (index, run) in runs.enumerated() {
                 let panelLoop = asm.makeLabel()
-                if widePanels > 1 { asm.mov(.r13, widePanels) }
-                asm.bind(panelLoop)
-                emitTile(rows: rows, vectors: 2, residualVectors: residualVectors.wide)
-                asm.add(.rbx, 64)
-                if widePanels > 1 {
+                if run.count > 1 {
+                    asm.mov(.r13, run.count)
+                    asm.bind(panelLoop)
+                }
+                // Each tile leaves `rax` at the next panel.
+                emitTile(rows: rows, kind: run.kind)
+                if run.count > 1 || index + 1 < runs.count { asm.add(.rbx, Int32(run.kind.vectors * 32)) }
+                if run.count > 1 {
                     asm.dec(.r13)
                     asm.jnz(panelLoop)
                 }
             }
-            // The narrow panel follows the group's last wide panel in memory, where `rax` now points.
-            if narrow { emitTile(rows: rows, vectors: 1, residualVectors: residualVectors.narrow) }
         }
 
         private func accumulator(_ row: Int, _ vector: Int, vectors: Int) -> YMM { YMM(row * vectors + vector) }
@@ -380,7 +421,8 @@ final class Conv2DGEMMCode: @unchecked Sendable {
 
         /// `rows × (8 · vectors)` outputs at column `rbx`: the k loop over the panel at `rax` (left pointing at the
         /// next panel), the bias, the epilogue, the store.
-        private mutating func emitTile(rows: Int, vectors: Int, residualVectors: Int) {
+        private mutating func emitTile(rows: Int, kind: PanelKind) {
+            let vectors = kind.vectors
             let width = vectors * 8
             for i in 0..<rows {
                 for j in 0..<vectors {
@@ -393,15 +435,19 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                 asm.lea(.r15, Memory(.r9, index: .rsi, scale: 2))
                 asm.add(.r15, .rsi)
             }
-            let unroll = Conv2DGEMMCode.kUnroll
             let length = k / segments.count
+            let unroll = Conv2DGEMMCode.kUnroll
             for segment in 0..<segments.count {
                 let iterations = length / unroll
                 if iterations > 0 {
                     let kLoop = asm.makeLabel()
                     asm.mov(.rdx, iterations)
                     asm.bind(kLoop)
-                    emitSteps(unroll, rows: rows, vectors: vectors)
+                    for step in 0..<unroll {
+                        emitStep(
+                            rows: rows, vectors: vectors, aOffset: Int32(step * 4),
+                            weightOffset: Int32(step * width * 4))
+                    }
                     asm.add(.rax, Int32(unroll * width * 4))
                     asm.add(.r14, Int32(unroll * 4))
                     if rows > 3 { asm.add(.r15, Int32(unroll * 4)) }
@@ -409,10 +455,12 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                     asm.jnz(kLoop)
                 }
                 let leftover = length % unroll
-                if leftover > 0 {
-                    emitSteps(leftover, rows: rows, vectors: vectors)
-                    asm.add(.rax, Int32(leftover * width * 4))
+                for step in 0..<leftover {
+                    emitStep(
+                        rows: rows, vectors: vectors, aOffset: Int32(step * 4),
+                        weightOffset: Int32(step * width * 4))
                 }
+                if leftover > 0 { asm.add(.rax, Int32(leftover * width * 4)) }
                 if segment + 1 < segments.count {
                     // On to the next run of K: the next input row of the receptive field.
                     asm.add(.r14, Int32(leftover * 4 + segments.jumpBytes))
@@ -426,36 +474,65 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                     asm.vaddps(y, y, Memory(.r12, index: .rbx, scale: 1, Int32(32 * j)))
                 }
             }
-            emitEpilogue(rows: rows, vectors: vectors, residualVectors: residualVectors)
+            emitEpilogue(rows: rows, kind: kind)
             for i in 0..<rows {
                 for j in 0..<vectors {
-                    asm.vmovups(
-                        Memory(.r10, index: .rbx, scale: 1, Int32(i * n * 4 + 32 * j)),
-                        accumulator(i, j, vectors: vectors))
+                    let address = Memory(.r10, index: .rbx, scale: 1, Int32(i * outputColumns * 4 + 32 * j))
+                    let y = accumulator(i, j, vectors: vectors)
+                    if j == vectors - 1 && kind.storedLanes < 8 {
+                        emitPartialStore(y, lanes: kind.storedLanes, at: address)
+                    } else {
+                        asm.vmovups(address, y)
+                    }
                 }
             }
         }
 
-        /// `count` consecutive k steps at byte offsets from `rax`, `r14`, `r15`.
-        private mutating func emitSteps(_ count: Int, rows: Int, vectors: Int) {
-            let weights = [YMM(12), YMM(13)]
-            let broadcast = YMM(14)
-            for step in 0..<count {
-                for j in 0..<vectors {
-                    asm.vmovups(weights[j], Memory(.rax, Int32((step * vectors + j) * 32)))
+        /// The first `lanes` (1…7) lanes of `value` to `address`: 4, 2 and 1 lanes at a time (`ymm13` scratch).
+        private mutating func emitPartialStore(_ value: YMM, lanes: Int, at address: Memory) {
+            var source = value
+            var memory = address
+            var left = lanes
+            if left >= 4 {
+                asm.vmovupsLow128(memory, source)
+                left -= 4
+                if left == 0 { return }
+                let upper = YMM(13)
+                asm.vextractf128(upper, source, half: 1)
+                source = upper
+                memory.displacement += 16
+            }
+            if left >= 2 {
+                asm.vmovlps(memory, source)
+                if left == 3 {
+                    var last = memory
+                    last.displacement += 8
+                    asm.vextractps(last, source, lane: 2)
                 }
-                for i in 0..<rows {
-                    asm.vbroadcastss(broadcast, aAddress(i, Int32(step * 4)))
-                    for j in 0..<vectors {
-                        asm.vfmadd231ps(accumulator(i, j, vectors: vectors), weights[j], broadcast)
-                    }
+            } else {
+                asm.vextractps(memory, source, lane: 0)
+            }
+        }
+
+        /// One k step at byte offsets `aOffset` (from `r14`/`r15`) and `weightOffset` (from `rax`).
+        private mutating func emitStep(rows: Int, vectors: Int, aOffset: Int32, weightOffset: Int32) {
+            let weights = (0..<vectors).map { YMM(12 + $0) }
+            let broadcast = YMM(12 + vectors)
+            for j in 0..<vectors {
+                asm.vmovups(weights[j], Memory(.rax, weightOffset + Int32(j * 32)))
+            }
+            for i in 0..<rows {
+                asm.vbroadcastss(broadcast, aAddress(i, aOffset))
+                for j in 0..<vectors {
+                    asm.vfmadd231ps(accumulator(i, j, vectors: vectors), weights[j], broadcast)
                 }
             }
         }
 
         /// The clamp and epilogue steps on the accumulators, in order. Operand order follows Swift's `max(y, b)` /
         /// `min(y, b)`: the bound is the first source, so a NaN accumulator stays NaN.
-        private mutating func emitEpilogue(rows: Int, vectors: Int, residualVectors: Int) {
+        private mutating func emitEpilogue(rows: Int, kind: PanelKind) {
+            let vectors = kind.vectors
             let scratch = YMM(14)
             let bound = YMM(15)
             for operation in epilogue {
@@ -493,12 +570,25 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                         }
                     }
                 case .addResidual:
-                    // Columns past a padded residual's channels add its zero padding: nothing.
-                    for i in 0..<rows {
-                        for j in 0..<residualVectors {
+                    // Columns past a padded residual's channels add its zero padding: nothing. A vector the
+                    // residual covers in part is loaded under a mask (the lanes past it read as zero, unread).
+                    let mask = YMM(12)
+                    let loaded = YMM(13)
+                    for j in 0..<vectors {
+                        let lanes = kind.residualLanes[j]
+                        if lanes > 0 && lanes < 8 {
+                            asm.vmovups(mask, Memory(.r12, maskOffset + Int32((8 - lanes) * 4)))
+                        }
+                        for i in 0..<rows {
                             let y = accumulator(i, j, vectors: vectors)
-                            asm.vaddps(
-                                y, y, Memory(.r11, index: .rbx, scale: 1, Int32(i * residualColumns * 4 + 32 * j)))
+                            let address = Memory(
+                                .r11, index: .rbx, scale: 1, Int32(i * residualColumns * 4 + 32 * j))
+                            if lanes == 8 {
+                                asm.vaddps(y, y, address)
+                            } else if lanes > 0 {
+                                asm.vmaskmovps(loaded, mask: mask, address)
+                                asm.vaddps(y, y, loaded)
+                            }
                         }
                     }
                 }

@@ -367,3 +367,46 @@ public struct X86Assembler: Sendable {
         for byte in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(byte)))) }
     }
 }
+
+// MARK: Partial-vector stores and masked loads (tails of rows whose length is not a multiple of 8)
+
+extension X86Assembler {
+    /// `vmovups xmmword [memory], xmm`: stores the low four lanes of `source` (its `xmm` half).
+    public mutating func vmovupsLow128(_ destination: Memory, _ source: YMM) {
+        vex128(map: 1, pp: 0, opcode: 0x11, reg: source.index, destination)
+    }
+
+    /// `vmovlps qword [memory], xmm`: stores lanes 0 and 1 of `source`.
+    public mutating func vmovlps(_ destination: Memory, _ source: YMM) {
+        vex128(map: 1, pp: 0, opcode: 0x13, reg: source.index, destination)
+    }
+
+    /// `vextractps dword [memory], xmm, lane`: stores lane `lane` (0…3) of `source`'s low half.
+    public mutating func vextractps(_ destination: Memory, _ source: YMM, lane: UInt8) {
+        precondition(lane < 4, "vextractps: lane \(lane) is not 0…3")
+        vex128(map: 3, pp: 1, opcode: 0x17, reg: source.index, destination)
+        bytes.append(lane)
+    }
+
+    /// `vextractf128 xmm, ymm, half`: `destination`'s low half (upper half zeroed) = `source`'s half `half` (0/1).
+    public mutating func vextractf128(_ destination: YMM, _ source: YMM, half: UInt8) {
+        precondition(half < 2, "vextractf128: half \(half) is not 0 or 1")
+        vex(map: 3, pp: 1, opcode: 0x19, reg: source.index, vvvv: 0, rm: destination.index)
+        bytes.append(half)
+    }
+
+    /// `vmaskmovps ymm, mask, [memory]`: loads the lanes whose `mask` sign bit is set, zeroes the others; masked
+    /// lanes are not read (no fault past the end of a buffer).
+    public mutating func vmaskmovps(_ destination: YMM, mask: YMM, _ source: Memory) {
+        vex(map: 2, pp: 1, opcode: 0x2C, reg: destination.index, vvvv: mask.index, source)
+    }
+
+    /// VEX.128.W0 instruction with a memory operand (the 256-bit helpers set `VEX.L`).
+    private mutating func vex128(map: UInt8, pp: UInt8, opcode: UInt8, reg: UInt8, _ memory: Memory) {
+        let start = bytes.count
+        vex(map: map, pp: pp, opcode: opcode, reg: reg, vvvv: 0, memory)
+        // Clear VEX.L: bit 2 of the last prefix byte (byte 1 of C5, byte 2 of C4).
+        let lByte = bytes[start] == 0xC5 ? start + 1 : start + 2
+        bytes[lByte] &= ~0x04
+    }
+}
