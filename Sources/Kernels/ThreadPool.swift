@@ -178,19 +178,26 @@ private final class WorkerTeam: @unchecked Sendable {
     private let done = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var threads: [pthread_t] = []
 
+    // The atomics come in three groups a cache line or more apart, so that polling one group does not keep pulling
+    // in the line another thread is writing: what workers poll between calls, the task counter every thread
+    // increments, and what the caller polls at the end of a call.
+
     /// The generation of the latest published call; workers poll it.
     private let generation = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
+    /// Workers waiting on `wake` (not polling), which a new call must wake.
+    private let parkedWorkers = Atomic<Int>(0)
+    private let padding1 = CacheLinePadding()
     /// The first task of the current call no thread has taken yet (may run past `taskCount`).
     private let nextTask = Atomic<Int>(0)
+    private let padding2 = CacheLinePadding()
     /// Tasks of the current call not finished yet.
     private let unfinished = Atomic<Int>(0)
     /// Workers that joined the current call and have not left it.
     private let joined = Atomic<Int>(0)
-    /// Workers waiting on `wake` (not polling), which a new call must wake.
-    private let parkedWorkers = Atomic<Int>(0)
     /// Whether the caller waits on `done`, which a worker leaving the call must signal.
     private let callerWaiting = Atomic<Bool>(false)
+    private let padding3 = CacheLinePadding()
 
     /// Runs one task of the current call's body, which `context` points to, on the worker thread numbered as given;
     /// nil when no call is open. Guarded by `mutex`.
@@ -287,7 +294,10 @@ private final class WorkerTeam: @unchecked Sendable {
     private func poll(_ condition: (WorkerTeam) -> Bool) -> Bool {
         let start = monotonicNanoseconds()
         while true {
-            for _ in 0..<64 where condition(self) { return true }
+            for _ in 0..<16 {
+                if condition(self) { return true }
+                SpinWaitHint.pause()
+            }
             if monotonicNanoseconds() &- start > Self.spinNanoseconds { return false }
         }
     }
@@ -355,6 +365,12 @@ private final class WorkerTeam: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
         for thread in threads { pthread_join(thread, nil) }
     }
+}
+
+/// 64 bytes of nothing: stored between fields that different threads write, so that they sit on different cache
+/// lines.
+private struct CacheLinePadding {
+    private let words: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
 }
 
 /// What a new worker thread receives: its team, retained for the thread's lifetime.

@@ -98,6 +98,7 @@ import _TestSupport
         switch (mnemonic, operands.count) {
         case ("vzeroupper", 0): a.vzeroupper()
         case ("ret", 0): a.ret()
+        case ("pause", 0): a.pause()
         default: break
         }
         if operands.isEmpty { return }

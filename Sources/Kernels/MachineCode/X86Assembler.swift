@@ -135,6 +135,10 @@ public struct X86Assembler: Sendable {
     /// `ret`.
     public mutating func ret() { bytes.append(0xC3) }
 
+    /// `pause`: the spin-wait hint. A polling loop that executes it lets the other hardware thread of the core run
+    /// and does not flood the pipeline with speculative loads of the polled line.
+    public mutating func pause() { bytes += [0xF3, 0x90] }
+
     private mutating func conditionalJump(_ opcode: UInt8, _ label: Label) {
         bytes += [0x0F, opcode]
         addFixup(label)
