@@ -40,9 +40,12 @@ public final class ThreadPool: Sendable {
     /// Runs `body.run(task:)` for every `task` in `0..<taskCount` and returns when all have finished; allocates
     /// nothing.
     ///
-    /// Tasks may run concurrently and in any order; each must write only memory no other task touches. The calling
-    /// thread and the workers take tasks one at a time, in order, until none is left, so a call whose workers are
-    /// slow to wake runs on the caller alone instead of waiting for them.
+    /// Tasks may run concurrently and in any order; each must write only memory no other task touches. Each thread
+    /// starts on its own share, the t-th of `threadCount` near-equal contiguous parts of the tasks, in order, so that
+    /// calls of the same size give each thread the same tasks and an operator finds the data the previous one left in
+    /// that thread's cache. A thread whose share is done takes the tasks left in the others' shares, one at a time
+    /// from their far end, so a call whose workers are slow to wake, or are descheduled, runs on the threads that are
+    /// there instead of waiting for them.
     public func parallelFor<Body: ParallelTaskBody>(_ taskCount: Int, _ body: Body) {
         parallelTasks(taskCount, AnyThread(body: body))
     }
@@ -50,8 +53,8 @@ public final class ThreadPool: Sendable {
     /// Runs `body.run(task:thread:)` for every `task` in `0..<taskCount` and returns when all have finished;
     /// allocates nothing.
     ///
-    /// Like ``parallelFor(_:_:)-(_,ParallelTaskBody)`` (tasks taken one at a time, in order, by whichever thread is
-    /// free, so a descheduled thread's share goes to the others), and each task also learns which of the pool's
+    /// Like ``parallelFor(_:_:)-(_,ParallelTaskBody)`` (each thread starts on its own contiguous share, and a thread
+    /// that is done takes over what is left of the others'), and each task also learns which of the pool's
     /// threads runs it: `thread` is in `0..<threadCount` (the calling thread is 0) and no two tasks with the same
     /// `thread` run at once, so per-thread scratch indexed by it needs no locking.
     public func parallelTasks<Body: ParallelThreadTaskBody>(_ taskCount: Int, _ body: Body) {
@@ -161,16 +164,18 @@ private struct ClosureBody: ParallelTaskBody {
 
 /// The worker threads of one pool and the state they share with the calling thread.
 ///
-/// A call publishes its body under `mutex` and then bumps `generation`; workers that poll `generation` see it without
-/// a wake-up, join the call under `mutex`, and take tasks with an atomic counter, so neither polling nor taking a task
-/// touches the mutex. Only parking (after ``spinNanoseconds`` of polling) and joining do.
+/// A call publishes its body and every thread's share of the tasks (`ranges`) under `mutex` and then bumps
+/// `generation`; workers that poll `generation` see it without a wake-up, join the call under `mutex`, and take tasks
+/// from the front of their own share, then from the back of the others', each with one compare-and-exchange, so
+/// neither polling nor taking a task touches the mutex. Only parking (after ``spinNanoseconds`` of polling) and
+/// joining do.
 ///
 /// Invariant: a call does not return before every worker that joined it has left it (`joined == 0`), so when the next
-/// call resets `nextTask` no worker still takes tasks of the previous one.
+/// call resets `ranges` no worker still takes tasks of the previous one.
 private final class WorkerTeam: @unchecked Sendable {
     /// Held by the one caller that owns the workers for the duration of a call.
     private let callLock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    /// Guards the fields of the current call (`invoke`, `context`, `taskCount`, `callGeneration`) and parking.
+    /// Guards the fields of the current call (`invoke`, `context`, `callGeneration`, the `ranges` it resets) and parking.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     /// Broadcast when `generation` changes while workers are parked, or on `stop()`.
     private let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -188,26 +193,28 @@ private final class WorkerTeam: @unchecked Sendable {
     /// Workers waiting on `wake` (not polling), which a new call must wake.
     private let parkedWorkers = Atomic<Int>(0)
     private let padding1 = CacheLinePadding()
-    /// The first task of the current call no thread has taken yet (may run past `taskCount`).
-    private let nextTask = Atomic<Int>(0)
-    private let padding2 = CacheLinePadding()
     /// Tasks of the current call not finished yet.
     private let unfinished = Atomic<Int>(0)
     /// Workers that joined the current call and have not left it.
     private let joined = Atomic<Int>(0)
     /// Whether the caller waits on `done`, which a worker leaving the call must signal.
     private let callerWaiting = Atomic<Bool>(false)
-    private let padding3 = CacheLinePadding()
+    private let padding2 = CacheLinePadding()
+    /// Thread `t`'s share of the current call's tasks, for `t` in `0..<participants`, each on its own cache line.
+    private let ranges: UnsafeMutablePointer<TaskRange>
+    /// The calling thread plus the workers that started.
+    private var participants: Int { threads.count + 1 }
 
     /// Runs one task of the current call's body, which `context` points to, on the worker thread numbered as given;
     /// nil when no call is open. Guarded by `mutex`.
     private var invoke: ((UnsafeRawPointer, Int, Int) -> Void)?
     private var context: UnsafeRawPointer?
-    private var taskCount = 0
     /// The generation the current (or last) call publishes. Guarded by `mutex`.
     private var callGeneration = 0
 
     init(workerCount: Int) {
+        ranges = UnsafeMutablePointer<TaskRange>.allocate(capacity: workerCount + 1)
+        for slot in 0...workerCount { (ranges + slot).initialize(to: TaskRange()) }
         pthread_mutex_init(callLock, nil)
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(wake, nil)
@@ -232,6 +239,8 @@ private final class WorkerTeam: @unchecked Sendable {
     }
 
     deinit {
+        ranges.deinitialize(count: threads.count + 1)
+        ranges.deallocate()
         pthread_cond_destroy(done)
         pthread_cond_destroy(wake)
         pthread_mutex_destroy(mutex)
@@ -258,8 +267,13 @@ private final class WorkerTeam: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         self.invoke = invoke
         self.context = context
-        taskCount = count
-        nextTask.store(0, ordering: .relaxed)
+        // Thread t's share is the t-th of `participants` near-equal contiguous parts: the same tasks go to the same
+        // thread in every call of the same size, so data one operator leaves in a thread's cache is read there by
+        // the next.
+        precondition(count <= Int(UInt32.max), "ThreadPool: at most 2^32 - 1 tasks per call")
+        for thread in 0..<participants {
+            ranges[thread].reset(count * thread / participants..<count * (thread + 1) / participants)
+        }
         unfinished.store(count, ordering: .relaxed)
         callGeneration &+= 1
         let published = callGeneration
@@ -271,7 +285,7 @@ private final class WorkerTeam: @unchecked Sendable {
             pthread_cond_broadcast(wake)
             pthread_mutex_unlock(mutex)
         }
-        drain(count, runTask)
+        drain(thread: 0, runTask)
         poll { $0.unfinished.load(ordering: .acquiring) == 0 && $0.joined.load(ordering: .acquiring) == 0 }
         pthread_mutex_lock(mutex)
         // A worker may still join between the poll and the lock; it finds no task and leaves at once.
@@ -305,13 +319,20 @@ private final class WorkerTeam: @unchecked Sendable {
     /// How long a thread polls before it parks: about the gap between two operators of a model run.
     private static let spinNanoseconds: UInt64 = 50_000
 
-    /// Takes and runs tasks of the current call until none is left.
-    private func drain(_ count: Int, _ runTask: (Int) -> Void) {
-        while true {
-            let task = nextTask.wrappingAdd(1, ordering: .relaxed).oldValue
-            if task >= count { return }
+    /// Runs the current call's tasks from the front of `thread`'s share, then from the back of the other threads'
+    /// shares, until none is left.
+    private func drain(thread: Int, _ runTask: (Int) -> Void) {
+        while let task = ranges[thread].takeFront() {
             runTask(task)
             unfinished.subtract(1, ordering: .releasing)
+        }
+        let count = participants
+        for offset in 1..<count {
+            let victim = (thread + offset) % count
+            while let task = ranges[victim].takeBack() {
+                runTask(task)
+                unfinished.subtract(1, ordering: .releasing)
+            }
         }
     }
 
@@ -343,10 +364,9 @@ private final class WorkerTeam: @unchecked Sendable {
                 pthread_mutex_unlock(mutex)
                 continue
             }
-            let count = taskCount
             joined.add(1, ordering: .sequentiallyConsistent)
             pthread_mutex_unlock(mutex)
-            drain(count) { task in invoke(context, task, thread) }
+            drain(thread: thread) { task in invoke(context, task, thread) }
             joined.subtract(1, ordering: .sequentiallyConsistent)
             if callerWaiting.load(ordering: .sequentiallyConsistent) {
                 pthread_mutex_lock(mutex)
@@ -364,6 +384,44 @@ private final class WorkerTeam: @unchecked Sendable {
         pthread_cond_broadcast(wake)
         pthread_mutex_unlock(mutex)
         for thread in threads { pthread_join(thread, nil) }
+    }
+}
+
+/// One thread's share of a call's tasks, `front ..< back`, packed into one word (front in the low 32 bits) so that the
+/// owner taking from the front and another thread taking from the back agree with one compare-and-exchange.
+private struct TaskRange: ~Copyable {
+    private let bounds = Atomic<UInt64>(0)
+    private let padding = CacheLinePadding()
+
+    /// Makes `tasks` the share; only while no other thread takes from it.
+    func reset(_ tasks: Range<Int>) {
+        bounds.store(UInt64(tasks.upperBound) << 32 | UInt64(tasks.lowerBound), ordering: .relaxed)
+    }
+
+    /// Takes the first task left, or nil when none is.
+    func takeFront() -> Int? {
+        var current = bounds.load(ordering: .relaxed)
+        while true {
+            let front = current & 0xFFFF_FFFF
+            if front >= current >> 32 { return nil }
+            let (taken, found) = bounds.compareExchange(
+                expected: current, desired: current + 1, ordering: .relaxed)
+            if taken { return Int(front) }
+            current = found
+        }
+    }
+
+    /// Takes the last task left, or nil when none is.
+    func takeBack() -> Int? {
+        var current = bounds.load(ordering: .relaxed)
+        while true {
+            let back = current >> 32
+            if current & 0xFFFF_FFFF >= back { return nil }
+            let (taken, found) = bounds.compareExchange(
+                expected: current, desired: current - (1 << 32), ordering: .relaxed)
+            if taken { return Int(back - 1) }
+            current = found
+        }
     }
 }
 
