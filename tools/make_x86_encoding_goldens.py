@@ -58,6 +58,8 @@ def instruction_list():
         lines += [f"lea r10, {m}", f"mov rcx, QWORD PTR {m}"]
     lines.append("ret")
     lines.append("pause")
+    for m in mems[::3]:
+        lines.append(f"mov QWORD PTR {m}, rcx")
     # Row tails: partial stores of a vector's low lanes, the upper half extracted, masked loads.
     for i, m in enumerate(mems[::2]):
         x, y = f"xmm{i % 16}", f"ymm{(i + 5) % 16}"

@@ -135,6 +135,7 @@ import _TestSupport
         case ("vextractf128", .xmm(let d), .ymm(let s)?, .immediate(let half)?): a.vextractf128(d, s, half: UInt8(half))
         case ("vmaskmovps", .ymm(let d), .ymm(let mask)?, .memory(let m)?): a.vmaskmovps(d, mask: mask, m)
         case ("mov", .gpr(let d), .memory(let m)?, nil): a.mov(d, m)
+        case ("mov", .memory(let m), .gpr(let s)?, nil): a.storeQuadword(s, at: m)
         default: throw ParseError(text: text)
         }
     }
