@@ -46,7 +46,9 @@ struct Bench {
             print(
                 "PureVision bench — \(configuration) build, CPU: \(cpu), \(SystemInfo.coreCount) cores, kernels: \(codegen)"
             )
-            print("runs \(options.runs) after \(options.warmup) warm-up; times in ms")
+            print(
+                "runs \(options.runs) after \(options.warmup) warm-up (and at least "
+                    + "\(BenchOptions.minimumWarmupSeconds) s); times in ms")
             print(
                 "name".padding(toLength: 36, withPad: " ", startingAt: 0)
                     + "threads      min   median      p90   arena MB   peak RSS MB")
@@ -67,7 +69,7 @@ struct Bench {
                 let input = session.floatInput(index)
                 for i in input.indices { input[i] = random.nextSignedUnitFloat() }
             }
-            for _ in 0..<options.warmup { session.invoke() }
+            warmUp { session.invoke() }
             var times: [Double] = []
             times.reserveCapacity(options.runs)
             for _ in 0..<options.runs {
@@ -87,7 +89,7 @@ struct Bench {
         var samples = [[UInt64]](repeating: [], count: stepCount)
         interpreter.withSession { session in
             var buffer = [UInt64](repeating: 0, count: stepCount)
-            for _ in 0..<options.warmup { session.invoke() }
+            warmUp { session.invoke() }
             for _ in 0..<options.runs {
                 buffer.withUnsafeMutableBufferPointer { pointer in
                     pointer.update(repeating: 0)
@@ -136,6 +138,18 @@ struct Bench {
                 "    " + format(value.ms).leftPadded(8) + " " + share + format(value.minimum).leftPadded(8) + "  "
                     + type
                     + " ×\(value.count)")
+        }
+    }
+
+    /// Runs `body` untimed at least `options.warmup` times and for at least ``BenchOptions/minimumWarmupSeconds``.
+    func warmUp(_ body: () throws -> Void) rethrows {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var count = 0
+        while count < options.warmup
+            || Double(DispatchTime.now().uptimeNanoseconds - start) < BenchOptions.minimumWarmupSeconds * 1e9
+        {
+            try body()
+            count += 1
         }
     }
 

@@ -5,7 +5,12 @@ struct BenchOptions {
     var listsTimes = false
     var filter: String?
     var runs = 50
+    /// Untimed runs before timing: at least this many, and at least ``minimumWarmupSeconds``.
     var warmup = 5
+    /// Warm-up time before timing, so that one-time start-up work is over: OpenBLAS's server threads, started when
+    /// the library loads, poll for about 0.1 s; measured during that time, two-thread runs here took the one-thread
+    /// time (the pollers held the second core). LiteRT, timed inside a long-running Python process, is past it.
+    static let minimumWarmupSeconds = 0.3
     var threadCounts = [1, 2]
     var modelsDirectory = "Models"
     /// Print each model's operators with their median time per invocation, slowest first (at most this many; 0 = off).
@@ -47,7 +52,7 @@ struct BenchOptions {
             case "--runs":
                 guard let n = Int(try value(argument)), n >= 1 else { throw BenchError("--runs must be ≥ 1") }
                 runs = n
-            case "--warmup":
+            case "--warmup":  // a count; the minimum warm-up time applies as well
                 guard let n = Int(try value(argument)), n >= 0 else { throw BenchError("--warmup must be ≥ 0") }
                 warmup = n
             case "--threads":

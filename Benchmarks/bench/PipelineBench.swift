@@ -28,7 +28,7 @@ extension Bench {
     private func model(_ name: String) -> String { (options.modelsDirectory as NSString).appendingPathComponent(name) }
 
     private func time(_ body: () throws -> Void) rethrows -> [Double] {
-        for _ in 0..<options.warmup { try body() }
+        try warmUp(body)
         var times: [Double] = []
         for _ in 0..<options.runs {
             let start = DispatchTime.now().uptimeNanoseconds
