@@ -5,7 +5,7 @@ Our side: `BENCH --json [--filter NAME] --runs R`, one JSON object per line such
 {"name":"palm_detection_full","kind":"model","threads":1,"runs":50,"min_ms":9.1,"median_ms":9.4,"p90_ms":9.8};
 missing fields and non-JSON lines are tolerated. LiteRT's side, in the same run: the default interpreter (XNNPACK)
 with each thread count, and the builtin reference kernels (BUILTIN_WITHOUT_DEFAULT_DELEGATES) with one thread,
-each timed over R invocations after 5 warm-up runs, on the SplitMix64 seed-1 inputs (int8 inputs are that stream
+each timed over R invocations after 5 warm-up runs and at least 0.3 s (as the bench), on the SplitMix64 seed-1 inputs (int8 inputs are that stream
 quantized with the input tensor's scale and zero point). Ratios are ours / LiteRT (below 1: we are faster).
 
 With --interleave, each (model, thread count) runs our bench and then LiteRT XNNPACK back to back, so that on a
@@ -36,6 +36,7 @@ DEFAULT_MODELS = ["palm_detection_full", "hand_landmark_full", "face_detection_s
                   "face_detection_full_range_sparse", "face_landmark", "efficientnet_lite0"]
 OPTIONAL_MODELS = ["efficientnet_lite0_int8"]  # timed when the bench reports it or --models names it
 WARMUP = 5
+WARMUP_SECONDS = 0.3  # as the bench: at least WARMUP runs and at least this long before timing
 
 
 def run_bench(bench, runs, names, threads=None, times=False):
@@ -89,8 +90,10 @@ def litert_interpreter(model_path, num_threads, reference):
     interp.allocate_tensors()
     for detail, value in zip(interp.get_input_details(), model_inputs(interp)):
         interp.set_tensor(detail["index"], value)
-    for _ in range(WARMUP):
+    start, count = time.perf_counter(), 0
+    while count < WARMUP or time.perf_counter() - start < WARMUP_SECONDS:
         interp.invoke()
+        count += 1
     return interp
 
 
@@ -224,7 +227,8 @@ def main():
                   f"{_fmt(row['litert_xnnpack_median_ms']):>11s} {_fmt(row['ratio_vs_xnnpack']):>6s} "
                   f"{_fmt(row['min_ratio_vs_xnnpack']):>9s} "
                   f"{_fmt(row.get('litert_builtin_median_ms')):>11s} {_fmt(row.get('ratio_vs_builtin')):>6s}")
-        print(f"medians over {args.runs} runs after {WARMUP} warm-up runs; LiteRT builtin kernels with 1 thread; "
+        print(f"medians over {args.runs} runs after {WARMUP} warm-up runs and at least {WARMUP_SECONDS} s; "
+              f"LiteRT builtin kernels with 1 thread; "
               f"ratio = ours / LiteRT (min ratio: of the fastest runs)"
               + ("; interleaved per model" if args.interleave else "")
               + (f" in {args.rounds} alternating rounds" if args.rounds > 1 else ""))
