@@ -102,26 +102,39 @@ struct DepthwiseConv2DMachineCodeTests {
         return (input, filter, random.floats(g.outputChannels))
     }
 
-    @Test(.enabled(if: HostCPU.supportsGeneratedAVX2), arguments: cases)
-    func generatedMatchesReference(_ c: Case) {
-        let g = c.geometry
-        let (input, filter, bias) = Self.data(g)
+    /// `Reference.depthwiseConv2D` of `g` on the given data.
+    static func reference(
+        _ g: DepthwiseConv2DGeometry, input: [Float], filter: [Float], bias: [Float], clamp: ClampRange
+    ) -> [Float] {
         var expected = [Float](repeating: .nan, count: g.batch * g.outputHeight * g.outputWidth * g.outputChannels)
         expected.withUnsafeMutableBufferPointer { out in
             guard let pointer = out.baseAddress else { return }
             Reference.depthwiseConv2D(
-                geometry: g, input: input, filter: filter, bias: bias, output: pointer, clamp: c.clamp)
+                geometry: g, input: input, filter: filter, bias: bias, output: pointer, clamp: clamp)
         }
+        return expected
+    }
+
+    /// The generated kernel for case `c` uses generated code and, on each of `pools`, equals the reference bit for
+    /// bit (same taps, same order, separate multiply and add).
+    static func expectBitwiseReference(_ c: Case, pools: [ThreadPool]) {
+        let g = c.geometry
+        let (input, filter, bias) = data(g)
+        let expected = reference(g, input: input, filter: filter, bias: bias, clamp: c.clamp)
         let kernel = DepthwiseConv2DKernel(
             geometry: g, filter: filter, bias: bias, clamp: c.clamp, generatesMachineCode: true)
         #expect(kernel.usesGeneratedCode)
-        // Same taps, same order, separate multiply and add: equal bit for bit.
-        for pool in [ThreadPool.serial, ThreadPool(threadCount: 2)] {
+        for pool in pools {
             let actual = DepthwiseConv2DTests.runKernel(kernel, input: input, pool: pool)
             let firstDifference = actual.indices.first { actual[$0].bitPattern != expected[$0].bitPattern }
             let detail = firstDifference.map { "element \($0): \(actual[$0]) vs \(expected[$0])" } ?? ""
             #expect(firstDifference == nil, "\(c) threads=\(pool.threadCount): \(detail)")
         }
+    }
+
+    @Test(.enabled(if: HostCPU.supportsGeneratedAVX2), arguments: cases)
+    func generatedMatchesReference(_ c: Case) {
+        Self.expectBitwiseReference(c, pools: [ThreadPool.serial, ThreadPool(threadCount: 2)])
     }
 
     /// Small and wide maps as efficientnet and the face models have them: every row width 1 … 9, 13 and 14 (short
@@ -151,23 +164,7 @@ struct DepthwiseConv2DMachineCodeTests {
 
     @Test(.enabled(if: HostCPU.supportsGeneratedAVX2), arguments: rowGroupCases)
     func rowGroupsMatchReference(_ c: Case) {
-        let g = c.geometry
-        let (input, filter, bias) = Self.data(g)
-        var expected = [Float](repeating: .nan, count: g.batch * g.outputHeight * g.outputWidth * g.outputChannels)
-        expected.withUnsafeMutableBufferPointer { out in
-            guard let pointer = out.baseAddress else { return }
-            Reference.depthwiseConv2D(
-                geometry: g, input: input, filter: filter, bias: bias, output: pointer, clamp: c.clamp)
-        }
-        let kernel = DepthwiseConv2DKernel(
-            geometry: g, filter: filter, bias: bias, clamp: c.clamp, generatesMachineCode: true)
-        #expect(kernel.usesGeneratedCode)
-        for pool in [ThreadPool.serial, Self.twoThreads, Self.threeThreads] {
-            let actual = DepthwiseConv2DTests.runKernel(kernel, input: input, pool: pool)
-            let firstDifference = actual.indices.first { actual[$0].bitPattern != expected[$0].bitPattern }
-            let detail = firstDifference.map { "element \($0): \(actual[$0]) vs \(expected[$0])" } ?? ""
-            #expect(firstDifference == nil, "\(c) threads=\(pool.threadCount): \(detail)")
-        }
+        Self.expectBitwiseReference(c, pools: [ThreadPool.serial, Self.twoThreads, Self.threeThreads])
     }
 
     static let twoThreads = ThreadPool(threadCount: 2)
@@ -278,12 +275,7 @@ struct DepthwiseConv2DMachineCodeTests {
             let kernel = DepthwiseConv2DKernel(
                 geometry: g, filter: filter, bias: bias, clamp: .relu6, generatesMachineCode: true)
             #expect(!kernel.usesGeneratedCode)
-            var expected = [Float](repeating: .nan, count: g.outputHeight * g.outputWidth * g.outputChannels)
-            expected.withUnsafeMutableBufferPointer { out in
-                guard let pointer = out.baseAddress else { return }
-                Reference.depthwiseConv2D(
-                    geometry: g, input: input, filter: filter, bias: bias, output: pointer, clamp: .relu6)
-            }
+            let expected = Self.reference(g, input: input, filter: filter, bias: bias, clamp: .relu6)
             let actual = DepthwiseConv2DTests.runKernel(kernel, input: input, pool: .serial)
             expectNearlyEqual(actual, expected, tolerance: 1e-5 * 3, "\(g)")
         }
@@ -326,12 +318,7 @@ struct DepthwiseConv2DMachineCodeTests {
         for g in geometries {
             let (input, filter, bias) = Self.data(g)
             let outputCount = g.batch * g.outputHeight * g.outputWidth * g.outputChannels
-            var expected = [Float](repeating: .nan, count: outputCount)
-            expected.withUnsafeMutableBufferPointer { out in
-                guard let pointer = out.baseAddress else { return }
-                Reference.depthwiseConv2D(
-                    geometry: g, input: input, filter: filter, bias: bias, output: pointer, clamp: .relu6)
-            }
+            let expected = Self.reference(g, input: input, filter: filter, bias: bias, clamp: .relu6)
             let kernel = DepthwiseConv2DKernel(
                 geometry: g, filter: filter, bias: bias, clamp: .relu6, generatesMachineCode: true)
             #expect(kernel.usesGeneratedCode)

@@ -106,29 +106,28 @@ public struct DepthwiseConv2DKernel: Sendable {
         let residual: UnsafePointer<Float>?
 
         func run(range: Range<Int>) {
-            let rowFloats = kernel.geometry.outputWidth * kernel.geometry.outputChannels
-            let residualChannels = kernel.epilogue.residualChannels(outputChannels: kernel.geometry.outputChannels)
             if let machineCode = kernel.machineCode, machineCode.sweepsRows {
-                // All rows of the range first (each channel step sweeps them), then the epilogue row by row.
+                // All rows of the range first (each channel step sweeps them), then the epilogue over all of them.
                 machineCode.convolveRows(range, input: input, output: output)
-                guard !kernel.epilogue.isEmpty else { return }
-                for row in range {
-                    kernel.epilogue.apply(
-                        rows: kernel.geometry.outputWidth, channels: kernel.geometry.outputChannels,
-                        output: output + row * rowFloats,
-                        residual: residual.map { $0 + row * kernel.geometry.outputWidth * residualChannels })
-                }
+                applyEpilogue(range)
                 return
             }
             for row in range {
                 kernel.convolveRow(row, input: input, weights: weights, biases: biases, output: output)
-                if !kernel.epilogue.isEmpty {
-                    kernel.epilogue.apply(
-                        rows: kernel.geometry.outputWidth, channels: kernel.geometry.outputChannels,
-                        output: output + row * rowFloats,
-                        residual: residual.map { $0 + row * kernel.geometry.outputWidth * residualChannels })
-                }
+                applyEpilogue(row..<(row + 1))
             }
+        }
+
+        /// Applies the kernel's epilogue to output rows `rows`, which are consecutive pixels in memory.
+        private func applyEpilogue(_ rows: Range<Int>) {
+            let g = kernel.geometry
+            guard !kernel.epilogue.isEmpty, !rows.isEmpty else { return }
+            let firstPixel = rows.lowerBound * g.outputWidth
+            let residualChannels = kernel.epilogue.residualChannels(outputChannels: g.outputChannels)
+            kernel.epilogue.apply(
+                rows: rows.count * g.outputWidth, channels: g.outputChannels,
+                output: output + firstPixel * g.outputChannels,
+                residual: residual.map { $0 + firstPixel * residualChannels })
         }
     }
 
