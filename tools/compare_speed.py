@@ -5,8 +5,9 @@ Our side: `BENCH --json [--filter NAME] --runs R`, one JSON object per line such
 {"name":"palm_detection_full","kind":"model","threads":1,"runs":50,"min_ms":9.1,"median_ms":9.4,"p90_ms":9.8};
 missing fields and non-JSON lines are tolerated. LiteRT's side, in the same run: the default interpreter (XNNPACK)
 with each thread count, and the builtin reference kernels (BUILTIN_WITHOUT_DEFAULT_DELEGATES) with one thread,
-each timed over R invocations after 5 warm-up runs and at least 0.3 s (as the bench), on the SplitMix64 seed-1 inputs (int8 inputs are that stream
-quantized with the input tensor's scale and zero point). Ratios are ours / LiteRT (below 1: we are faster).
+each timed over R invocations after 5 warm-up runs and at least 0.3 s (as the bench), on the SplitMix64 seed-1
+inputs (int8 inputs are that stream quantized with the input tensor's scale and zero point). Ratios are ours / LiteRT
+(below 1: we are faster).
 
 With --interleave, each (model, thread count) runs our bench and then LiteRT XNNPACK back to back, so that on a
 machine whose load drifts both sides of a ratio see the same load; the load average is printed before and after.
@@ -125,20 +126,13 @@ def time_alternating(bench, model_path, name, threads, runs, rounds):
     ours, theirs = [], []
     for _ in range(rounds):
         record = run_bench(bench, per_round, [name], threads, times=True).get((name, threads))
-        if record is not None:
-            values = record.get("times_ms")
-            if not isinstance(values, list) or not values:
-                print(f"bench gave no times_ms for {name}; is it older than --times?", file=sys.stderr)
-                record = None
-            else:
-                ours += [float(v) for v in values]
-        if record is None:
-            ours = None
+        values = record.get("times_ms") if record is not None else None
         theirs += time_invocations(interp, per_round)
-        if ours is None:
-            break
-    if ours is None:
-        return None, summary(theirs)
+        if not isinstance(values, list) or not values:
+            if record is not None:
+                print(f"bench gave no times_ms for {name}; is it older than --times?", file=sys.stderr)
+            return None, summary(theirs)
+        ours += [float(v) for v in values]
     low, median, p90 = summary(ours)
     return {"min_ms": low, "median_ms": median, "p90_ms": p90, "runs": len(ours)}, summary(theirs)
 

@@ -26,6 +26,7 @@ struct BenchOptions {
     static let usage = """
         usage: bench [--json [--times]] [--filter NAME] [--runs N] [--warmup N] [--threads 1,2] [--models-dir DIR]
                      [--profile [TOP]] [--unfused] [--no-codegen] [--soak [FRAMES]]
+          --warmup   untimed runs first (default 5); warm-up also lasts at least 0.3 s
           --times    with --json, add every timed run's latency in ms to each model's line ("times_ms")
           --profile  after each model's timing, time every operator per invocation and print the TOP (default 15)
                      slowest by median, plus totals per operator type
@@ -52,7 +53,7 @@ struct BenchOptions {
             case "--runs":
                 guard let n = Int(try value(argument)), n >= 1 else { throw BenchError("--runs must be ≥ 1") }
                 runs = n
-            case "--warmup":  // a count; the minimum warm-up time applies as well
+            case "--warmup":
                 guard let n = Int(try value(argument)), n >= 0 else { throw BenchError("--warmup must be ≥ 0") }
                 warmup = n
             case "--threads":
@@ -78,6 +79,7 @@ struct BenchOptions {
             default: throw BenchError("unknown argument \(argument)\n\(Self.usage)")
             }
         }
+        if listsTimes && !json { throw BenchError("--times needs --json\n\(Self.usage)") }
     }
 }
 

@@ -183,9 +183,9 @@ private final class WorkerTeam: @unchecked Sendable {
     private let done = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var threads: [pthread_t] = []
 
-    // The atomics come in three groups a cache line or more apart, so that polling one group does not keep pulling
-    // in the line another thread is writing: what workers poll between calls, the task counter every thread
-    // increments, and what the caller polls at the end of a call.
+    // The atomics sit a cache line or more apart in groups, so that polling one group does not keep pulling in the
+    // line another thread is writing: what workers poll between calls, what the caller polls at the end of a call,
+    // and each thread's share of the tasks (`ranges`, one line each).
 
     /// The generation of the latest published call; workers poll it.
     private let generation = Atomic<Int>(0)
@@ -264,13 +264,13 @@ private final class WorkerTeam: @unchecked Sendable {
         _ count: Int, at context: UnsafeRawPointer, invoke: @escaping (UnsafeRawPointer, Int, Int) -> Void,
         _ runTask: (Int) -> Void
     ) {
+        precondition(count <= Int(UInt32.max), "ThreadPool: at most 2^32 - 1 tasks per call")
         pthread_mutex_lock(mutex)
         self.invoke = invoke
         self.context = context
         // Thread t's share is the t-th of `participants` near-equal contiguous parts: the same tasks go to the same
         // thread in every call of the same size, so data one operator leaves in a thread's cache is read there by
         // the next.
-        precondition(count <= Int(UInt32.max), "ThreadPool: at most 2^32 - 1 tasks per call")
         for thread in 0..<participants {
             ranges[thread].reset(count * thread / participants..<count * (thread + 1) / participants)
         }

@@ -5,9 +5,9 @@
 /// every other shape gathers blocks of output pixels' receptive fields (im2col, zero-filling padding) into caller
 /// scratch and multiplies each block. Each output block is prefilled with the bias and the GEMM adds the product to
 /// it; the clamp and the ``OutputEpilogue`` (a fused residual ADD, PRELU or activation) follow right after, while
-/// the block is still in cache. With more than one thread, the output is cut into several blocks per thread, which
-/// the threads take one at a time (a thread held up by the machine leaves its blocks to the others); each thread
-/// owns one slot of scratch.
+/// the block is still in cache. With more than one thread, the output is cut into several blocks per thread: each
+/// thread runs its own contiguous share of them and then takes over what is left of the others' (so a thread held up
+/// by the machine leaves its blocks to the others); each thread owns one slot of scratch.
 ///
 /// When prepared with `generatesMachineCode` on a CPU with AVX2 + FMA, each block instead runs code generated at
 /// load (``Conv2DGEMMCode``): the filter packed into 16-channel panels, the bias, clamp and the epilogue's clamp /
