@@ -3,69 +3,100 @@ import PackageDescription
 
 // PureVision: MediaPipe's vision models, read from their own .tflite / .task files and run natively in Swift.
 //
-// Dependency arrows (imports):
-//   Kernels -> TensorCore, COpenBLAS (Linux) / Accelerate (Apple)
-//   TFLite  -> TensorCore            (the reader stays pure: it never sees kernels)
-//   Engine  -> Kernels, TFLite
-//   ImageIO -> TensorCore, CPNG, CJPEG
-//   PureVision (vision tasks) -> Engine, ImageIO
+// Every module carries the project's prefix, so none can collide with an Apple framework (ImageIO, Vision …) or
+// another package's module in the same app. Dependency arrows (imports):
+//   PureVisionKernels -> PureVisionCore, CPureVisionOpenBLAS (Linux) / Accelerate (Apple)
+//   PureVisionTFLite  -> PureVisionCore        (the reader stays pure: it never sees kernels)
+//   PureVisionEngine  -> PureVisionKernels, PureVisionTFLite
+//   PureVisionImage   -> PureVisionCore, CPureVisionPNG / CPureVisionJPEG (Linux) / Apple's ImageIO (Apple)
+//   PureVision (the vision tasks; the umbrella an app imports) -> PureVisionEngine, PureVisionImage
 //   purevision (CLI), bench -> PureVision
-//   _TestSupport -> TensorCore
+//   PureVisionTestSupport -> PureVisionCore
+
+/// The C libraries exist as Debian packages on Linux only; Apple platforms use the SDK (Accelerate, ImageIO).
+let linuxOnly = TargetDependencyCondition.when(platforms: [.linux])
 
 let package = Package(
     name: "PureVision",
-    // The thread pool's atomics (the Synchronization module) need these OS versions on Apple platforms.
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // The thread pool's atomics (the Synchronization module's `Atomic`) set the floor: macOS 15, iOS 18 and the
+    // releases of the same year for tvOS and visionOS. watchOS is not declared (see README, "Platforms").
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2)],
     products: [
-        .library(name: "Engine", targets: ["Engine"]),
-        .library(name: "TFLite", targets: ["TFLite"]),
-        .library(name: "ImageIO", targets: ["ImageIO"]),
         .library(name: "PureVision", targets: ["PureVision"]),
+        .library(name: "PureVisionEngine", targets: ["PureVisionEngine"]),
+        .library(name: "PureVisionTFLite", targets: ["PureVisionTFLite"]),
+        .library(name: "PureVisionImage", targets: ["PureVisionImage"]),
         .executable(name: "purevision", targets: ["PureVisionCLI"]),
-        .executable(name: "bench", targets: ["bench"]),
+        .executable(name: "bench", targets: ["PureVisionBench"]),
     ],
     targets: [
-        // MARK: System libraries (Debian: libopenblas-dev, libpng-dev, libjpeg-dev)
-        .systemLibrary(name: "COpenBLAS", path: "Sources/COpenBLAS"),
-        .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
-        .systemLibrary(name: "CJPEG", path: "Sources/CJPEG"),
+        // MARK: System libraries (Linux only; Debian: libopenblas-dev, libpng-dev, libjpeg-dev)
+        .systemLibrary(name: "CPureVisionOpenBLAS", path: "Sources/CPureVisionOpenBLAS"),
+        .systemLibrary(name: "CPureVisionPNG", path: "Sources/CPureVisionPNG"),
+        .systemLibrary(name: "CPureVisionJPEG", path: "Sources/CPureVisionJPEG"),
+        // libjpeg reports errors by longjmp; this small C target is the only place that catches them. On Apple
+        // platforms it compiles to nothing (its source is guarded) and links nothing.
+        .target(
+            name: "CPureVisionJPEGSupport",
+            dependencies: [.target(name: "CPureVisionJPEG", condition: linuxOnly)],
+            linkerSettings: [.linkedLibrary("jpeg", .when(platforms: [.linux]))]
+        ),
 
         // MARK: Public API
-        .target(name: "TensorCore"),
+        .target(name: "PureVisionCore"),
         .target(
-            name: "Kernels",
+            name: "PureVisionKernels",
             dependencies: [
-                "TensorCore",
-                .target(name: "COpenBLAS", condition: .when(platforms: [.linux])),
+                "PureVisionCore",
+                .target(name: "CPureVisionOpenBLAS", condition: linuxOnly),
             ]
         ),
-        .target(name: "TFLite", dependencies: ["TensorCore"]),
-        .target(name: "Engine", dependencies: ["TensorCore", "Kernels", "TFLite"]),
-        // libjpeg reports errors by longjmp; this small C target is the only place that catches them.
-        .target(name: "CJPEGSupport", dependencies: ["CJPEG"], linkerSettings: [.linkedLibrary("jpeg")]),
-        .target(name: "ImageIO", dependencies: ["TensorCore", "CPNG", "CJPEG", "CJPEGSupport"]),
-        .target(name: "PureVision", dependencies: ["Engine", "ImageIO", "TFLite", "Kernels"]),
+        .target(name: "PureVisionTFLite", dependencies: ["PureVisionCore"]),
+        .target(name: "PureVisionEngine", dependencies: ["PureVisionCore", "PureVisionKernels", "PureVisionTFLite"]),
+        .target(
+            name: "PureVisionImage",
+            dependencies: [
+                "PureVisionCore",
+                .target(name: "CPureVisionPNG", condition: linuxOnly),
+                .target(name: "CPureVisionJPEG", condition: linuxOnly),
+                .target(name: "CPureVisionJPEGSupport", condition: linuxOnly),
+            ]
+        ),
+        .target(
+            name: "PureVision",
+            dependencies: ["PureVisionEngine", "PureVisionImage", "PureVisionTFLite", "PureVisionKernels"]
+        ),
 
         // MARK: Executables
-        .executableTarget(name: "PureVisionCLI", dependencies: ["Engine", "PureVision", "ImageIO"]),
         .executableTarget(
-            name: "bench", dependencies: ["Engine", "Kernels", "PureVision", "ImageIO", "_TestSupport"],
+            name: "PureVisionCLI", dependencies: ["PureVisionEngine", "PureVision", "PureVisionImage"]),
+        .executableTarget(
+            name: "PureVisionBench",
+            dependencies: [
+                "PureVisionEngine", "PureVisionKernels", "PureVision", "PureVisionImage", "PureVisionTestSupport",
+            ],
             path: "Benchmarks/bench"),
 
         // MARK: Test support and unit test bundles
-        .target(name: "_TestSupport", dependencies: ["TensorCore"]),
-        .testTarget(name: "TensorCoreTests", dependencies: ["TensorCore", "_TestSupport"]),
-        .testTarget(name: "KernelsTests", dependencies: ["Kernels", "_TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "_TestSupport"]),
-        .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "_TestSupport"], exclude: ["Fixtures"]),
+        .target(name: "PureVisionTestSupport", dependencies: ["PureVisionCore"]),
+        .testTarget(name: "PureVisionCoreTests", dependencies: ["PureVisionCore", "PureVisionTestSupport"]),
+        .testTarget(
+            name: "PureVisionKernelsTests", dependencies: ["PureVisionKernels", "PureVisionTestSupport"],
+            exclude: ["Fixtures"]),
+        .testTarget(name: "PureVisionTFLiteTests", dependencies: ["PureVisionTFLite", "PureVisionTestSupport"]),
+        .testTarget(
+            name: "PureVisionImageTests", dependencies: ["PureVisionImage", "PureVisionTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "PureVisionTests",
-            dependencies: ["PureVision", "ImageIO", "Engine", "TFLite", "_TestSupport"],
+            dependencies: [
+                "PureVision", "PureVisionImage", "PureVisionEngine", "PureVisionTFLite", "PureVisionTestSupport",
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(
-            name: "EngineTests",
-            dependencies: ["Engine", "TFLite", "_TestSupport"],
+            name: "PureVisionEngineTests",
+            dependencies: ["PureVisionEngine", "PureVisionTFLite", "PureVisionTestSupport"],
             exclude: ["Fixtures"]
         ),
     ]

@@ -17,7 +17,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pvtools  # noqa: E402
 
-GOLDENS = os.path.join(pvtools.REPO_ROOT, "Tests", "EngineTests", "Fixtures", "models")
+GOLDENS = os.path.join(pvtools.REPO_ROOT, "Tests", "PureVisionEngineTests", "Fixtures", "models")
 
 
 def main():

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the whole-model golden fixtures under Tests/EngineTests/Fixtures/models/.
+"""Writes the whole-model golden fixtures under Tests/PureVisionEngineTests/Fixtures/models/.
 
 For each model: LiteRT's builtin reference kernels (no XNNPACK) run on three SplitMix64 inputs (seeds 1, 2, 3; the
 Swift tests regenerate these, so they are not committed) and on one real photo (its resized uint8 pixels are
@@ -23,7 +23,7 @@ import pvtools  # noqa: E402
 from ai_edge_litert import schema_py_generated as schema  # noqa: E402
 
 TESTDATA = "/work/shared/testdata"
-OUT_DIR = os.path.join(pvtools.REPO_ROOT, "Tests", "EngineTests", "Fixtures", "models")
+OUT_DIR = os.path.join(pvtools.REPO_ROOT, "Tests", "PureVisionEngineTests", "Fixtures", "models")
 SEEDS = [1, 2, 3]
 COMMAND = "python3 tools/make_engine_goldens.py"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Image decoding fixtures for Tests/ImageIOTests/Fixtures/: small PNG and JPEG files and the pixels PIL decodes
+"""Image decoding fixtures for Tests/PureVisionImageTests/Fixtures/: small PNG and JPEG files and the pixels PIL decodes
 from them, plus digests of PIL's decode of the shared test photos.
 
 Reference: Pillow (pinned in tools/requirements.txt). For each fixture `<name>.<ext>` the expected pixels are
@@ -28,7 +28,7 @@ import numpy as np
 import PIL
 from PIL import Image
 
-OUT = pathlib.Path("Tests/ImageIOTests/Fixtures")
+OUT = pathlib.Path("Tests/PureVisionImageTests/Fixtures")
 PHOTOS = pathlib.Path("/work/shared/testdata")
 WIDTH, HEIGHT = 37, 23
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Goldens for the int8 model: efficientnet_lite0_int8 tensors (engine) and its classifier results (PureVision).
 
-Engine (`Tests/EngineTests/Fixtures/models/efficientnet_lite0_int8/`): LiteRT builtin-kernel outputs (int8 [1, 1000])
+Engine (`Tests/PureVisionEngineTests/Fixtures/models/efficientnet_lite0_int8/`): LiteRT builtin-kernel outputs (int8 [1, 1000])
 for three seeded inputs and one photo:
 - `seed<S>_output0.npy`: input q = floor((f + 1) · 128) − 128 for the SplitMix64 stream f of seed S (tools/pvtools.py),
   i.e. the stream mapped onto the whole int8 range;
@@ -30,7 +30,7 @@ import pvtools  # noqa: E402
 import warp_reference  # noqa: E402
 
 MODEL = os.path.join(pvtools.MODELS_DIR, "efficientnet_lite0_int8.tflite")
-ENGINE_DIR = os.path.join(pvtools.REPO_ROOT, "Tests", "EngineTests", "Fixtures", "models", "efficientnet_lite0_int8")
+ENGINE_DIR = os.path.join(pvtools.REPO_ROOT, "Tests", "PureVisionEngineTests", "Fixtures", "models", "efficientnet_lite0_int8")
 CLASSIFIER_DIR = os.path.join(pvtools.REPO_ROOT, "Tests", "PureVisionTests", "Fixtures", "classifier")
 PHOTOS = ["gcompris_polar_bear.png", "opencvdoc_orange.png", "opencvdoc_space_shuttle.png", "skimage_chelsea.png",
           "skimage_coffee.png"]

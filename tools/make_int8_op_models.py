@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the quantized (int8 / uint8) single-op and few-op model fixtures under Tests/EngineTests/Fixtures/int8_ops/.
+"""Writes the quantized (int8 / uint8) single-op and few-op model fixtures under Tests/PureVisionEngineTests/Fixtures/int8_ops/.
 
 Every case is a small TFLite model built with tools/tflite_builder.py: 8-bit activations with per-tensor scale and
 zero point, int8 symmetric per-channel weights, int32 biases; inputs are seeded random values over the whole integer
@@ -24,7 +24,7 @@ import tflite_builder as tb  # noqa: E402
 from tflite_builder import BO, OPT, PAD, ModelBuilder  # noqa: E402
 from ai_edge_litert import schema_py_generated as schema  # noqa: E402
 
-OUT_DIR = os.path.join(pvtools.REPO_ROOT, "Tests", "EngineTests", "Fixtures", "int8_ops")
+OUT_DIR = os.path.join(pvtools.REPO_ROOT, "Tests", "PureVisionEngineTests", "Fixtures", "int8_ops")
 CASES = {}
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the single-op (and few-op) model fixtures under Tests/EngineTests/Fixtures/ops/.
+"""Writes the single-op (and few-op) model fixtures under Tests/PureVisionEngineTests/Fixtures/ops/.
 
 Every case is a small float32 TFLite model built with tools/tflite_builder.py, seeded random weights and inputs
 (numpy default_rng, a fixed seed per case), and the outputs of LiteRT's builtin reference kernels:
@@ -23,7 +23,7 @@ import tflite_builder as tb  # noqa: E402
 from tflite_builder import BO, PAD, ModelBuilder  # noqa: E402
 from ai_edge_litert import schema_py_generated as schema  # noqa: E402
 
-OUT_DIR = os.path.join(pvtools.REPO_ROOT, "Tests", "EngineTests", "Fixtures", "ops")
+OUT_DIR = os.path.join(pvtools.REPO_ROOT, "Tests", "PureVisionEngineTests", "Fixtures", "ops")
 MAX_CASE_BYTES = 60_000
 DENSE, CSR = schema.DimensionType.DENSE, schema.DimensionType.SPARSE_CSR
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Encodings of the x86-64 instructions PureVision's generated kernels use, as GNU `as` assembles them.
 
-Writes Tests/KernelsTests/Fixtures/x86_encodings.json: {"as": version, "instructions": {text: hex}}.
-KernelsTests/X86AssemblerTests emits the same instructions through X86Assembler and compares byte for byte.
+Writes Tests/PureVisionKernelsTests/Fixtures/x86_encodings.json: {"as": version, "instructions": {text: hex}}.
+PureVisionKernelsTests/X86AssemblerTests emits the same instructions through X86Assembler and compares byte for byte.
 Needs binutils (`as`, `objdump`); no Python packages. Run from the repository root.
 """
 import json
@@ -93,7 +93,7 @@ def main():
     # movabs is the 10-byte immediate form; X86Assembler.mov(_:_: Int) picks it for values beyond 32 bits.
     encodings = assemble(lines)
     version = subprocess.run(["as", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
-    out = Path("Tests/KernelsTests/Fixtures/x86_encodings.json")
+    out = Path("Tests/PureVisionKernelsTests/Fixtures/x86_encodings.json")
     out.write_text(json.dumps({"as": version, "instructions": dict(zip(lines, encodings))}, indent=0) + "\n")
     print(f"{len(lines)} instructions -> {out}")
 

@@ -1,8 +1,8 @@
-import Engine
+import PureVisionEngine
 import Foundation
-import Kernels
-import TensorCore
-import _TestSupport
+import PureVisionKernels
+import PureVisionCore
+import PureVisionTestSupport
 
 /// Runs the configured measurements and prints one line per (name, thread count).
 struct Bench {

@@ -1,5 +1,5 @@
 import Foundation
-import ImageIO
+import PureVisionImage
 import PureVision
 
 /// End-to-end task latency, image already decoded (as MediaPipe's figures are taken): preprocessing, inference and
@@ -43,7 +43,7 @@ extension Bench {
             options: FaceDetectorOptions(
                 baseOptions: BaseOptions(
                     modelAssetPath: model("face_detection_short_range.tflite"), threadCount: threads)))
-        let image = try Image(contentsOfFile: Self.fixtures + "/faces/grace_hopper.jpg")
+        let image = try PixelImage(contentsOfFile: Self.fixtures + "/faces/grace_hopper.jpg")
         return try time { _ = try detector.detect(image: image) }
     }
 
@@ -51,7 +51,7 @@ extension Bench {
         let landmarker = try HandLandmarker(
             options: HandLandmarkerOptions(
                 baseOptions: BaseOptions(modelAssetPath: model("hand_landmarker.task"), threadCount: threads)))
-        let image = try Image(contentsOfFile: Self.fixtures + "/hands/hand_dst.jpg")
+        let image = try PixelImage(contentsOfFile: Self.fixtures + "/hands/hand_dst.jpg")
         return try time { _ = try landmarker.detect(image: image) }
     }
 
@@ -63,7 +63,7 @@ extension Bench {
                 baseOptions: BaseOptions(modelAssetPath: model("hand_landmarker.task"), threadCount: threads),
                 runningMode: .video))
         let frames = try (0..<48).map { i in
-            try Image(contentsOfFile: Self.fixtures + String(format: "/hands/video/frame_%03d.png", i))
+            try PixelImage(contentsOfFile: Self.fixtures + String(format: "/hands/video/frame_%03d.png", i))
         }
         var index = 0
         return try time {
@@ -76,7 +76,7 @@ extension Bench {
         let classifier = try ImageClassifier(
             options: ImageClassifierOptions(
                 baseOptions: BaseOptions(modelAssetPath: model("efficientnet_lite0.tflite"), threadCount: threads)))
-        let image = try Image(contentsOfFile: Self.fixtures + "/classifier/skimage_chelsea.png")
+        let image = try PixelImage(contentsOfFile: Self.fixtures + "/classifier/skimage_chelsea.png")
         return try time { _ = try classifier.classify(image: image) }
     }
 }

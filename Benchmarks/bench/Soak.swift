@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import ImageIO
+import PureVisionImage
 import PureVision
 
 /// `bench --soak [FRAMES]`: pushes FRAMES frames (default 10,000) through each task and reports whether memory,
@@ -110,14 +110,14 @@ struct SoakRun {
         let detector = try FaceDetector(
             options: FaceDetectorOptions(
                 baseOptions: BaseOptions(modelAssetPath: model("face_detection_short_range.tflite"))))
-        let image = try Image(contentsOfFile: Self.fixtures + "/faces/grace_hopper.jpg")
+        let image = try PixelImage(contentsOfFile: Self.fixtures + "/faces/grace_hopper.jpg")
         return ({ _ in _ = try detector.detect(image: image) }, detector.close)
     }
 
     private func handsImage() throws -> (step: (Int) throws -> Void, close: () -> Void) {
         let landmarker = try HandLandmarker(
             options: HandLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: model("hand_landmarker.task"))))
-        let image = try Image(contentsOfFile: Self.fixtures + "/hands/hand_dst.jpg")
+        let image = try PixelImage(contentsOfFile: Self.fixtures + "/hands/hand_dst.jpg")
         return ({ _ in _ = try landmarker.detect(image: image) }, landmarker.close)
     }
 
@@ -127,7 +127,7 @@ struct SoakRun {
             options: HandLandmarkerOptions(
                 baseOptions: BaseOptions(modelAssetPath: model("hand_landmarker.task")), runningMode: .video))
         let frames = try (0..<48).map { i in
-            try Image(contentsOfFile: Self.fixtures + String(format: "/hands/video/frame_%03d.png", i))
+            try PixelImage(contentsOfFile: Self.fixtures + String(format: "/hands/video/frame_%03d.png", i))
         }
         return (
             { i in _ = try landmarker.detect(videoFrame: frames[i % frames.count], timestampInMilliseconds: 33 * i) },
@@ -139,7 +139,7 @@ struct SoakRun {
         let classifier = try ImageClassifier(
             options: ImageClassifierOptions(
                 baseOptions: BaseOptions(modelAssetPath: model("efficientnet_lite0.tflite"))))
-        let image = try Image(contentsOfFile: Self.fixtures + "/classifier/skimage_chelsea.png")
+        let image = try PixelImage(contentsOfFile: Self.fixtures + "/classifier/skimage_chelsea.png")
         return ({ _ in _ = try classifier.classify(image: image) }, classifier.close)
     }
 
@@ -151,7 +151,7 @@ struct SoakRun {
             options: FaceDetectorOptions(
                 baseOptions: BaseOptions(modelAssetPath: model("face_detection_short_range.tflite")),
                 runningMode: .liveStream, resultHandler: { _ in delivered.signal() }))
-        let image = try Image(contentsOfFile: Self.fixtures + "/faces/grace_hopper.jpg")
+        let image = try PixelImage(contentsOfFile: Self.fixtures + "/faces/grace_hopper.jpg")
         return (
             { i in
                 try detector.detectAsync(image: image, timestampInMilliseconds: i)

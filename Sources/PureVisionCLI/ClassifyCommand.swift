@@ -1,5 +1,5 @@
 import Foundation
-import ImageIO
+import PureVisionImage
 import PureVision
 
 /// `purevision classify IMAGE... [--model PATH] [--max-results K] [--score-threshold X] [--allow a,b] [--deny a,b]
@@ -39,7 +39,7 @@ enum ClassifyCommand {
         options.categoryDenylist = try names(parsed.single("--deny"))
         let classifier = try ImageClassifier(options: options)
         for path in parsed.positional {
-            let result = try classifier.classify(image: try Image(contentsOfFile: path))
+            let result = try classifier.classify(image: try PixelImage(contentsOfFile: path))
             let name = (path as NSString).lastPathComponent
             if parsed.flags.contains("--json") {
                 print(json(name: name, result: result))

@@ -1,6 +1,6 @@
-import Engine
+import PureVisionEngine
 import Foundation
-import TensorCore
+import PureVisionCore
 
 /// Dispatches `purevision SUBCOMMAND …`.
 enum CommandLineTool {

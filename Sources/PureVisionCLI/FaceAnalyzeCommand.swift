@@ -1,5 +1,5 @@
 import Foundation
-import ImageIO
+import PureVisionImage
 import PureVision
 
 /// `purevision face-analyze IMAGE... [--accurate] [--landmarks] [--contours] [--classify] [--mode image|video]
@@ -73,7 +73,7 @@ enum FaceAnalyzeCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         for (index, path) in parsed.positional.enumerated() {
-            let image = try Image(contentsOfFile: path)
+            let image = try PixelImage(contentsOfFile: path)
             let timestamp = mode == .video ? 33 * index : 0
             let faces =
                 mode == .video
@@ -118,8 +118,8 @@ enum FaceAnalyzeCommand {
 
     /// Draws each face's frame (green), contours (cyan lines, closed loops for the face, eyes and lips), landmarks
     /// (red dots) and a caption with the angles and scores.
-    static func annotate(_ image: Image, _ faces: [Face]) throws -> Image {
-        var canvas = Canvas(image: image.converted(to: .rgb8))
+    static func annotate(_ image: PixelImage, _ faces: [Face]) throws -> PixelImage {
+        var canvas = ImageCanvas(image: image.converted(to: .rgb8))
         let thickness = max(1, min(image.width, image.height) / 300)
         let closed: Set<FaceContourType> = [.face, .leftEye, .rightEye]
         let outerLip: Set<FaceContourType> = [.upperLipTop, .lowerLipBottom]

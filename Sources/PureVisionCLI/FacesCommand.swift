@@ -1,5 +1,5 @@
 import Foundation
-import ImageIO
+import PureVisionImage
 import PureVision
 
 /// `purevision faces IMAGE... [--model PATH] [--min-confidence X] [--json] [--out DIR]`
@@ -21,7 +21,7 @@ enum FacesCommand {
             try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         }
         for path in parsed.positional {
-            let image = try Image(contentsOfFile: path)
+            let image = try PixelImage(contentsOfFile: path)
             let result = try detector.detect(image: image)
             let name = (path as NSString).lastPathComponent
             if parsed.flags.contains("--json") {
@@ -42,7 +42,7 @@ enum FacesCommand {
         }
     }
 
-    static func json(name: String, image: Image, result: FaceDetectorResult) -> String {
+    static func json(name: String, image: PixelImage, result: FaceDetectorResult) -> String {
         let detections = result.detections.map { d in
             let b = d.boundingBox
             let keypoints = d.keypoints.map { "[\($0.x),\($0.y)]" }.joined(separator: ",")
@@ -52,8 +52,8 @@ enum FacesCommand {
     }
 
     /// Draws each face's box, keypoints and score on a copy of the image.
-    static func annotate(_ image: Image, _ result: FaceDetectorResult) throws -> Image {
-        var canvas = Canvas(image: image)
+    static func annotate(_ image: PixelImage, _ result: FaceDetectorResult) throws -> PixelImage {
+        var canvas = ImageCanvas(image: image)
         let thickness = max(2, min(image.width, image.height) / 200)
         let colors: [RGBColor] = [.red, .green, .blue, .yellow, .cyan, .magenta]
         for detection in result.detections {

@@ -1,5 +1,5 @@
 import Foundation
-import ImageIO
+import PureVisionImage
 import PureVision
 
 /// `purevision hands IMAGE... [--model PATH] [--num-hands N] [--mode image|video] [--json] [--out DIR]`
@@ -36,7 +36,7 @@ enum HandsCommand {
             try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         }
         for (index, path) in parsed.positional.enumerated() {
-            let image = try Image(contentsOfFile: path)
+            let image = try PixelImage(contentsOfFile: path)
             let timestamp = mode == .video ? 33 * index : 0
             let result =
                 mode == .video
@@ -59,7 +59,7 @@ enum HandsCommand {
         }
     }
 
-    static func json(name: String, image: Image, timestamp: Int, result: HandLandmarkerResult) -> String {
+    static func json(name: String, image: PixelImage, timestamp: Int, result: HandLandmarkerResult) -> String {
         let hands = result.hands.map { hand -> String in
             let h = hand.handedness
             let handedness =
@@ -72,8 +72,8 @@ enum HandsCommand {
     }
 
     /// Draws each hand's skeleton and landmarks, and its handedness, on a copy of the image.
-    static func annotate(_ image: Image, _ result: HandLandmarkerResult) throws -> Image {
-        var canvas = Canvas(image: image)
+    static func annotate(_ image: PixelImage, _ result: HandLandmarkerResult) throws -> PixelImage {
+        var canvas = ImageCanvas(image: image)
         let thickness = max(2, min(image.width, image.height) / 250)
         for hand in result.hands {
             let points = hand.landmarks.map { (Double($0.x) * Double(image.width), Double($0.y) * Double(image.height)) }

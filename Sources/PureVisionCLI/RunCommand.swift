@@ -1,6 +1,6 @@
-import Engine
+import PureVisionEngine
 import Foundation
-import TensorCore
+import PureVisionCore
 
 /// `purevision run MODEL --input IN.npy … --output-dir DIR [--threads N] [--reference]`
 enum RunCommand {

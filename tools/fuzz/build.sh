@@ -13,22 +13,22 @@ OUT=.build/fuzz
 mkdir -p "$OUT/modules" "$OUT/obj" "$OUT/bin"
 SAN=(-sanitize=fuzzer,address)
 SWIFTFLAGS=(-O -swift-version 6 -package-name purevision -parse-as-library -I "$OUT/modules"
-    -I Sources/CPNG -I Sources/CJPEG -I Sources/COpenBLAS -I "$OUT/cjpegsupport")
+    -I Sources/CPureVisionPNG -I Sources/CPureVisionJPEG -I Sources/CPureVisionOpenBLAS -I "$OUT/cjpegsupport")
 
-# CJPEGSupport: the only C target; a module map like SwiftPM's generated one.
+# CPureVisionJPEGSupport: the only C target; a module map like SwiftPM's generated one.
 build_cjpegsupport() {
     mkdir -p "$OUT/cjpegsupport"
     cat > "$OUT/cjpegsupport/module.modulemap" <<MAP
-module CJPEGSupport {
-    header "$PWD/Sources/CJPEGSupport/include/jpeg_support.h"
+module CPureVisionJPEGSupport {
+    header "$PWD/Sources/CPureVisionJPEGSupport/include/jpeg_support.h"
     export *
 }
 MAP
-    local obj="$OUT/obj/CJPEGSupport.o"
-    if [[ ! -f $obj || Sources/CJPEGSupport/jpeg_support.c -nt $obj ]]; then
-        echo "compiling CJPEGSupport"
-        clang -O2 -g -fsanitize=address,fuzzer-no-link -ISources/CJPEGSupport/include \
-            -c Sources/CJPEGSupport/jpeg_support.c -o "$obj"
+    local obj="$OUT/obj/CPureVisionJPEGSupport.o"
+    if [[ ! -f $obj || Sources/CPureVisionJPEGSupport/jpeg_support.c -nt $obj ]]; then
+        echo "compiling CPureVisionJPEGSupport"
+        clang -O2 -g -fsanitize=address,fuzzer-no-link -ISources/CPureVisionJPEGSupport/include \
+            -c Sources/CPureVisionJPEGSupport/jpeg_support.c -o "$obj"
     fi
 }
 
@@ -50,11 +50,11 @@ build_module() {
 
 # target -> the modules it links (in dependency order) and the system libraries.
 declare -A MODULES=(
-    [tflite_model]="TensorCore Kernels TFLite Engine"
-    [model_bundle]="TensorCore TFLite"
-    [png]="TensorCore ImageIO"
-    [jpeg]="TensorCore ImageIO"
-    [npy]="TensorCore"
+    [tflite_model]="PureVisionCore PureVisionKernels PureVisionTFLite PureVisionEngine"
+    [model_bundle]="PureVisionCore PureVisionTFLite"
+    [png]="PureVisionCore PureVisionImage"
+    [jpeg]="PureVisionCore PureVisionImage"
+    [npy]="PureVisionCore"
 )
 declare -A LIBS=(
     [tflite_model]="-lopenblas"
@@ -73,7 +73,7 @@ for target in "${targets[@]}"; do
     for m in ${MODULES[$target]}; do build_module "$m" "${deps[@]}"; deps+=("$m"); done
     objs=()
     for m in ${MODULES[$target]}; do objs+=("$OUT/obj/$m.o"); done
-    [[ ${MODULES[$target]} == *ImageIO* ]] && objs+=("$OUT/obj/CJPEGSupport.o")
+    [[ ${MODULES[$target]} == *PureVisionImage* ]] && objs+=("$OUT/obj/CPureVisionJPEGSupport.o")
     echo "linking $OUT/bin/fuzz_$target"
     # shellcheck disable=SC2086
     swiftc "${SWIFTFLAGS[@]}" "${SAN[@]}" -module-name "Fuzz_$target" "tools/fuzz/$target.swift" "${objs[@]}" \

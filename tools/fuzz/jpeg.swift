@@ -1,10 +1,10 @@
-// libFuzzer entry point: the JPEG decoder (libjpeg through CJPEGSupport, behind ImageIO's Image(encoded:)).
-import ImageIO
+// libFuzzer entry point: the JPEG decoder (libjpeg through CJPEGSupport, behind PureVisionImage's PixelImage(encoded:)).
+import PureVisionImage
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJPEG(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    guard let image = try? Image(encoded: bytes) else { return 0 }
+    guard let image = try? PixelImage(encoded: bytes) else { return 0 }
     // Read every pixel, so a buffer shorter than the header claims is caught by ASan.
     var sum = 0
     image.withUnsafePixels { raw in for byte in raw { sum &+= Int(byte) } }

@@ -2,7 +2,7 @@
 // model metadata reader (TFLITE_METADATA, "M001" flatbuffers). The input is tried as a ZIP archive (every member
 // read, CRC checked, members parsed as models), as a model with metadata and associated files, and as a bare
 // metadata buffer.
-import TFLite
+import PureVisionTFLite
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzModelBundle(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -1,6 +1,6 @@
-// libFuzzer entry point: the `.npy` reader (TensorCore.NumpyFile), which the CLI's `run` command feeds with
+// libFuzzer entry point: the `.npy` reader (PureVisionCore.NumpyFile), which the CLI's `run` command feeds with
 // user files. A decoded tensor is re-encoded and decoded again: the round trip must give the same tensor.
-import TensorCore
+import PureVisionCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzNumpy(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

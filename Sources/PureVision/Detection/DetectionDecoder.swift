@@ -29,7 +29,7 @@ public enum DetectionDecoder {
     public static func decode(
         rawBoxes: UnsafeBufferPointer<Float>,
         rawScores: UnsafeBufferPointer<Float>,
-        anchors: [Anchor],
+        anchors: [SSDAnchor],
         options: DetectionDecoderOptions
     ) throws(DetectionError) -> [NormalizedDetection] {
         try validate(options)
@@ -55,7 +55,7 @@ public enum DetectionDecoder {
 
     private static func decodeValidated(
         boxes: UnsafePointer<Float>, scores: UnsafePointer<Float>,
-        anchors: UnsafeBufferPointer<Anchor>, options: DetectionDecoderOptions
+        anchors: UnsafeBufferPointer<SSDAnchor>, options: DetectionDecoderOptions
     ) -> [NormalizedDetection] {
         let numClasses = options.numClasses
         let numCoords = options.numCoords

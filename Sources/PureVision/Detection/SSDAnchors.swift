@@ -11,12 +11,12 @@ public enum SSDAnchors {
     ///
     /// - Throws: `DetectionError.invalidAnchorOptions` for non-positive sizes or strides, fewer strides than
     ///   layers (MediaPipe loops forever there), mismatched feature-map lists, or too many anchors.
-    public static func generate(_ options: SSDAnchorOptions) throws(DetectionError) -> [Anchor] {
+    public static func generate(_ options: SSDAnchorOptions) throws(DetectionError) -> [SSDAnchor] {
         try validate(options)
         let strides = options.strides
         let strideCount = strides.count
         let hasFeatureMaps = !options.featureMapHeight.isEmpty
-        var anchors: [Anchor] = []
+        var anchors: [SSDAnchor] = []
         var layerID = 0
         while layerID < options.numLayers {
             var aspectRatios: [Float] = []
@@ -62,9 +62,9 @@ public enum SSDAnchors {
                         let xCenter = (Float(x) + options.anchorOffsetX) / Float(gridWidth)
                         let yCenter = (Float(y) + options.anchorOffsetY) / Float(gridHeight)
                         if options.fixedAnchorSize {
-                            anchors.append(Anchor(xCenter: xCenter, yCenter: yCenter, width: 1, height: 1))
+                            anchors.append(SSDAnchor(xCenter: xCenter, yCenter: yCenter, width: 1, height: 1))
                         } else {
-                            anchors.append(Anchor(
+                            anchors.append(SSDAnchor(
                                 xCenter: xCenter, yCenter: yCenter,
                                 width: anchorWidths[anchorID], height: anchorHeights[anchorID]
                             ))

@@ -1,4 +1,4 @@
-import ImageIO
+import PureVisionImage
 
 /// ML Kit's face detection API (`FaceDetector` of MLKitFaceDetection) on MediaPipe's models: BlazeFace finds the
 /// faces, the 468-point face mesh (parity with MediaPipe's legacy `solutions.face_mesh`) runs on each, and
@@ -28,18 +28,18 @@ public final class FaceAnalyzer: Sendable {
     }
 
     /// The faces in one image (`.image` mode), in detection order (best first).
-    public func results(in image: Image) throws(VisionTaskError) -> [Face] {
+    public func results(in image: PixelImage) throws(VisionTaskError) -> [Face] {
         try runner.runImage(FaceFrame(image: image, processing: nil))
     }
 
     /// The faces in one video frame (`.video` mode); timestamps must strictly increase.
-    public func results(inVideoFrame image: Image, timestampInMilliseconds: Int) throws(VisionTaskError) -> [Face] {
+    public func results(inVideoFrame image: PixelImage, timestampInMilliseconds: Int) throws(VisionTaskError) -> [Face] {
         try runner.runVideo(FaceFrame(image: image, processing: nil), timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
     /// (and `liveStreamResults()`). A frame wrapping caller memory is copied first.
-    public func processAsync(image: Image, timestampInMilliseconds: Int) throws(VisionTaskError) {
+    public func processAsync(image: PixelImage, timestampInMilliseconds: Int) throws(VisionTaskError) {
         let owned = image.isBorrowed ? image.ownedCopy() : image
         try runner.submit(FaceFrame(image: owned, processing: nil), timestampInMilliseconds: timestampInMilliseconds)
     }

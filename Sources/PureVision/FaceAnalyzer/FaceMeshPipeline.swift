@@ -1,6 +1,6 @@
-import Engine
+import PureVisionEngine
 import Foundation
-import ImageIO
+import PureVisionImage
 
 #if canImport(Glibc)
     import Glibc
@@ -77,7 +77,7 @@ final class FaceMeshPipeline: @unchecked Sendable {
     }
 
     /// The 468-point meshes of every face in `image`, in detection order.
-    func meshes(_ image: Image) throws(VisionTaskError) -> [[NormalizedLandmark]] {
+    func meshes(_ image: PixelImage) throws(VisionTaskError) -> [[NormalizedLandmark]] {
         let detections = try detector.detectNormalized(FaceFrame(image: image, processing: nil))
         let rects: [NormalizedRect]
         do throws(DetectionError) {
@@ -113,7 +113,7 @@ final class FaceMeshPipeline: @unchecked Sendable {
     }
 
     /// The mesh in one ROI; nil for an empty ROI or when the face flag does not pass.
-    func landmarks(_ image: Image, rect: NormalizedRect) throws(VisionTaskError) -> [NormalizedLandmark]? {
+    func landmarks(_ image: PixelImage, rect: NormalizedRect) throws(VisionTaskError) -> [NormalizedLandmark]? {
         guard rect.width > 0, rect.height > 0 else { return nil }
         return try mesh.interpreter.withSession { session throws(VisionTaskError) -> [NormalizedLandmark]? in
             guard let input = session.floatInput(0).baseAddress else { throw .model("empty face landmark input") }
@@ -133,7 +133,7 @@ final class FaceMeshPipeline: @unchecked Sendable {
     }
 
     /// ML Kit faces for one frame.
-    func faces(_ image: Image) throws(VisionTaskError) -> [Face] {
+    func faces(_ image: PixelImage) throws(VisionTaskError) -> [Face] {
         let width = Float(image.width)
         let height = Float(image.height)
         var faces: [Face] = []

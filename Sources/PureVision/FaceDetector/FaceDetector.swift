@@ -1,6 +1,6 @@
-import Engine
-import ImageIO
-import TFLite
+import PureVisionEngine
+import PureVisionImage
+import PureVisionTFLite
 
 /// MediaPipe's FaceDetector (BlazeFace), natively: image → letterboxed model input → SSD decoding → weighted
 /// non-max suppression → detections in image coordinates, matching MediaPipe Tasks 0.10.14.
@@ -39,14 +39,14 @@ public final class FaceDetector: Sendable {
 
     /// Detects faces in one image (`.image` mode).
     public func detect(
-        image: Image, imageProcessingOptions: ImageProcessingOptions? = nil
+        image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> FaceDetectorResult {
         try runner.runImage(FaceFrame(image: image, processing: imageProcessingOptions))
     }
 
     /// Detects faces in one video frame (`.video` mode); timestamps must strictly increase.
     public func detect(
-        videoFrame image: Image, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> FaceDetectorResult {
         try runner.runVideo(
             FaceFrame(image: image, processing: imageProcessingOptions),
@@ -56,7 +56,7 @@ public final class FaceDetector: Sendable {
     /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
     /// (and `liveStreamResults()`). A frame wrapping caller memory is copied first.
     public func detectAsync(
-        image: Image, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) {
         let owned = image.isBorrowed ? image.ownedCopy() : image
         try runner.submit(
@@ -65,7 +65,7 @@ public final class FaceDetector: Sendable {
     }
 
     /// Detects faces in one image off the calling thread (`.image` mode).
-    public func detect(image: Image, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
+    public func detect(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
         -> FaceDetectorResult
     {
         let owned = image.isBorrowed ? image.ownedCopy() : image
@@ -81,7 +81,7 @@ public final class FaceDetector: Sendable {
 
 /// One frame and its per-call options.
 struct FaceFrame: FrameRequest {
-    let image: Image
+    let image: PixelImage
     let processing: ImageProcessingOptions?
 }
 
@@ -89,7 +89,7 @@ struct FaceFrame: FrameRequest {
 final class FaceDetectionPipeline: Sendable {
     let loaded: LoadedModel
     let converter: ImageToTensorConverter
-    let anchors: [Anchor]
+    let anchors: [SSDAnchor]
     let decoderOptions: DetectionDecoderOptions
     let suppression: NonMaxSuppressionOptions
     let boxesOutput: Int
@@ -116,7 +116,7 @@ final class FaceDetectionPipeline: Sendable {
         default:
             throw .model("unsupported face detector input \(input.shape): expected 128×128 or 192×192")
         }
-        let generated: [Anchor]
+        let generated: [SSDAnchor]
         do throws(DetectionError) {
             generated = try SSDAnchors.generate(anchorOptions)
         } catch {
@@ -197,7 +197,7 @@ final class FaceDetectionPipeline: Sendable {
 
     /// MediaPipe's conversion to a pixel box: each of xmin, ymin, width, height is scaled and truncated toward
     /// zero on its own, then clamped to the image.
-    static func pixelDetection(_ detection: NormalizedDetection, image: Image) -> Detection {
+    static func pixelDetection(_ detection: NormalizedDetection, image: PixelImage) -> Detection {
         let w = Float(image.width)
         let h = Float(image.height)
         func pixels(_ value: Float, _ extent: Float, _ limit: Int) -> Int {
@@ -209,7 +209,7 @@ final class FaceDetectionPipeline: Sendable {
             originX: pixels(detection.xMin, w, image.width), originY: pixels(detection.yMin, h, image.height),
             width: pixels(detection.width, w, image.width), height: pixels(detection.height, h, image.height))
         return Detection(
-            boundingBox: box, categories: [Category(index: detection.classID, score: detection.score)],
+            boundingBox: box, categories: [ResultCategory(index: detection.classID, score: detection.score)],
             keypoints: detection.keypoints.map { NormalizedKeypoint(x: $0.x, y: $0.y) })
     }
 

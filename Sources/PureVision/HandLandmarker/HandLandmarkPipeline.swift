@@ -1,7 +1,7 @@
-import Engine
+import PureVisionEngine
 import Foundation
-import ImageIO
-import TFLite
+import PureVisionImage
+import PureVisionTFLite
 
 /// The prepared hand pipeline and its tracking state.
 ///
@@ -13,7 +13,7 @@ final class HandLandmarkPipeline: @unchecked Sendable {
     let landmarker: LoadedModel
     let detectorConverter: ImageToTensorConverter
     let landmarkConverter: ImageToTensorConverter
-    let anchors: [Anchor]
+    let anchors: [SSDAnchor]
     let decoderOptions: DetectionDecoderOptions
     let boxesOutput: Int
     let scoresOutput: Int
@@ -155,7 +155,7 @@ final class HandLandmarkPipeline: @unchecked Sendable {
 
     /// One hand's outputs for one region.
     struct HandEstimate {
-        var handedness: Category
+        var handedness: ResultCategory
         var landmarks: [NormalizedLandmark]
         var world: [Landmark]
         /// The region to track in the next frame.
@@ -164,7 +164,7 @@ final class HandLandmarkPipeline: @unchecked Sendable {
     }
 
     /// Palm detection on the whole (rotated) image: the hand regions it proposes, best first, at most numHands.
-    private func detectPalms(_ image: Image, rect: NormalizedRect) throws(VisionTaskError) -> [NormalizedRect] {
+    private func detectPalms(_ image: PixelImage, rect: NormalizedRect) throws(VisionTaskError) -> [NormalizedRect] {
         counterLock.lock()
         detections += 1
         counterLock.unlock()
@@ -204,7 +204,7 @@ final class HandLandmarkPipeline: @unchecked Sendable {
     }
 
     /// The hand landmark model on one region; nil when the presence score does not pass the gate.
-    private func landmarks(_ image: Image, rect: NormalizedRect) throws(VisionTaskError) -> HandEstimate? {
+    private func landmarks(_ image: PixelImage, rect: NormalizedRect) throws(VisionTaskError) -> HandEstimate? {
         // MediaPipe skips zero-size regions silently.
         guard rect.width > 0, rect.height > 0 else { return nil }
         let size = landmarkInputSize
@@ -228,7 +228,7 @@ final class HandLandmarkPipeline: @unchecked Sendable {
             let next = HandLandmarksToRect.trackingRect(
                 landmarks: screen, imageWidth: image.width, imageHeight: image.height)
             return HandEstimate(
-                handedness: Category(
+                handedness: ResultCategory(
                     index: handedness.index, score: handedness.score, categoryName: handedness.categoryName),
                 landmarks: screen, world: world, next: next)
         }
@@ -281,10 +281,10 @@ final class HandLandmarkPipeline: @unchecked Sendable {
     }
 
     /// The same category for the person's hand in a mirrored image: Right ↔ Left.
-    static func mirrored(_ category: Category) -> Category {
+    static func mirrored(_ category: ResultCategory) -> ResultCategory {
         switch category.categoryName {
-        case "Right": Category(index: 1, score: category.score, categoryName: "Left", displayName: category.displayName)
-        case "Left": Category(index: 0, score: category.score, categoryName: "Right", displayName: category.displayName)
+        case "Right": ResultCategory(index: 1, score: category.score, categoryName: "Left", displayName: category.displayName)
+        case "Left": ResultCategory(index: 0, score: category.score, categoryName: "Right", displayName: category.displayName)
         default: category
         }
     }

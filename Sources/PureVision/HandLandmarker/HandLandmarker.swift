@@ -1,7 +1,7 @@
-import Engine
+import PureVisionEngine
 import Foundation
-import ImageIO
-import TFLite
+import PureVisionImage
+import PureVisionTFLite
 
 /// MediaPipe's HandLandmarker, natively: palm detection → rotated hand regions → 21 hand landmarks, world
 /// landmarks and handedness per hand, with MediaPipe's tracking in video and live-stream modes (the next frame's
@@ -38,14 +38,14 @@ public final class HandLandmarker: Sendable {
 
     /// Finds hands in one image (`.image` mode); palm detection runs on every call.
     public func detect(
-        image: Image, imageProcessingOptions: ImageProcessingOptions? = nil
+        image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> HandLandmarkerResult {
         try runner.runImage(HandFrame(image: image, processing: imageProcessingOptions))
     }
 
     /// Tracks hands in one video frame (`.video` mode); timestamps must strictly increase.
     public func detect(
-        videoFrame image: Image, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> HandLandmarkerResult {
         try runner.runVideo(
             HandFrame(image: image, processing: imageProcessingOptions), timestampInMilliseconds: timestampInMilliseconds)
@@ -54,7 +54,7 @@ public final class HandLandmarker: Sendable {
     /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
     /// and `liveStreamResults()`. A frame wrapping caller memory is copied first.
     public func detectAsync(
-        image: Image, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) {
         let owned = image.isBorrowed ? image.ownedCopy() : image
         try runner.submit(
@@ -62,7 +62,7 @@ public final class HandLandmarker: Sendable {
     }
 
     /// Finds hands in one image off the calling thread (`.image` mode).
-    public func detect(image: Image, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
+    public func detect(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
         -> HandLandmarkerResult
     {
         let owned = image.isBorrowed ? image.ownedCopy() : image
@@ -71,7 +71,7 @@ public final class HandLandmarker: Sendable {
 
     /// Tracks hands in one video frame off the calling thread (`.video` mode).
     public func detect(
-        videoFrame image: Image, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
     ) async throws -> HandLandmarkerResult {
         let owned = image.isBorrowed ? image.ownedCopy() : image
         return try await runner.runVideoAsync(
@@ -91,6 +91,6 @@ public final class HandLandmarker: Sendable {
 
 /// One frame and its per-call options.
 struct HandFrame: FrameRequest {
-    let image: Image
+    let image: PixelImage
     let processing: ImageProcessingOptions?
 }

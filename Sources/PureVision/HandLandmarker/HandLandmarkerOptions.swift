@@ -66,14 +66,14 @@ public struct HandLandmarkerOptions: Sendable {
 public struct HandLandmarkerResult: Sendable, Hashable, Codable {
     /// Per hand, one category: index 0 "Right" or 1 "Left" with its score (MediaPipe Tasks' labels; they name
     /// the hand as it appears in the image unless `isInputMirrored` is set).
-    public var handedness: [[Category]]
+    public var handedness: [[ResultCategory]]
     /// Per hand, 21 landmarks normalized to the image (wrist 0; thumb 1–4; index 5–8; middle 9–12; ring 13–16;
     /// pinky 17–20).
     public var landmarks: [[NormalizedLandmark]]
     /// Per hand, the 21 landmarks in metres, around the hand's approximate geometric centre.
     public var worldLandmarks: [[Landmark]]
 
-    public init(handedness: [[Category]], landmarks: [[NormalizedLandmark]], worldLandmarks: [[Landmark]]) {
+    public init(handedness: [[ResultCategory]], landmarks: [[NormalizedLandmark]], worldLandmarks: [[Landmark]]) {
         self.handedness = handedness
         self.landmarks = landmarks
         self.worldLandmarks = worldLandmarks
@@ -88,7 +88,7 @@ public struct HandLandmarkerResult: Sendable, Hashable, Codable {
 
     /// One detected hand.
     public struct Hand: Sendable, Hashable {
-        public var handedness: Category?
+        public var handedness: ResultCategory?
         public var landmarks: [NormalizedLandmark]
         public var worldLandmarks: [Landmark]
     }

@@ -1,6 +1,6 @@
-import Engine
+import PureVisionEngine
 import Foundation
-import TFLite
+import PureVisionTFLite
 
 /// The postprocessing of one output tensor: MediaPipe's `ClassificationPostprocessingGraph` for one head
 /// (dequantize → calibrate → filter → sort → truncate → label).
@@ -43,7 +43,7 @@ struct ClassificationHead: Sendable {
         let names = labels.names
         let displayNames = labels.displayNames
         let categories = kept.map { entry in
-            Category(
+            ResultCategory(
                 index: entry.index, score: entry.score,
                 categoryName: names.isEmpty ? nil : names[entry.index],
                 displayName: displayNames?[entry.index])

@@ -1,4 +1,4 @@
-import TFLite
+import PureVisionTFLite
 
 /// The labels of one classification head, from the model's metadata.
 public struct ClassificationLabels: Sendable, Hashable {

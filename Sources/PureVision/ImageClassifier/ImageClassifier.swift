@@ -1,6 +1,6 @@
-import Engine
-import ImageIO
-import TFLite
+import PureVisionEngine
+import PureVisionImage
+import PureVisionTFLite
 
 /// MediaPipe's ImageClassifier, natively: image → stretched model input (REPLICATE border, the metadata's
 /// normalization) → one classification head per output tensor, matching MediaPipe Tasks 0.10.14.
@@ -76,14 +76,14 @@ public final class ImageClassifier: Sendable {
 
     /// Classifies one image (`.image` mode).
     public func classify(
-        image: Image, imageProcessingOptions: ImageProcessingOptions? = nil
+        image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> ImageClassifierResult {
         try runner.runImage(ClassifierFrame(image: image, processing: imageProcessingOptions))
     }
 
     /// Classifies one video frame (`.video` mode); timestamps must strictly increase.
     public func classify(
-        videoFrame image: Image, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> ImageClassifierResult {
         try runner.runVideo(
             ClassifierFrame(image: image, processing: imageProcessingOptions),
@@ -93,7 +93,7 @@ public final class ImageClassifier: Sendable {
     /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
     /// (and `liveStreamResults()`). A frame wrapping caller memory is copied first.
     public func classifyAsync(
-        image: Image, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) {
         let owned = image.isBorrowed ? image.ownedCopy() : image
         try runner.submit(
@@ -102,7 +102,7 @@ public final class ImageClassifier: Sendable {
     }
 
     /// Classifies one image off the calling thread (`.image` mode).
-    public func classify(image: Image, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
+    public func classify(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
         -> ImageClassifierResult
     {
         let owned = image.isBorrowed ? image.ownedCopy() : image
@@ -111,7 +111,7 @@ public final class ImageClassifier: Sendable {
 
     /// Classifies one video frame off the calling thread (`.video` mode); timestamps must strictly increase.
     public func classify(
-        videoFrame image: Image, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
     ) async throws -> ImageClassifierResult {
         let owned = image.isBorrowed ? image.ownedCopy() : image
         return try await runner.runVideoAsync(
@@ -128,7 +128,7 @@ public final class ImageClassifier: Sendable {
 
 /// One frame and its per-call options.
 struct ClassifierFrame: FrameRequest {
-    let image: Image
+    let image: PixelImage
     let processing: ImageProcessingOptions?
 }
 

@@ -5,10 +5,10 @@ public struct Classifications: Sendable, Hashable, Codable {
     /// The output tensor's name in the metadata (e.g. `"score"`); nil for a model without metadata.
     public var headName: String?
     /// The kept categories, best score first.
-    public var categories: [Category]
+    public var categories: [ResultCategory]
 
     /// Creates the value from its fields.
-    public init(headIndex: Int, headName: String?, categories: [Category]) {
+    public init(headIndex: Int, headName: String?, categories: [ResultCategory]) {
         self.headIndex = headIndex
         self.headName = headName
         self.categories = categories

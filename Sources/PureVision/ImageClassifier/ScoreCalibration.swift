@@ -1,5 +1,5 @@
 import Foundation
-import TFLite
+import PureVisionTFLite
 
 /// A head's score calibration from metadata (`ScoreCalibrationOptions` plus a `TENSOR_AXIS_SCORE_CALIBRATION`
 /// file), applied as MediaPipe's `ScoreCalibrationCalculator` does.

@@ -1,4 +1,4 @@
-import ImageIO
+import PureVisionImage
 
 /// A rectangle given by its edges, in normalized image coordinates: MediaPipe's `RectF`.
 public struct RectF: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import ImageIO
+import PureVisionImage
 
 #if canImport(Glibc)
     import Glibc
@@ -62,7 +62,7 @@ public struct ImageToTensorConverter: Sendable {
     ///   finite.
     @discardableResult
     public func convert(
-        _ image: Image, rect: NormalizedRect? = nil, into output: UnsafeMutablePointer<Float>
+        _ image: PixelImage, rect: NormalizedRect? = nil, into output: UnsafeMutablePointer<Float>
     ) throws(PreprocessingError) -> ImageToTensorResult {
         let (scale, offset) = (options.scale, options.range.min)
         // 256 floats: a stack allocation, not a heap one.
@@ -80,7 +80,7 @@ public struct ImageToTensorConverter: Sendable {
     /// - Throws: as `convert(_:rect:into:)` for floats.
     @discardableResult
     public func convert(
-        _ image: Image, rect: NormalizedRect? = nil, into output: UnsafeMutablePointer<UInt8>
+        _ image: PixelImage, rect: NormalizedRect? = nil, into output: UnsafeMutablePointer<UInt8>
     ) throws(PreprocessingError) -> ImageToTensorResult {
         try run(image, rect: rect, sink: ByteWarpSink(output: output))
     }
@@ -125,7 +125,7 @@ public struct ImageToTensorConverter: Sendable {
     }
 
     private func run<Sink: WarpSink>(
-        _ image: Image, rect: NormalizedRect?, sink: Sink
+        _ image: PixelImage, rect: NormalizedRect?, sink: Sink
     ) throws(PreprocessingError) -> ImageToTensorResult {
         let (roi, result) = try geometry(imageWidth: image.width, imageHeight: image.height, rect: rect)
         let outputWidth = options.outputWidth

@@ -1,4 +1,4 @@
-import ImageIO
+import PureVisionImage
 
 /// Why image preprocessing options were rejected or an image could not be turned into a tensor.
 ///

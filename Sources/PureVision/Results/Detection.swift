@@ -18,7 +18,7 @@ public struct BoundingBox: Sendable, Hashable, Codable {
 }
 
 /// A classification result: the class index, its score and, when the model names it, its label.
-public struct Category: Sendable, Hashable, Codable {
+public struct ResultCategory: Sendable, Hashable, Codable {
     /// The class index in the model's output.
     public var index: Int
     /// The score (probability-like, in [0, 1] for the bundled models).
@@ -52,12 +52,12 @@ public struct Detection: Sendable, Hashable, Codable {
     /// The box, in integer pixels of the (stored, unrotated) input image.
     public var boundingBox: BoundingBox
     /// The detection's categories; detectors with one class report one category with the detection score.
-    public var categories: [Category]
+    public var categories: [ResultCategory]
     /// Keypoints normalized to the input image (for faces: right eye, left eye, nose tip, mouth, right ear tragion,
     /// left ear tragion — the subject's right and left).
     public var keypoints: [NormalizedKeypoint]
 
-    public init(boundingBox: BoundingBox, categories: [Category], keypoints: [NormalizedKeypoint]) {
+    public init(boundingBox: BoundingBox, categories: [ResultCategory], keypoints: [NormalizedKeypoint]) {
         self.boundingBox = boundingBox
         self.categories = categories
         self.keypoints = keypoints

@@ -1,9 +1,9 @@
-import ImageIO
+import PureVisionImage
 
 /// What a live-stream task reports for each frame it accepted, in timestamp order on its result queue.
 public enum LiveStreamEvent<Result: Sendable>: Sendable {
     /// The frame was processed.
-    case result(Result, image: Image, timestampInMilliseconds: Int)
+    case result(Result, image: PixelImage, timestampInMilliseconds: Int)
     /// The frame was replaced by a newer one while the task was busy, and not processed.
     case dropped(timestampInMilliseconds: Int)
     /// Processing the frame failed.

@@ -1,6 +1,6 @@
-import Engine
+import PureVisionEngine
 import Foundation
-import TFLite
+import PureVisionTFLite
 
 /// A model loaded for a task: the parsed file (for its metadata) and the prepared interpreter.
 struct LoadedModel: Sendable {

@@ -1,10 +1,10 @@
 import Dispatch
 import Foundation
-import ImageIO
+import PureVisionImage
 
 /// One frame handed to a task: its image plus whatever per-call options the task takes.
 package protocol FrameRequest: Sendable {
-    var image: Image { get }
+    var image: PixelImage { get }
 }
 
 /// The running-mode contract every vision task shares (MediaPipe's `BaseVisionTaskApi` + `TaskRunner`):

@@ -1,6 +1,6 @@
-import Engine
-import ImageIO
-import TFLite
+import PureVisionEngine
+import PureVisionImage
+import PureVisionTFLite
 
 /// Why a vision task could not be created or could not process a frame.
 public enum VisionTaskError: Error, Equatable, CustomStringConvertible {

@@ -13,7 +13,7 @@ import PureVision
             numClasses: 1, numBoxes: 1, numCoords: 6, keypointCoordOffset: 4, numKeypoints: 1,
             xScale: 4, yScale: 8, wScale: 2, hScale: 4, reverseOutputOrder: true, sigmoidScore: true
         )
-        let anchor = Anchor(xCenter: 0.5, yCenter: 0.25, width: 0.5, height: 1)
+        let anchor = SSDAnchor(xCenter: 0.5, yCenter: 0.25, width: 0.5, height: 1)
         let detections = try decode([1, -2, 1, 2, 2, 4], scores: [0], anchors: [anchor], options: options)
         // xc = 1/4·0.5 + 0.5 = 0.625, yc = −2/8·1 + 0.25 = 0, w = 1/2·0.5 = 0.25, h = 2/4·1 = 0.5.
         #expect(detections == [NormalizedDetection(
@@ -27,7 +27,7 @@ import PureVision
             numClasses: 1, numBoxes: 1, numCoords: 6, keypointCoordOffset: 4, numKeypoints: 1,
             xScale: 1, yScale: 1, wScale: 1, hScale: 1, flipVertically: true
         )
-        let anchor = Anchor(xCenter: 0, yCenter: 0, width: 1, height: 1)
+        let anchor = SSDAnchor(xCenter: 0, yCenter: 0, width: 1, height: 1)
         // YXHW: yc 0.25, xc 0.5, h 0.5, w 0.25; keypoint [y, x] = [0.125, 0.75].
         let detections = try decode([0.25, 0.5, 0.5, 0.25, 0.125, 0.75], scores: [3], anchors: [anchor],
                                     options: options)
@@ -43,7 +43,7 @@ import PureVision
             numClasses: 1, numBoxes: 1, numCoords: 4, xScale: 1, yScale: 1, wScale: 2, hScale: 2,
             applyExponentialOnBoxSize: true
         )
-        let anchor = Anchor(xCenter: 0.5, yCenter: 0.5, width: 0.25, height: 0.5)
+        let anchor = SSDAnchor(xCenter: 0.5, yCenter: 0.5, width: 0.25, height: 0.5)
         let detection = try #require(try decode([0, 0, 0, 0], scores: [1], anchors: [anchor], options: options).first)
         #expect(detection.width == 0.25 && detection.height == 0.5)
         #expect(detection.xMin == 0.375 && detection.yMin == 0.25)
@@ -54,7 +54,7 @@ import PureVision
             numClasses: 2, numBoxes: 4, numCoords: 4, xScale: 1, yScale: 1, wScale: 1, hScale: 1,
             sigmoidScore: true, scoreClippingThresh: 2
         )
-        let anchors = Array(repeating: Anchor(xCenter: 0, yCenter: 0, width: 1, height: 1), count: 4)
+        let anchors = Array(repeating: SSDAnchor(xCenter: 0, yCenter: 0, width: 1, height: 1), count: 4)
         let boxes = [Float](repeating: 0.5, count: 16)
         let scores: [Float] = [-5, 50, 0, 0, 1, -1, .nan, .nan]
         let all = try decode(boxes, scores: scores, anchors: anchors, options: options)
@@ -74,7 +74,7 @@ import PureVision
         let options = DetectionDecoderOptions(
             numClasses: 1, numBoxes: 4, numCoords: 4, xScale: 1, yScale: 1, wScale: 1, hScale: 1
         )
-        let anchors = Array(repeating: Anchor(xCenter: 0.5, yCenter: 0.5, width: 1, height: 1), count: 4)
+        let anchors = Array(repeating: SSDAnchor(xCenter: 0.5, yCenter: 0.5, width: 1, height: 1), count: 4)
         let boxes: [Float] = [0, 0, 0.1, 0.1, 0, 0, -0.1, 0.1, 0, 0, 0.1, .nan, 0, 0, 0, 0]
         let detections = try decode(boxes, scores: [1, 1, 1, 1], anchors: anchors, options: options)
         #expect(detections.count == 2)
@@ -83,7 +83,7 @@ import PureVision
 
     @Test func rejectsInconsistentInput() {
         let options = DetectionDecoderOptions.palmDetection192
-        let anchors = Array(repeating: Anchor(xCenter: 0, yCenter: 0, width: 1, height: 1), count: 2016)
+        let anchors = Array(repeating: SSDAnchor(xCenter: 0, yCenter: 0, width: 1, height: 1), count: 2016)
         #expect(throws: DetectionError.tensorTooSmall(tensor: "boxes", required: 2016 * 18, actual: 10)) {
             try decode([Float](repeating: 0, count: 10), scores: [Float](repeating: 0, count: 2016),
                        anchors: anchors, options: options)
@@ -118,7 +118,7 @@ import PureVision
 }
 
 func decode(
-    _ boxes: [Float], scores: [Float], anchors: [Anchor], options: DetectionDecoderOptions
+    _ boxes: [Float], scores: [Float], anchors: [SSDAnchor], options: DetectionDecoderOptions
 ) throws(DetectionError) -> [NormalizedDetection] {
     try boxes.withUnsafeBufferPointer { (boxBuffer) throws(DetectionError) in
         try scores.withUnsafeBufferPointer { (scoreBuffer) throws(DetectionError) in

@@ -1,7 +1,7 @@
 import Testing
 import PureVision
-import TensorCore
-import _TestSupport
+import PureVisionCore
+import PureVisionTestSupport
 
 /// Anchors, decoding and both NMS algorithms against MediaPipe 0.10.14's own calculators on seeded synthetic
 /// tensors (`tools/make_anchor_goldens.py`): every field must match bit for bit, including the order of the

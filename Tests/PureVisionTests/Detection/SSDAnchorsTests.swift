@@ -17,23 +17,23 @@ import PureVision
         let anchors = try SSDAnchors.generate(.palmDetection192)
         // Layer 0: stride 8, 24×24 cells, two anchors (ratio 1 and the interpolated one) per cell.
         let first = Float(0.5) / 24
-        #expect(anchors[0] == Anchor(xCenter: first, yCenter: first, width: 1, height: 1))
+        #expect(anchors[0] == SSDAnchor(xCenter: first, yCenter: first, width: 1, height: 1))
         #expect(anchors[1] == anchors[0])
         #expect(anchors[2].xCenter == Float(1.5) / 24 && anchors[2].yCenter == first)
         #expect(anchors[48].xCenter == first && anchors[48].yCenter == Float(1.5) / 24)
-        #expect(anchors[1151] == Anchor(xCenter: Float(23.5) / 24, yCenter: Float(23.5) / 24, width: 1, height: 1))
+        #expect(anchors[1151] == SSDAnchor(xCenter: Float(23.5) / 24, yCenter: Float(23.5) / 24, width: 1, height: 1))
         // Layers 1-3 (stride 16) merge into one 12×12 grid with 6 anchors per cell.
-        #expect(anchors[1152] == Anchor(xCenter: Float(0.5) / 12, yCenter: Float(0.5) / 12, width: 1, height: 1))
+        #expect(anchors[1152] == SSDAnchor(xCenter: Float(0.5) / 12, yCenter: Float(0.5) / 12, width: 1, height: 1))
         #expect(anchors[1157] == anchors[1152])
         #expect(anchors[1158].xCenter == Float(1.5) / 12)
-        #expect(anchors[2015] == Anchor(xCenter: Float(11.5) / 12, yCenter: Float(11.5) / 12, width: 1, height: 1))
+        #expect(anchors[2015] == SSDAnchor(xCenter: Float(11.5) / 12, yCenter: Float(11.5) / 12, width: 1, height: 1))
     }
 
     @Test func faceFullRangeByHand() throws {
         let anchors = try SSDAnchors.generate(.faceFullRange192)
-        #expect(anchors[0] == Anchor(xCenter: Float(0.5) / 48, yCenter: Float(0.5) / 48, width: 1, height: 1))
+        #expect(anchors[0] == SSDAnchor(xCenter: Float(0.5) / 48, yCenter: Float(0.5) / 48, width: 1, height: 1))
         #expect(anchors[1].xCenter == Float(1.5) / 48)
-        #expect(anchors[2303] == Anchor(xCenter: Float(47.5) / 48, yCenter: Float(47.5) / 48, width: 1, height: 1))
+        #expect(anchors[2303] == SSDAnchor(xCenter: Float(47.5) / 48, yCenter: Float(47.5) / 48, width: 1, height: 1))
     }
 
     @Test func sizedAnchorsFollowScalesAndRatios() throws {
@@ -65,7 +65,7 @@ import PureVision
         options.featureMapHeight = [2]
         let anchors = try SSDAnchors.generate(options)
         #expect(anchors.count == 6)
-        #expect(anchors[5] == Anchor(xCenter: Float(2.5) / 3, yCenter: Float(1.5) / 2, width: 1, height: 1))
+        #expect(anchors[5] == SSDAnchor(xCenter: Float(2.5) / 3, yCenter: Float(1.5) / 2, width: 1, height: 1))
     }
 
     @Test(arguments: invalidAnchorOptions())

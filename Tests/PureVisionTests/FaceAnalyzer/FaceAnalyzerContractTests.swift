@@ -1,8 +1,8 @@
 import Foundation
-import ImageIO
+import PureVisionImage
 import PureVision
 import Testing
-import _TestSupport
+import PureVisionTestSupport
 
 /// Options, ML Kit's result shape, running modes and errors.
 @Suite struct FaceAnalyzerContractTests {

@@ -1,7 +1,7 @@
 import Foundation
-import ImageIO
+import PureVisionImage
 import PureVision
-import _TestSupport
+import PureVisionTestSupport
 
 /// Shared helpers of the face analyzer tests: the analyzer on the repository's models, committed photos, and
 /// images derived from them with the library's own warp (rotations, crops) or plain pixel copies (mirroring,
@@ -21,14 +21,14 @@ enum FaceTestImages {
                 isTrackingEnabled: tracking, runningMode: runningMode))
     }
 
-    static func photo(_ name: String) throws -> Image {
-        try Image(contentsOfFile: Fixtures.testFile("PureVisionTests/Fixtures/faces/\(name)")).converted(to: .rgb8)
+    static func photo(_ name: String) throws -> PixelImage {
+        try PixelImage(contentsOfFile: Fixtures.testFile("PureVisionTests/Fixtures/faces/\(name)")).converted(to: .rgb8)
     }
 
     /// The part of `image` inside `rect` (normalized, rotated by `rect.rotation`) resampled to `width` × `height`
     /// with `ImageToTensorConverter`'s bilinear warp; outside the image is black. A rect rotated by +θ shows the
     /// content turned counter-clockwise by θ.
-    static func warp(_ image: Image, rect: NormalizedRect, width: Int, height: Int) throws -> Image {
+    static func warp(_ image: PixelImage, rect: NormalizedRect, width: Int, height: Int) throws -> PixelImage {
         let converter = try ImageToTensorConverter(
             options: ImageToTensorOptions(
                 outputWidth: width, outputHeight: height, keepAspectRatio: false, border: .zero, range: (0, 255)))
@@ -37,12 +37,12 @@ enum FaceTestImages {
             guard let base = buffer.baseAddress else { return }
             _ = try converter.convert(image, rect: rect, into: base)
         }
-        return try Image(width: width, height: height, format: .rgb8, pixels: pixels)
+        return try PixelImage(width: width, height: height, format: .rgb8, pixels: pixels)
     }
 
     /// `image` rotated in place about its centre by `degrees` counter-clockwise, on a square canvas whose side is
     /// the image's diagonal (so nothing is cut off).
-    static func rotated(_ image: Image, degrees: Float) throws -> Image {
+    static func rotated(_ image: PixelImage, degrees: Float) throws -> PixelImage {
         let w = Float(image.width)
         let h = Float(image.height)
         let side = (w * w + h * h).squareRoot().rounded(.up)
@@ -52,7 +52,7 @@ enum FaceTestImages {
     }
 
     /// `image` mirrored left–right.
-    static func mirrored(_ image: Image) throws -> Image {
+    static func mirrored(_ image: PixelImage) throws -> PixelImage {
         let rgb = image.converted(to: .rgb8)
         var pixels = [UInt8](repeating: 0, count: rgb.width * rgb.height * 3)
         rgb.withUnsafePixels { source in
@@ -64,11 +64,11 @@ enum FaceTestImages {
                 }
             }
         }
-        return try Image(width: rgb.width, height: rgb.height, format: .rgb8, pixels: pixels)
+        return try PixelImage(width: rgb.width, height: rgb.height, format: .rgb8, pixels: pixels)
     }
 
     /// A black `width` × `height` canvas with each tile pasted at its top-left corner (tiles must fit).
-    static func composite(width: Int, height: Int, tiles: [(image: Image, x: Int, y: Int)]) throws -> Image {
+    static func composite(width: Int, height: Int, tiles: [(image: PixelImage, x: Int, y: Int)]) throws -> PixelImage {
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         for tile in tiles {
             let rgb = tile.image.converted(to: .rgb8)
@@ -82,6 +82,6 @@ enum FaceTestImages {
                 }
             }
         }
-        return try Image(width: width, height: height, format: .rgb8, pixels: pixels)
+        return try PixelImage(width: width, height: height, format: .rgb8, pixels: pixels)
     }
 }

@@ -1,7 +1,7 @@
-import ImageIO
+import PureVisionImage
 import PureVision
 import Testing
-import _TestSupport
+import PureVisionTestSupport
 
 /// Smiling and eyes-open scores on the real photos: the astronaut smiles, Grace Hopper's expression is neutral,
 /// every photo has open eyes.

@@ -1,8 +1,8 @@
 import Foundation
-import ImageIO
+import PureVisionImage
 import PureVision
 import Testing
-import _TestSupport
+import PureVisionTestSupport
 
 /// The face mesh against MediaPipe's legacy `solutions.face_mesh` (static-image mode, refine_landmarks off) on the
 /// committed face photos (goldens: tools/make_face_mesh_goldens.py).

@@ -1,13 +1,13 @@
-import ImageIO
+import PureVisionImage
 import PureVision
 import Testing
-import _TestSupport
+import PureVisionTestSupport
 
 /// Tracking IDs over a made-up sequence: two faces move across a black canvas, one leaves, a new one enters.
 @Suite struct FaceTrackingTests {
     /// 160×160 head-and-shoulders tiles: Grace Hopper and the astronaut from the committed two-face composite, and
     /// the opencv-doc portrait from its half-size copy.
-    static func tiles() throws -> (a: Image, b: Image, c: Image) {
+    static func tiles() throws -> (a: PixelImage, b: PixelImage, c: PixelImage) {
         let pair = try FaceTestImages.photo("composite_two_face_crops.png")  // 352×192, tiles at (8, 16), (184, 16)
         func tile(_ x: Float) -> NormalizedRect {
             NormalizedRect(xCenter: (x + 80) / 352, yCenter: 96 / 192, width: 160 / 352, height: 160 / 192)
@@ -32,7 +32,7 @@ import _TestSupport
         var idsB: [Int] = []
         var idsC: [Int] = []
         for (index, step) in script.enumerated() {
-            var tiles: [(image: Image, x: Int, y: Int)] = [(b, step.b, 0)]
+            var tiles: [(image: PixelImage, x: Int, y: Int)] = [(b, step.b, 0)]
             if let x = step.a { tiles.append((a, x, 0)) }
             if let x = step.c { tiles.append((c, x, 160)) }
             let frame = try FaceTestImages.composite(width: 400, height: 320, tiles: tiles)

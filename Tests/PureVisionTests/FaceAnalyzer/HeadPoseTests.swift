@@ -1,7 +1,7 @@
-import ImageIO
+import PureVisionImage
 import PureVision
 import Testing
-import _TestSupport
+import PureVisionTestSupport
 
 /// Head Euler angles with ML Kit's signs: Z on in-plane rotations of a frontal photo, Y on a turned face and its
 /// mirror image.

@@ -1,15 +1,15 @@
 import Foundation
-import ImageIO
+import PureVisionImage
 import PureVision
 import Testing
-import _TestSupport
+import PureVisionTestSupport
 
 /// The running-mode contract and the error paths, on the real face detector.
 @Suite struct FaceDetectorContractTests {
     static let model = Fixtures.model("face_detection_short_range.tflite")
 
-    static func photo() throws -> Image {
-        try Image(contentsOfFile: Fixtures.testFile("PureVisionTests/Fixtures/faces/astronaut_scale50.png"))
+    static func photo() throws -> PixelImage {
+        try PixelImage(contentsOfFile: Fixtures.testFile("PureVisionTests/Fixtures/faces/astronaut_scale50.png"))
     }
 
     static func detector(
@@ -134,7 +134,7 @@ import _TestSupport
         let detector = try Self.detector(.image)
         let expected = try detector.detect(image: rgb)
         let result = try padded.withUnsafeBytes { bytes in
-            let wrapped = try Image.wrapping(
+            let wrapped = try PixelImage.wrapping(
                 unsafePixels: bytes.baseAddress!, width: rgb.width, height: rgb.height, format: .rgb8,
                 bytesPerRow: stride)
             return try detector.detect(image: wrapped)

@@ -1,8 +1,8 @@
 import Foundation
-import ImageIO
+import PureVisionImage
 import PureVision
 import Testing
-import _TestSupport
+import PureVisionTestSupport
 
 /// Parity with MediaPipe Tasks 0.10.14's FaceDetector (short-range model) and the legacy full-range solution, on
 /// the face photos and their rotated, scaled and composite copies. Goldens: `tools/make_face_goldens.py`.
@@ -97,7 +97,7 @@ import _TestSupport
                 baseOptions: BaseOptions(modelAssetPath: Fixtures.model(model)),
                 minDetectionConfidence: golden.minDetectionConfidence,
                 minSuppressionThreshold: golden.minSuppressionThreshold))
-        let image = try Image(contentsOfFile: directory + "/" + golden.image)
+        let image = try PixelImage(contentsOfFile: directory + "/" + golden.image)
         let result = try detector.detect(
             image: image, imageProcessingOptions: ImageProcessingOptions(rotationDegrees: golden.rotationDegrees))
         try #require(
@@ -155,7 +155,7 @@ extension FaceDetectorParityTests {
                         baseOptions: BaseOptions(modelAssetPath: Fixtures.model(model)),
                         minDetectionConfidence: golden.minDetectionConfidence,
                         minSuppressionThreshold: golden.minSuppressionThreshold))
-                let image = try Image(contentsOfFile: Self.directory + "/" + golden.image)
+                let image = try PixelImage(contentsOfFile: Self.directory + "/" + golden.image)
                 let result = try detector.detect(
                     image: image,
                     imageProcessingOptions: ImageProcessingOptions(rotationDegrees: golden.rotationDegrees))

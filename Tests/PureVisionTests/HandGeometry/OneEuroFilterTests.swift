@@ -1,6 +1,6 @@
 import Testing
 import PureVision
-import _TestSupport
+import PureVisionTestSupport
 
 private func variance(_ values: [Float]) -> Float {
     let mean = values.reduce(0, +) / Float(values.count)

@@ -1,15 +1,15 @@
 import Foundation
-import ImageIO
+import PureVisionImage
 import PureVision
 import Testing
-import _TestSupport
+import PureVisionTestSupport
 
 /// Errors, running modes and the options beyond MediaPipe, on the real hand landmarker.
 @Suite struct HandLandmarkerContractTests {
     static let bundle = Fixtures.model("hand_landmarker.task")
 
-    static func photo() throws -> Image {
-        try Image(contentsOfFile: Fixtures.testFile("PureVisionTests/Fixtures/hands/hand_dst_scale50.png"))
+    static func photo() throws -> PixelImage {
+        try PixelImage(contentsOfFile: Fixtures.testFile("PureVisionTests/Fixtures/hands/hand_dst_scale50.png"))
     }
 
     static func options(_ mode: RunningMode = .image) -> HandLandmarkerOptions {

@@ -1,8 +1,8 @@
 import Foundation
-import ImageIO
+import PureVisionImage
 import PureVision
 import Testing
-import _TestSupport
+import PureVisionTestSupport
 
 /// Parity with MediaPipe Tasks 0.10.14's HandLandmarker on the hand photos and their rotated, scaled and composite
 /// copies (IMAGE mode, numHands 1 and 2) and on a 48-frame synthetic video (VIDEO mode, tracking).
@@ -104,7 +104,7 @@ import _TestSupport
     func imageModeMatchesMediaPipe(_ golden: Golden) throws {
         let landmarker = try HandLandmarker(
             options: HandLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: Self.bundle), numHands: golden.numHands))
-        let image = try Image(contentsOfFile: Self.directory + "/" + golden.image)
+        let image = try PixelImage(contentsOfFile: Self.directory + "/" + golden.image)
         let result = try landmarker.detect(
             image: image, imageProcessingOptions: ImageProcessingOptions(rotationDegrees: golden.rotationDegrees))
         var differences = Differences()
@@ -126,7 +126,7 @@ import _TestSupport
         var differences = Differences()
         for frame in frames {
             let name = frame["image"] as? String ?? ""
-            let image = try Image(contentsOfFile: Self.directory + "/" + name)
+            let image = try PixelImage(contentsOfFile: Self.directory + "/" + name)
             let result = try landmarker.detect(
                 videoFrame: image, timestampInMilliseconds: frame["timestamp_ms"] as? Int ?? -1)
             differences.add(result, Self.hands(frame["hands"]), context: "video \(name)")
@@ -152,7 +152,7 @@ import _TestSupport
                 options: HandLandmarkerOptions(
                     baseOptions: BaseOptions(modelAssetPath: Self.bundle), numHands: golden.numHands))
             landmarkers[golden.numHands] = landmarker
-            let image = try Image(contentsOfFile: Self.directory + "/" + golden.image)
+            let image = try PixelImage(contentsOfFile: Self.directory + "/" + golden.image)
             let result = try landmarker.detect(
                 image: image, imageProcessingOptions: ImageProcessingOptions(rotationDegrees: golden.rotationDegrees))
             all.add(result, golden.hands, context: golden.testDescription)

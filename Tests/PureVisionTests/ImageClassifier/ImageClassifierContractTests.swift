@@ -1,8 +1,8 @@
 import Foundation
-import ImageIO
+import PureVisionImage
 import PureVision
 import Testing
-import _TestSupport
+import PureVisionTestSupport
 
 /// Option semantics, metadata handling and the running-mode contract of `ImageClassifier`, on efficientnet_lite0
 /// and on the tiny models of `tools/make_classifier_goldens.py` (`classifier_tiny.json`).
@@ -17,7 +17,7 @@ import _TestSupport
         return root
     }
 
-    static func image(_ name: String) throws -> Image { try Image(contentsOfFile: directory + "/" + name) }
+    static func image(_ name: String) throws -> PixelImage { try PixelImage(contentsOfFile: directory + "/" + name) }
 
     static func tinyOptions(_ model: String) -> ImageClassifierOptions {
         ImageClassifierOptions(baseOptions: BaseOptions(modelAssetPath: directory + "/" + model))
@@ -242,7 +242,7 @@ import _TestSupport
         }
     }
 
-    static func classifySynchronously(_ image: Image) throws -> ImageClassifierResult {
+    static func classifySynchronously(_ image: PixelImage) throws -> ImageClassifierResult {
         try ImageClassifier(options: tinyOptions("tiny_meta.tflite")).classify(image: image)
     }
 

@@ -1,8 +1,8 @@
 import Foundation
-import ImageIO
+import PureVisionImage
 import PureVision
 import Testing
-import _TestSupport
+import PureVisionTestSupport
 
 /// Parity with MediaPipe Tasks 0.10.14's ImageClassifier and efficientnet_lite0 on the object photos and
 /// scikit-image samples, with default options and every option MediaPipe was run with. Goldens:
@@ -75,7 +75,7 @@ import _TestSupport
     static func classify(_ golden: Golden) throws -> Classifications {
         let (options, processing) = options(for: golden)
         let classifier = try ImageClassifier(options: options)
-        let image = try Image(contentsOfFile: directory + "/" + golden.image)
+        let image = try PixelImage(contentsOfFile: directory + "/" + golden.image)
         let result = try classifier.classify(image: image, imageProcessingOptions: processing)
         try #require(result.classifications.count == 1)
         return result.classifications[0]
@@ -86,7 +86,7 @@ import _TestSupport
     /// error over the matched categories.
     @discardableResult
     static func expectRanking(
-        _ ours: [Category], _ reference: [(index: Int, score: Float, name: String)], count: Int, swap: Float = 0.002,
+        _ ours: [ResultCategory], _ reference: [(index: Int, score: Float, name: String)], count: Int, swap: Float = 0.002,
         _ label: String, sourceLocation: SourceLocation = #_sourceLocation
     ) -> Float {
         var worst: Float = 0

@@ -1,8 +1,8 @@
 import Foundation
-import ImageIO
+import PureVisionImage
 import PureVision
 import Testing
-import _TestSupport
+import PureVisionTestSupport
 
 /// The int8 classifier (`efficientnet_lite0_int8`, no metadata, normalization and labels from the options) against
 /// LiteRT on the same quantized input (`tools/make_int8_goldens.py`): top 5 equal, and every dequantized score
@@ -33,7 +33,7 @@ import _TestSupport
             try #require((try Self.goldens()["output_quantization"] as? [String: Any])?["scale"] as? Double))
         let expectedTop = try #require(golden["top5"] as? [[String: Any]]).compactMap { $0["index"] as? Int }
         let raw = try #require(golden["output_int8"] as? [Int])
-        let image = try Image(contentsOfFile: Self.directory + "/" + name)
+        let image = try PixelImage(contentsOfFile: Self.directory + "/" + name)
         let result = try Self.classifier().classify(image: image)
         let categories = try #require(result.classifications.first?.categories)
         #expect(categories.count == 1000)
@@ -54,7 +54,7 @@ import _TestSupport
         let names = (0..<1000).map { "class \($0)" }
         try names.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let image = try Image(contentsOfFile: Self.directory + "/opencvdoc_orange.png")
+        let image = try PixelImage(contentsOfFile: Self.directory + "/opencvdoc_orange.png")
         let top = try #require(
             try Self.classifier(labels: path).classify(image: image).classifications.first?.categories.first)
         #expect(top.categoryName == "class \(top.index)")

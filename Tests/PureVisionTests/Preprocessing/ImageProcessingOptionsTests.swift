@@ -1,4 +1,4 @@
-import ImageIO
+import PureVisionImage
 import PureVision
 import Testing
 

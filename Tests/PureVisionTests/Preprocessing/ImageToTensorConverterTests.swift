@@ -1,9 +1,9 @@
 import Foundation
-import ImageIO
+import PureVisionImage
 import PureVision
-import TensorCore
+import PureVisionCore
 import Testing
-import _TestSupport
+import PureVisionTestSupport
 
 /// Warp goldens: `tools/warp_reference.py` (a NumPy restatement of the OpenCV 3.4.10 recipe) and MediaPipe
 /// 0.10.14's own ImageToTensorCalculator tensors (`Fixtures/warp_mediapipe`, made by another tool). Both must match
@@ -89,7 +89,7 @@ import _TestSupport
         let cases = try #require(manifest["cases"] as? [[String: Any]])
         let entry = try #require(cases.first { $0["case"] as? String == name }, "case \(name) not in cases.json")
         let imagePath = Fixtures.testFile("PureVisionTests/Fixtures/" + (try #require(entry["image"] as? String)))
-        let image = try Image(contentsOfFile: imagePath)
+        let image = try PixelImage(contentsOfFile: imagePath)
         let r = try #require(entry["norm_rect"] as? [String: Double])
         let rect = NormalizedRect(
             xCenter: Float(try #require(r["x_center"])), yCenter: Float(try #require(r["y_center"])),
@@ -137,7 +137,7 @@ import _TestSupport
         let (width, height) = (37, 23)
         var random = SplitMix64(seed: 7)
         let pixels = (0..<(width * height * format.channelCount)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        let image = try Image(width: width, height: height, format: format, pixels: pixels)
+        let image = try PixelImage(width: width, height: height, format: format, pixels: pixels)
         let converter = try ImageToTensorConverter(
             options: ImageToTensorOptions(outputWidth: width, outputHeight: height, border: border))
         var out = [UInt8](repeating: 0, count: converter.elementCount)
@@ -158,7 +158,7 @@ import _TestSupport
     @Test func rowStrideIsHonoured() throws {
         let (width, height, stride) = (5, 4, 19)
         let pixels = (0..<(stride * height)).map { UInt8($0 % 251) }
-        let strided = try Image(width: width, height: height, format: .rgb8, pixels: pixels, bytesPerRow: stride)
+        let strided = try PixelImage(width: width, height: height, format: .rgb8, pixels: pixels, bytesPerRow: stride)
         let packed = strided.ownedCopy()
         let converter = try ImageToTensorConverter(
             options: ImageToTensorOptions(outputWidth: 7, outputHeight: 6, keepAspectRatio: true, border: .zero))
@@ -188,7 +188,7 @@ import _TestSupport
         LetterboxCase(imageWidth: 90, imageHeight: 90, tensorWidth: 96, tensorHeight: 96, padding: [0, 0, 0, 0]),
     ])
     func letterboxPadding(_ c: LetterboxCase) throws {
-        let image = try Image(
+        let image = try PixelImage(
             width: c.imageWidth, height: c.imageHeight, format: .gray8,
             pixels: [UInt8](repeating: 200, count: c.imageWidth * c.imageHeight))
         let converter = try ImageToTensorConverter(
@@ -211,7 +211,7 @@ import _TestSupport
         let (imageWidth, imageHeight) = (320, 240)
         let rect = NormalizedRect(xCenter: 0.45, yCenter: 0.55, width: 0.3, height: 0.5, rotation: rotation)
         let converter = try ImageToTensorConverter(options: ImageToTensorOptions(outputWidth: 64, outputHeight: 64))
-        let image = try Image(
+        let image = try PixelImage(
             width: imageWidth, height: imageHeight, format: .gray8,
             pixels: [UInt8](repeating: 0, count: imageWidth * imageHeight))
         var out = [Float](repeating: 0, count: converter.elementCount)
@@ -237,7 +237,7 @@ import _TestSupport
         // 3 wide, 2 tall: a b c / d e f. Turned 90° clockwise it is 2 wide, 3 tall: d a / e b / f c.
         let (width, height) = (3, 2)
         let pixels: [UInt8] = [10, 20, 30, 40, 50, 60]
-        let image = try Image(width: width, height: height, format: .gray8, pixels: pixels)
+        let image = try PixelImage(width: width, height: height, format: .gray8, pixels: pixels)
         let rect = try ImageProcessingOptions(rotationDegrees: 90)
             .normalizedRect(imageWidth: width, imageHeight: height)
         let converter = try ImageToTensorConverter(
@@ -268,7 +268,7 @@ import _TestSupport
         NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0.2, height: 0.5, rotation: .nan),
     ])
     func invalidRectThrows(_ rect: NormalizedRect) throws {
-        let image = try Image(width: 4, height: 4, format: .gray8, pixels: [UInt8](repeating: 1, count: 16))
+        let image = try PixelImage(width: 4, height: 4, format: .gray8, pixels: [UInt8](repeating: 1, count: 16))
         let converter = try ImageToTensorConverter(
             options: ImageToTensorOptions(outputWidth: 8, outputHeight: 8, keepAspectRatio: true))
         var out = [Float](repeating: 0, count: converter.elementCount)
@@ -284,7 +284,7 @@ import _TestSupport
     }
 
     @Test func extremeRectsDoNotCrash() throws {
-        let image = try Image(width: 5, height: 3, format: .rgb8, pixels: [UInt8](repeating: 9, count: 45))
+        let image = try PixelImage(width: 5, height: 3, format: .rgb8, pixels: [UInt8](repeating: 9, count: 45))
         let converter = try ImageToTensorConverter(options: ImageToTensorOptions(outputWidth: 16, outputHeight: 16))
         var out = [UInt8](repeating: 0, count: converter.elementCount)
         for rect in [
@@ -309,7 +309,7 @@ import _TestSupport
     }
 
     @Test func letterboxRemovalAndBoxProjection() throws {
-        let image = try Image(width: 200, height: 100, format: .gray8, pixels: [UInt8](repeating: 0, count: 20_000))
+        let image = try PixelImage(width: 200, height: 100, format: .gray8, pixels: [UInt8](repeating: 0, count: 20_000))
         let converter = try ImageToTensorConverter(
             options: ImageToTensorOptions(outputWidth: 32, outputHeight: 32, keepAspectRatio: true))
         var out = [Float](repeating: 0, count: converter.elementCount)
@@ -331,10 +331,10 @@ import _TestSupport
     }
 
     /// A `[H, W, C]` uint8 `.npy` as an image (C = 1 gray, 3 RGB).
-    static func npyImage(_ relativePath: String) throws -> Image {
+    static func npyImage(_ relativePath: String) throws -> PixelImage {
         let tensor = try Fixtures.numpy(atPath: Fixtures.testFile(relativePath))
         let dims = tensor.shape.dimensions
         let format: PixelFormat = dims[2] == 1 ? .gray8 : .rgb8
-        return try Image(width: dims[1], height: dims[0], format: format, pixels: tensor.bytes)
+        return try PixelImage(width: dims[1], height: dims[0], format: format, pixels: tensor.bytes)
     }
 }

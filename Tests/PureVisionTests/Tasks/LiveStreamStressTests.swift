@@ -1,9 +1,9 @@
 import Foundation
-import ImageIO
+import PureVisionImage
 import PureVision
 import Synchronization
 import Testing
-import _TestSupport
+import PureVisionTestSupport
 
 /// Live stream under load: several producer threads feed one real task as fast as they can (one never pauses, the
 /// others pause 0.5 ms per producer index between frames). Producers draw timestamps from one shared counter and
@@ -166,8 +166,8 @@ import _TestSupport
                 runningMode: .liveStream, resultHandler: handler))
     }
 
-    static func facePhoto() throws -> Image {
-        try Image(contentsOfFile: Fixtures.testFile("PureVisionTests/Fixtures/faces/astronaut_scale50.png"))
+    static func facePhoto() throws -> PixelImage {
+        try PixelImage(contentsOfFile: Fixtures.testFile("PureVisionTests/Fixtures/faces/astronaut_scale50.png"))
     }
 
     /// Four producers, 600 frames each (×50 in the long form), into the face detector (256×256 image).
@@ -238,7 +238,7 @@ import _TestSupport
     /// The hand landmarker (palm detection, then landmarks on tracked hands), three producers, 150 frames each
     /// (×50 in the long form).
     @Test func handLandmarkerUnderThreeProducers() throws {
-        let image = try Image(contentsOfFile: Fixtures.testFile("PureVisionTests/Fixtures/hands/hand_dst_scale50.png"))
+        let image = try PixelImage(contentsOfFile: Fixtures.testFile("PureVisionTests/Fixtures/hands/hand_dst_scale50.png"))
         let log = EventLog<HandLandmarkerResult>()
         let landmarker = try HandLandmarker(
             options: HandLandmarkerOptions(

@@ -1,6 +1,6 @@
 import Foundation
 import PureVision
-import TFLite
+import PureVisionTFLite
 import Testing
 
 /// A task given a model file over `ModelLimits.maximumFileByteCount` fails with `.model` naming the limit, without

@@ -1,18 +1,18 @@
 import Foundation
-import ImageIO
+import PureVisionImage
 import PureVision
 import Testing
 
 /// The running-mode contract, on a stand-in task whose "inference" echoes the frame's timestamp.
 @Suite struct TaskRunnerTests {
     struct Frame: FrameRequest {
-        let image: Image
+        let image: PixelImage
         let delayMicroseconds: UInt32
     }
 
-    static let image: Image = {
+    static let image: PixelImage = {
         // A constant 2×2 image; the runner never looks at pixels.
-        (try? Image(width: 2, height: 2, format: .gray8, pixels: [0, 1, 2, 3]))!
+        (try? PixelImage(width: 2, height: 2, format: .gray8, pixels: [0, 1, 2, 3]))!
     }()
 
     static func echo(_ frame: Frame, _ timestamp: Int) throws(VisionTaskError) -> Int {

@@ -1,0 +1,38 @@
+import PureVisionKernels
+import PureVisionTFLite
+
+/// CONCATENATION of float32 tensors along one axis (negative counts from the end), with a fused activation.
+enum ConcatenationOperator: OperatorLowering {
+    static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
+        guard context.op.inputs.count >= 1, context.op.outputs.count == 1 else {
+            throw context.failure("expects at least one input and one output")
+        }
+        guard case .concatenation(let rawAxis, let activation) = context.builtinOptions(.concatenation) else {
+            throw context.failure("options are not ConcatenationOptions")
+        }
+        let inputs = try (0..<context.op.inputs.count).map { i throws(InterpreterError) in try context.input(i) }
+        for input in inputs { try context.expectFloat(input, "input") }
+        let first = inputs[0].shape
+        let rank = first.count
+        guard rawAxis >= -rank, rawAxis < rank else { throw context.failure("axis \(rawAxis) out of range") }
+        let axis = rawAxis < 0 ? rawAxis + rank : rawAxis
+        var shape = first
+        shape[axis] = 0
+        for input in inputs {
+            guard input.shape.count == rank,
+                input.shape.indices.allSatisfy({ $0 == axis || input.shape[$0] == first[$0] })
+            else { throw context.failure("input shapes \(inputs.map(\.shape)) differ off axis \(axis)") }
+            shape[axis] += input.shape[axis]
+        }
+        let clamp = try context.clamp(activation)
+        try context.setOutput(0, shape: shape)
+        let output = context.output(0)
+        let shapes = inputs.map(\.shape)
+        let ctx = context
+        return context.lowered(reading: inputs) { binder in
+            let pointers = inputs.map { UnsafePointer(ctx.pointer($0, binder).assumingMemoryBound(to: Float.self)) }
+            let y = binder.floats(output.index)
+            return { Concatenation.run(inputs: pointers, inputShapes: shapes, axis: axis, output: y, clamp: clamp) }
+        }
+    }
+}

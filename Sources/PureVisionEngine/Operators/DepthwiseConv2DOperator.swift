@@ -1,0 +1,79 @@
+import PureVisionKernels
+import PureVisionTFLite
+
+/// DEPTHWISE_CONV_2D: input [N, H, W, Cin], filter [1, Kh, Kw, Cout] (constant) with Cout = Cin · multiplier,
+/// optional bias [Cout]; stride, dilation, SAME/VALID padding and a fused activation.
+enum DepthwiseConv2DOperator: OperatorLowering {
+    static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
+        try context.expectArity(inputs: 2...3)
+        guard case .depthwiseConv2D(let options) = context.builtinOptions(.depthwiseConv2D) else {
+            throw context.failure("options are not DepthwiseConv2DOptions")
+        }
+        let input = try context.input(0)
+        let filter = try context.input(1)
+        try context.expectFloat(input, "input")
+        try context.expectFloat(filter, "filter")
+        try context.expectRank(input, 4, "input")
+        try context.expectRank(filter, 4, "filter")
+        guard let weights = filter.constant else { throw context.failure("filter '\(filter.name)' must be constant") }
+        let (batch, height, width, channels) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
+        let (kernelHeight, kernelWidth, outChannels) = (filter.shape[1], filter.shape[2], filter.shape[3])
+        // TFLite derives the multiplier from the shapes; the option field is not trusted.
+        guard filter.shape[0] == 1, channels > 0, outChannels > 0, outChannels % channels == 0 else {
+            throw context.failure("filter \(filter.shape) does not match input \(input.shape)")
+        }
+        let biasStorage = try Conv2DOperator.validatedBias(
+            context.optionalInput(2), channels: outChannels, context)
+        let rows = try context.padding(
+            options.padding, input: height, kernel: kernelHeight, stride: options.strideH, dilation: options.dilationH)
+        let cols = try context.padding(
+            options.padding, input: width, kernel: kernelWidth, stride: options.strideW, dilation: options.dilationW)
+        let clamp = try context.clamp(options.activation)
+        try context.setOutput(0, shape: [batch, rows.output, cols.output, outChannels])
+
+        let geometry = DepthwiseConv2DGeometry(
+            batch: batch, inputHeight: height, inputWidth: width, inputChannels: channels,
+            outputHeight: rows.output, outputWidth: cols.output, outputChannels: outChannels,
+            kernelHeight: kernelHeight, kernelWidth: kernelWidth, strideHeight: options.strideH,
+            strideWidth: options.strideW, dilationHeight: options.dilationH, dilationWidth: options.dilationW,
+            paddingTop: rows.before, paddingLeft: cols.before, depthMultiplier: outChannels / channels)
+        // A zero-sized input (batch, height, width) has no valid geometry; the kernels require one.
+        guard geometry.isValid else {
+            throw context.failure("input \(input.shape) gives an empty geometry \(geometry)")
+        }
+        let output = context.output(0)
+        let ctx = context
+        if context.useReference {
+            return context.lowered(reading: [input]) { binder in
+                let x = ctx.pointer(input, binder).assumingMemoryBound(to: Float.self)
+                let y = binder.floats(output.index)
+                return {
+                    Reference.depthwiseConv2D(
+                        geometry: geometry, input: x, filter: weights.floats, bias: biasStorage?.floats, output: y,
+                        clamp: clamp)
+                }
+            }
+        }
+        let kernel = DepthwiseConv2DKernel(
+            geometry: geometry, filter: weights.floats, bias: biasStorage?.floats, clamp: clamp,
+            generatesMachineCode: context.generatesMachineCode)
+        let pool = context.pool
+        var lowered = context.lowered(reading: [input], scratchBytes: kernel.scratchFloatCount * 4) { binder in
+            let x = ctx.pointer(input, binder).assumingMemoryBound(to: Float.self)
+            let y = binder.floats(output.index)
+            let scratch = binder.scratchFloats
+            return { kernel.run(input: x, output: y, scratch: scratch, pool: pool) }
+        }
+        lowered.epilogueFusion = EpilogueFusion(channels: outChannels) { epilogue, residual, fusedOutput in
+            let fused = kernel.withEpilogue(epilogue)
+            return { binder in
+                let x = ctx.pointer(input, binder).assumingMemoryBound(to: Float.self)
+                let y = binder.floats(fusedOutput)
+                let r = residual.map { UnsafePointer(binder.floats($0)) }
+                let scratch = binder.scratchFloats
+                return { fused.run(input: x, output: y, residual: r, scratch: scratch, pool: pool) }
+            }
+        }
+        return lowered
+    }
+}

@@ -1,0 +1,75 @@
+import PureVisionKernels
+import PureVisionTFLite
+
+/// DEQUANTIZE to float32: float16 is widened; int8 / uint8 / int16 become `scale · (q − zeroPoint)`, per channel
+/// along `quantized_dimension` when the tensor has several scales. On constant weights this runs once, at load.
+enum DequantizeOperator: OperatorLowering {
+    static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
+        try context.expectArity(inputs: 1...1)
+        let input = try context.input(0)
+        try context.setOutput(0, shape: input.shape)
+        let output = context.output(0)
+        let count = input.elementCount
+        let shape = input.shape
+        let ctx = context
+        switch input.elementType {
+        case .float16:
+            return context.lowered(reading: [input]) { binder in
+                let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: UInt16.self))
+                let y = binder.floats(output.index)
+                return { Dequantize.float16(input: x, output: y, count: count) }
+            }
+        case .float32:
+            return context.lowered(reading: [input]) { binder in
+                let x = UnsafeRawPointer(ctx.pointer(input, binder))
+                let y = binder.raw(output.index)
+                return { y.copyMemory(from: x, byteCount: count * 4) }
+            }
+        case .int8, .uint8, .int16:
+            guard let q = input.quantization, !q.scales.isEmpty, q.scales.count == q.zeroPoints.count else {
+                throw context.failure("input '\(input.name)' has no usable quantization parameters")
+            }
+            let dimension = q.quantizedDimension
+            if q.scales.count > 1 {
+                guard dimension >= 0, dimension < shape.count, shape[dimension] == q.scales.count else {
+                    throw context.failure(
+                        "\(q.scales.count) scales do not match dimension \(dimension) of \(shape)")
+                }
+            }
+            let scales = q.scales
+            let zeroPoints = q.zeroPoints.map { Int($0) }
+            let type = input.elementType
+            return context.lowered(reading: [input]) { binder in
+                let x = UnsafeRawPointer(ctx.pointer(input, binder))
+                let y = binder.floats(output.index)
+                switch type {
+                case .int8:
+                    let p = x.assumingMemoryBound(to: Int8.self)
+                    return {
+                        Dequantize.int8(
+                            input: p, shape: shape, scales: scales, zeroPoints: zeroPoints,
+                            quantizedDimension: dimension, output: y)
+                    }
+                case .uint8:
+                    let p = x.assumingMemoryBound(to: UInt8.self)
+                    return {
+                        Dequantize.uint8(
+                            input: p, shape: shape, scales: scales, zeroPoints: zeroPoints,
+                            quantizedDimension: dimension, output: y)
+                    }
+                default:
+                    let p = x.assumingMemoryBound(to: Int16.self)
+                    return {
+                        Dequantize.int16(
+                            input: p, shape: shape, scales: scales, zeroPoints: zeroPoints,
+                            quantizedDimension: dimension, output: y)
+                    }
+                }
+            }
+        default:
+            throw .unsupportedTensorType(
+                tensorIndex: input.index, tensorName: input.name, type: input.elementType.rawValue,
+                context: "input of DEQUANTIZE (operator \(context.operatorIndex))")
+        }
+    }
+}

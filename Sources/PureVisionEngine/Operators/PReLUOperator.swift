@@ -1,0 +1,55 @@
+import PureVisionKernels
+import PureVisionTFLite
+
+/// PRELU: `x ≥ 0 ? x : alpha · x`, with alpha broadcast to the input (usually one slope per channel).
+enum PReLUOperator: OperatorLowering {
+    static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
+        try context.expectArity(inputs: 2...2)
+        let input = try context.input(0)
+        let alpha = try context.input(1)
+        try context.expectFloat(input, "input")
+        try context.expectFloat(alpha, "alpha")
+        guard let shape = BinaryOperator.broadcastShape(input.shape, alpha.shape) else {
+            throw context.failure("alpha \(alpha.shape) does not broadcast to input \(input.shape)")
+        }
+        try context.setOutput(0, shape: shape)
+        let output = context.output(0)
+        let (inputShape, alphaShape) = (input.shape, alpha.shape)
+        let plan = BroadcastPlan(lhsShape: inputShape, rhsShape: alphaShape, outputShape: shape)
+        let ctx = context
+        let reference = context.useReference
+        let pool = context.pool
+        var lowered = context.lowered(reading: [input, alpha]) { binder in
+            let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Float.self))
+            let a = UnsafePointer(ctx.pointer(alpha, binder).assumingMemoryBound(to: Float.self))
+            let y = binder.floats(output.index)
+            if reference {
+                return {
+                    Reference.prelu(
+                        input: x, inputShape: inputShape, alpha: a, alphaShape: alphaShape, output: y,
+                        outputShape: shape)
+                }
+            }
+            return { PReLU.run(input: x, alpha: a, output: y, plan: plan, pool: pool) }
+        }
+        if let slopes = perChannelSlopes(input: input, alpha: alpha, outputShape: shape) {
+            lowered.epilogueSource = .prelu(input: input.index, alpha: slopes)
+        }
+        return lowered
+    }
+
+    /// One slope per channel (the input's innermost axis) when `alpha` is a constant that only varies along that
+    /// axis (or is a single value) and the output is shaped like the input; nil otherwise.
+    static func perChannelSlopes(input: GraphTensor, alpha: GraphTensor, outputShape: [Int]) -> [Float]? {
+        guard let storage = alpha.constant, !input.isConstant, outputShape == input.shape,
+            let channels = input.shape.last, channels > 0, alpha.shape.count <= input.shape.count,
+            alpha.shape.dropLast().allSatisfy({ $0 == 1 })
+        else { return nil }
+        let values = storage.floats
+        switch alpha.elementCount {
+        case channels: return (0..<channels).map { values[$0] }
+        case 1: return [Float](repeating: values[0], count: channels)
+        default: return nil
+        }
+    }
+}

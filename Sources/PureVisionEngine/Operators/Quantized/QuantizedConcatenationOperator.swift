@@ -1,0 +1,54 @@
+import PureVisionKernels
+import PureVisionTFLite
+
+/// CONCATENATION of 8-bit tensors. TFLite requires int8 inputs to share the output's scale and zero point (its int8
+/// kernel copies bytes); the same is required here for uint8 (TFLite would rescale those).
+enum QuantizedConcatenationOperator: OperatorLowering {
+    static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
+        guard context.op.inputs.count >= 1, context.op.outputs.count == 1 else {
+            throw context.failure("expects at least one input and one output")
+        }
+        guard case .concatenation(let axisOption, let activation) = context.builtinOptions(.concatenation) else {
+            throw context.failure("options are not ConcatenationOptions")
+        }
+        guard activation == .none else {
+            throw context.failure("a fused activation on 8-bit CONCATENATION is not supported")
+        }
+        var inputs: [GraphTensor] = []
+        for position in 0..<context.op.inputs.count { inputs.append(try context.input(position)) }
+        let first = inputs[0]
+        let type = first.elementType
+        let rank = first.shape.count
+        let axis = axisOption < 0 ? axisOption + rank : axisOption
+        guard axis >= 0, axis < rank else { throw context.failure("axis \(axisOption) out of range for rank \(rank)") }
+        var shape = first.shape
+        shape[axis] = 0
+        for input in inputs {
+            try context.expectType(input, type, "input")
+            guard input.shape.count == rank,
+                (0..<rank).allSatisfy({ $0 == axis || input.shape[$0] == first.shape[$0] })
+            else { throw context.failure("input \(input.shape) does not match \(first.shape) outside axis \(axis)") }
+            shape[axis] += input.shape[axis]
+        }
+        try context.setOutput(0, shape: shape, type: type)
+        let outQ = try context.outputQuantization(type)
+        for input in inputs {
+            let q = try context.quantization(input, "input")
+            guard q.scale == outQ.scale, q.zeroPoint == outQ.zeroPoint else {
+                throw context.failure(
+                    "input '\(input.name)' is quantized (\(q.scale), \(q.zeroPoint)), the output (\(outQ.scale), \(outQ.zeroPoint)): rescaling is not supported"
+                )
+            }
+        }
+        let outer = shape[..<axis].reduce(1, *)
+        let innerBytes = inputs.map { $0.shape[axis...].reduce(1, *) }
+        let output = context.output(0)
+        let ctx = context
+        let sources = inputs
+        return context.lowered(reading: inputs) { binder in
+            let pointers = sources.map { UnsafeRawPointer(ctx.pointer($0, binder)) }
+            let y = binder.raw(output.index)
+            return { Quantized.concatenate(inputs: pointers, innerBytes: innerBytes, outerCount: outer, output: y) }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import PureVisionKernels
+import PureVisionTFLite
+
+/// RESIZE_BILINEAR on 8-bit NHWC tensors with a constant int32 size [newHeight, newWidth], in TFLite's 10-bit
+/// fixed-point scheme; input and output must share their quantization (TFLite copies the values' scale).
+enum QuantizedResizeBilinearOperator: OperatorLowering {
+    static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
+        try context.expectArity(inputs: 2...2)
+        guard case .resizeBilinear(let alignCorners, let halfPixelCenters) = context.builtinOptions(.resizeBilinear)
+        else { throw context.failure("options are not ResizeBilinearOptions") }
+        let input = try context.input(0)
+        let type = input.elementType
+        try context.expectRank(input, 4, "input")
+        let size = try context.constantIntegers(try context.input(1), "size")
+        guard size.count == 2, size[0] > 0, size[1] > 0, size[0] <= 1 << 16, size[1] <= 1 << 16 else {
+            throw context.failure("size \(size) must be two positive extents")
+        }
+        guard !(alignCorners && halfPixelCenters) else {
+            throw context.failure("align_corners and half_pixel_centers cannot both be set")
+        }
+        let (batch, height, width, channels) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
+        try context.setOutput(0, shape: [batch, size[0], size[1], channels], type: type)
+        let inQ = try context.quantization(input, "input")
+        let outQ = try context.outputQuantization(type)
+        guard inQ.scale == outQ.scale, inQ.zeroPoint == outQ.zeroPoint else {
+            throw context.failure("input and output quantizations differ (rescaling is not supported)")
+        }
+        let output = context.output(0)
+        let ctx = context
+        let (outHeight, outWidth) = (size[0], size[1])
+        return context.lowered(reading: [input]) { binder in
+            let x = ctx.pointer(input, binder)
+            let y = binder.raw(output.index)
+            func step<T: QuantizedElement>(_: T.Type) -> ExecutionStep {
+                let (x, y) = (UnsafePointer(x.assumingMemoryBound(to: T.self)), y.assumingMemoryBound(to: T.self))
+                return {
+                    Quantized.resizeBilinear(
+                        input: x, batch: batch, inputHeight: height, inputWidth: width, channels: channels, output: y,
+                        outputHeight: outHeight, outputWidth: outWidth, alignCorners: alignCorners,
+                        halfPixelCenters: halfPixelCenters)
+                }
+            }
+            return type == .uint8 ? step(UInt8.self) : step(Int8.self)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import PureVisionKernels
+import PureVisionTFLite
+
+/// RESIZE_BILINEAR of an NHWC tensor to the size given by a constant int32 [2] tensor (height, width), with
+/// TFLite's `align_corners` and `half_pixel_centers` coordinate rules.
+enum ResizeBilinearOperator: OperatorLowering {
+    static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
+        try context.expectArity(inputs: 2...2)
+        guard case .resizeBilinear(let alignCorners, let halfPixelCenters) = context.builtinOptions(.resizeBilinear)
+        else { throw context.failure("options are not ResizeBilinearOptions") }
+        let input = try context.input(0)
+        try context.expectFloat(input, "input")
+        try context.expectRank(input, 4, "input")
+        let size = try context.constantIntegers(try context.input(1), "size")
+        guard size.count == 2, size[0] > 0, size[1] > 0 else { throw context.failure("size \(size) is invalid") }
+        let (batch, height, width, channels) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
+        // Interpolation reads at least one input pixel per output pixel.
+        guard height > 0, width > 0 else { throw context.failure("input \(input.shape) has no pixels to resize") }
+        try context.setOutput(0, shape: [batch, size[0], size[1], channels])
+        let output = context.output(0)
+        let ctx = context
+        let reference = context.useReference
+        let pool = context.pool
+        return context.lowered(reading: [input]) { binder in
+            let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Float.self))
+            let y = binder.floats(output.index)
+            if reference {
+                return {
+                    Reference.resizeBilinear(
+                        input: x, batch: batch, inputHeight: height, inputWidth: width, channels: channels, output: y,
+                        outputHeight: size[0], outputWidth: size[1], alignCorners: alignCorners,
+                        halfPixelCenters: halfPixelCenters)
+                }
+            }
+            return {
+                ResizeBilinear.run(
+                    input: x, batch: batch, inputHeight: height, inputWidth: width, channels: channels, output: y,
+                    outputHeight: size[0], outputWidth: size[1], alignCorners: alignCorners,
+                    halfPixelCenters: halfPixelCenters, pool: pool)
+            }
+        }
+    }
+}

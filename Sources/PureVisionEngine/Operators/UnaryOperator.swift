@@ -1,0 +1,47 @@
+import PureVisionKernels
+import PureVisionTFLite
+
+/// Element-wise activations: RELU, RELU6, RELU_N1_TO_1, LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU.
+enum UnaryOperator: OperatorLowering {
+    static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
+        try context.expectArity(inputs: 1...1)
+        let operation: UnaryOperation
+        switch context.builtin {
+        case .relu: operation = .relu
+        case .relu6: operation = .relu6
+        case .reluN1To1: operation = .reluMinus1To1
+        case .logistic: operation = .logistic
+        case .tanh: operation = .tanh
+        case .hardSwish: operation = .hardSwish
+        case .leakyRelu:
+            guard case .leakyRelu(let alpha) = context.builtinOptions(.leakyRelu) else {
+                throw context.failure("options are not LeakyReluOptions")
+            }
+            operation = .leakyRelu(alpha: alpha)
+        default: throw context.failure("not an element-wise activation")
+        }
+        let input = try context.input(0)
+        try context.expectFloat(input, "input")
+        try context.setOutput(0, shape: input.shape)
+        let output = context.output(0)
+        let count = input.elementCount
+        let ctx = context
+        let reference = context.useReference
+        let pool = context.pool
+        var lowered = context.lowered(reading: [input]) { binder in
+            let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Float.self))
+            let y = binder.floats(output.index)
+            if reference { return { Reference.unary(operation, input: x, output: y, count: count) } }
+            return { Unary.run(operation, input: x, output: y, count: count, pool: pool) }
+        }
+        if !input.isConstant {
+            switch operation {
+            case .relu: lowered.epilogueSource = .clamp(input: input.index, .relu)
+            case .relu6: lowered.epilogueSource = .clamp(input: input.index, .relu6)
+            case .reluMinus1To1: lowered.epilogueSource = .clamp(input: input.index, .reluMinus1To1)
+            default: break
+            }
+        }
+        return lowered
+    }
+}

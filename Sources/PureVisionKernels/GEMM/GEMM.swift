@@ -1,0 +1,147 @@
+#if canImport(Accelerate)
+import Accelerate
+#elseif canImport(CPureVisionOpenBLAS)
+import CPureVisionOpenBLAS
+#endif
+
+/// How the right-hand matrix `B` of a ``GEMM`` product is stored.
+public enum GEMMRightLayout: Sendable, Hashable {
+    /// `B` is `k × n` row-major: element `(p, j)` at `b[p * ldb + j]` (packed conv weights `[K, N]`).
+    case kByN
+    /// `B` is stored transposed, `n × k` row-major: element `(p, j)` at `b[j * ldb + p]`
+    /// (fully-connected weights `[outputSize, inputSize]`).
+    case nByK
+}
+
+/// Single-precision matrix multiply `C[m×n] = A[m×k] · B[k×n]`, all row-major with explicit leading dimensions,
+/// plus the fused bias-and-clamp epilogue the convolution and fully-connected kernels apply to its output.
+///
+/// Backed by CBLAS `sgemm` (OpenBLAS on Linux, Accelerate on Apple), forced single-threaded so that the kernels'
+/// `ThreadPool` does all the splitting; a portable Swift loop nest is used when neither library is available.
+public enum GEMM {
+    /// Overwrites `c` with `A · B`, or adds `A · B` to it when `accumulate` is true (so a caller can prefill `c`
+    /// with a bias and skip a separate pass).
+    ///
+    /// - Parameters:
+    ///   - m: Rows of `A` and `C` (≥ 0).
+    ///   - n: Columns of `B` and `C` (≥ 0).
+    ///   - k: Columns of `A`, rows of `B` (≥ 0; with `k == 0`, `C` is zeroed).
+    ///   - a: `A`, element `(i, p)` at `a[i * lda + p]`; `lda ≥ k`.
+    ///   - b: `B` in `layout`, with leading dimension `ldb` (`≥ n` for `.kByN`, `≥ k` for `.nByK`).
+    ///   - c: `C`, element `(i, j)` at `c[i * ldc + j]`; `ldc ≥ n`. Must not overlap `a` or `b`.
+    ///   - accumulate: Whether to compute `C + A · B` instead of `A · B`. Default false.
+    public static func multiply(
+        m: Int, n: Int, k: Int,
+        a: UnsafePointer<Float>, lda: Int,
+        b: UnsafePointer<Float>, ldb: Int, layout: GEMMRightLayout,
+        c: UnsafeMutablePointer<Float>, ldc: Int, accumulate: Bool = false
+    ) {
+        precondition(m >= 0 && n >= 0 && k >= 0, "GEMM: negative dimension m=\(m) n=\(n) k=\(k)")
+        precondition(lda >= max(k, 1) && ldc >= max(n, 1), "GEMM: leading dimension too small")
+        precondition(ldb >= max(layout == .kByN ? n : k, 1), "GEMM: ldb too small")
+        if m == 0 || n == 0 { return }
+        if k == 0 {
+            if !accumulate {
+                for i in 0..<m { (c + i * ldc).update(repeating: 0, count: n) }
+            }
+            return
+        }
+        #if canImport(Accelerate) || canImport(CPureVisionOpenBLAS)
+        blasMultiply(
+            m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, layout: layout, c: c, ldc: ldc, accumulate: accumulate)
+        #else
+        portableMultiply(
+            m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, layout: layout, c: c, ldc: ldc, accumulate: accumulate)
+        #endif
+    }
+
+    /// Adds `bias[j]` (when given) to every element of column `j` of the `m × n` matrix `c` and applies `clamp`,
+    /// in one pass. Meant to run right after ``multiply(m:n:k:a:lda:b:ldb:layout:c:ldc:)`` on a block small
+    /// enough to still be in cache.
+    public static func applyBiasAndClamp(
+        m: Int, n: Int, c: UnsafeMutablePointer<Float>, ldc: Int, bias: UnsafePointer<Float>?, clamp: ClampRange
+    ) {
+        let lower = clamp.lower
+        let upper = clamp.upper
+        if let bias {
+            for i in 0..<m {
+                let row = c + i * ldc
+                for j in 0..<n { row[j] = min(max(row[j] + bias[j], lower), upper) }
+            }
+        } else if !clamp.isIdentity {
+            for i in 0..<m {
+                let row = c + i * ldc
+                for j in 0..<n { row[j] = min(max(row[j], lower), upper) }
+            }
+        }
+    }
+
+    #if canImport(Accelerate) || canImport(CPureVisionOpenBLAS)
+    private static func blasMultiply(
+        m: Int, n: Int, k: Int,
+        a: UnsafePointer<Float>, lda: Int,
+        b: UnsafePointer<Float>, ldb: Int, layout: GEMMRightLayout,
+        c: UnsafeMutablePointer<Float>, ldc: Int, accumulate: Bool
+    ) {
+        _ = blasThreadingConfigured
+        let beta: Float = accumulate ? 1 : 0
+        let limit = Int(Int32.max)
+        precondition(m <= limit && n <= limit && k <= limit && lda <= limit && ldb <= limit && ldc <= limit,
+                     "GEMM: dimension exceeds the 32-bit BLAS interface")
+        if m == 1 {
+            // One row: y = Bᵀ·x as a matrix-vector product, which BLAS runs faster than a 1-row sgemm.
+            switch layout {
+            case .kByN:
+                cblas_sgemv(CblasRowMajor, CblasTrans, Int32(k), Int32(n), 1, b, Int32(ldb), a, 1, beta, c, 1)
+            case .nByK:
+                cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(n), Int32(k), 1, b, Int32(ldb), a, 1, beta, c, 1)
+            }
+            return
+        }
+        cblas_sgemm(
+            CblasRowMajor, CblasNoTrans, layout == .kByN ? CblasNoTrans : CblasTrans,
+            Int32(m), Int32(n), Int32(k), 1, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
+    }
+    #endif
+
+    /// The dependency-free loop nest behind ``multiply(m:n:k:a:lda:b:ldb:layout:c:ldc:)`` on platforms without
+    /// BLAS; same contract. Kept callable everywhere so tests cover it.
+    package static func portableMultiply(
+        m: Int, n: Int, k: Int,
+        a: UnsafePointer<Float>, lda: Int,
+        b: UnsafePointer<Float>, ldb: Int, layout: GEMMRightLayout,
+        c: UnsafeMutablePointer<Float>, ldc: Int, accumulate: Bool = false
+    ) {
+        switch layout {
+        case .kByN:
+            // Row of C += a(i,p) · row p of B: the inner loop runs over contiguous j and vectorizes.
+            for i in 0..<m {
+                let cRow = c + i * ldc
+                if !accumulate { cRow.update(repeating: 0, count: n) }
+                let aRow = a + i * lda
+                for p in 0..<k {
+                    let scale = aRow[p]
+                    let bRow = b + p * ldb
+                    for j in 0..<n { cRow[j] += scale * bRow[j] }
+                }
+            }
+        case .nByK:
+            for i in 0..<m {
+                let aRow = a + i * lda
+                for j in 0..<n {
+                    let bRow = b + j * ldb
+                    var sum: Float = 0
+                    for p in 0..<k { sum += aRow[p] * bRow[p] }
+                    c[i * ldc + j] = accumulate ? c[i * ldc + j] + sum : sum
+                }
+            }
+        }
+    }
+}
+
+#if canImport(CPureVisionOpenBLAS) && !canImport(Accelerate)
+/// Evaluated once, on first use: OpenBLAS's own threads would fight the kernels' pool.
+private let blasThreadingConfigured: Void = openblas_set_num_threads(1)
+#elseif canImport(Accelerate)
+private let blasThreadingConfigured: Void = ()
+#endif

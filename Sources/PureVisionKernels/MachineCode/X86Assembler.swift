@@ -1,0 +1,416 @@
+/// A 64-bit general-purpose register, numbered as in the x86-64 encoding (`r8`…`r15` set the REX/VEX extension bit).
+public enum GPR: UInt8, Sendable, CaseIterable {
+    case rax = 0
+    case rcx, rdx, rbx, rsp, rbp, rsi, rdi, r8, r9, r10, r11, r12, r13, r14, r15
+
+    /// The register's assembler name, e.g. `r10`.
+    public var name: String { "\(self)" }
+}
+
+/// A 256-bit AVX register `ymm0`…`ymm15`.
+public struct YMM: Sendable, Hashable, CustomStringConvertible {
+    /// 0…15.
+    public let index: UInt8
+
+    /// `ymm<index>`; `index` must be in 0…15.
+    public init(_ index: Int) {
+        precondition((0..<16).contains(index), "YMM: no register ymm\(index)")
+        self.index = UInt8(index)
+    }
+
+    public var description: String { "ymm\(index)" }
+}
+
+/// A memory operand `[base + index · scale + displacement]`.
+public struct Memory: Sendable, Hashable, CustomStringConvertible {
+    /// The base register.
+    public var base: GPR
+    /// The index register, or nil; `rsp` cannot be an index.
+    public var index: GPR?
+    /// 1, 2, 4 or 8.
+    public var scale: Int
+    /// A signed byte offset.
+    public var displacement: Int32
+
+    /// `[base + displacement]`.
+    public init(_ base: GPR, _ displacement: Int32 = 0) {
+        self.base = base
+        self.index = nil
+        self.scale = 1
+        self.displacement = displacement
+    }
+
+    /// `[base + index · scale + displacement]`.
+    public init(_ base: GPR, index: GPR, scale: Int, _ displacement: Int32 = 0) {
+        precondition(index != .rsp, "Memory: rsp cannot be an index register")
+        precondition([1, 2, 4, 8].contains(scale), "Memory: scale must be 1, 2, 4 or 8, not \(scale)")
+        self.base = base
+        self.index = index
+        self.scale = scale
+        self.displacement = displacement
+    }
+
+    /// Intel syntax, e.g. `[r8+r10*4+64]`.
+    public var description: String {
+        var text = "[\(base.name)"
+        if let index { text += "+\(index.name)*\(scale)" }
+        if displacement != 0 { text += displacement > 0 ? "+\(displacement)" : "\(displacement)" }
+        return text + "]"
+    }
+}
+
+/// A jump target inside one ``X86Assembler``'s code.
+public struct AssemblerLabel: Sendable, Hashable {
+    fileprivate let id: Int
+}
+
+/// Why generated machine code could not be produced or mapped.
+public enum MachineCodeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A jump refers to a label that was never bound.
+    case unboundLabel(Int)
+    /// A jump's distance does not fit its 32-bit displacement.
+    case jumpOutOfRange
+    /// The operating system refused to map or protect executable memory (`errno` given).
+    case mappingFailed(operation: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .unboundLabel(let id): "machine code: label \(id) is jumped to but never bound"
+        case .jumpOutOfRange: "machine code: a jump does not fit a 32-bit displacement"
+        case .mappingFailed(let operation, let code): "machine code: \(operation) failed (errno \(code))"
+        }
+    }
+}
+
+/// Emits x86-64 machine code: the AVX2/FMA single-precision instructions the generated kernels use, the integer
+/// instructions that drive their loops, and labels for jumps.
+///
+/// Each method appends one instruction in the encoding GNU `as` chooses for it (2-byte VEX prefix where it can,
+/// 8-bit immediates and displacements where they fit); `PureVisionKernelsTests/X86AssemblerTests` checks that against
+/// `as` itself through `tools/make_x86_encoding_goldens.py`. Jumps always take a 32-bit displacement, resolved by
+/// ``finish()``. Vector instructions are 256-bit (`VEX.L = 1`) and operate on packed Float32.
+public struct X86Assembler: Sendable {
+    /// The bytes emitted so far (jump displacements unresolved until ``finish()``).
+    public private(set) var bytes: [UInt8] = []
+    private var labelOffsets: [Int?] = []
+    /// (offset of a rel32 field, label) for every jump.
+    private var fixups: [(field: Int, label: Int)] = []
+
+    /// An empty assembler.
+    public init() {}
+
+    // MARK: Labels and control flow
+
+    /// A new label, bound later with ``bind(_:)``.
+    public mutating func makeLabel() -> AssemblerLabel {
+        labelOffsets.append(nil)
+        return AssemblerLabel(id: labelOffsets.count - 1)
+    }
+
+    /// Binds `label` to the current position; a label is bound once.
+    public mutating func bind(_ label: AssemblerLabel) {
+        precondition(labelOffsets[label.id] == nil, "X86Assembler: label \(label.id) bound twice")
+        labelOffsets[label.id] = bytes.count
+    }
+
+    /// `jmp label`.
+    public mutating func jmp(_ label: AssemblerLabel) {
+        bytes.append(0xE9)
+        addFixup(label)
+    }
+
+    /// `jnz label`: jumps when the last arithmetic result was not zero.
+    public mutating func jnz(_ label: AssemblerLabel) { conditionalJump(0x85, label) }
+    /// `jz label`.
+    public mutating func jz(_ label: AssemblerLabel) { conditionalJump(0x84, label) }
+    /// `jg label`: jumps when the last comparison or arithmetic result was greater than zero (signed).
+    public mutating func jg(_ label: AssemblerLabel) { conditionalJump(0x8F, label) }
+    /// `jle label`: signed less-or-equal.
+    public mutating func jle(_ label: AssemblerLabel) { conditionalJump(0x8E, label) }
+    /// `jl label`: signed less.
+    public mutating func jl(_ label: AssemblerLabel) { conditionalJump(0x8C, label) }
+    /// `jge label`: signed greater-or-equal.
+    public mutating func jge(_ label: AssemblerLabel) { conditionalJump(0x8D, label) }
+
+    /// `ret`.
+    public mutating func ret() { bytes.append(0xC3) }
+
+    /// `pause`: the spin-wait hint. A polling loop that executes it lets the other hardware thread of the core run
+    /// and does not flood the pipeline with speculative loads of the polled line.
+    public mutating func pause() { bytes += [0xF3, 0x90] }
+
+    private mutating func conditionalJump(_ opcode: UInt8, _ label: AssemblerLabel) {
+        bytes += [0x0F, opcode]
+        addFixup(label)
+    }
+
+    private mutating func addFixup(_ label: AssemblerLabel) {
+        fixups.append((bytes.count, label.id))
+        bytes += [0, 0, 0, 0]
+    }
+
+    /// The finished code with every jump resolved.
+    public func finish() throws(MachineCodeError) -> [UInt8] {
+        var code = bytes
+        for fixup in fixups {
+            guard let target = labelOffsets[fixup.label] else { throw .unboundLabel(fixup.label) }
+            guard let distance = Int32(exactly: target - (fixup.field + 4)) else { throw .jumpOutOfRange }
+            let bits = UInt32(bitPattern: distance)
+            for byte in 0..<4 { code[fixup.field + byte] = UInt8(truncatingIfNeeded: bits >> (8 * UInt32(byte))) }
+        }
+        return code
+    }
+
+    // MARK: General-purpose instructions (64-bit operand size)
+
+    /// `push reg`.
+    public mutating func push(_ register: GPR) {
+        if register.rawValue >= 8 { bytes.append(0x41) }
+        bytes.append(0x50 + (register.rawValue & 7))
+    }
+
+    /// `pop reg`.
+    public mutating func pop(_ register: GPR) {
+        if register.rawValue >= 8 { bytes.append(0x41) }
+        bytes.append(0x58 + (register.rawValue & 7))
+    }
+
+    /// `mov dst, src`.
+    public mutating func mov(_ destination: GPR, _ source: GPR) {
+        registerForm(0x89, reg: source.rawValue, rm: destination.rawValue)
+    }
+
+    /// `mov dst, imm`: the sign-extended 32-bit form when `value` fits it, else the 64-bit immediate form.
+    public mutating func mov(_ destination: GPR, _ value: Int) {
+        if let small = Int32(exactly: value) {
+            registerForm(0xC7, reg: 0, rm: destination.rawValue)
+            append32(UInt32(bitPattern: small))
+        } else {
+            bytes.append(0x48 | (destination.rawValue >> 3))
+            bytes.append(0xB8 + (destination.rawValue & 7))
+            let bits = UInt64(bitPattern: Int64(value))
+            for byte in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: bits >> (8 * UInt64(byte)))) }
+        }
+    }
+
+    /// `mov dst, qword [memory]`.
+    public mutating func mov(_ destination: GPR, _ source: Memory) {
+        memoryForm(0x8B, reg: destination.rawValue, source)
+    }
+
+    /// `mov qword [memory], src`.
+    public mutating func storeQuadword(_ source: GPR, at destination: Memory) {
+        memoryForm(0x89, reg: source.rawValue, destination)
+    }
+
+    /// `lea dst, [memory]`.
+    public mutating func lea(_ destination: GPR, _ source: Memory) {
+        memoryForm(0x8D, reg: destination.rawValue, source)
+    }
+
+    /// `add dst, src`.
+    public mutating func add(_ destination: GPR, _ source: GPR) {
+        registerForm(0x01, reg: source.rawValue, rm: destination.rawValue)
+    }
+
+    /// `sub dst, src`.
+    public mutating func sub(_ destination: GPR, _ source: GPR) {
+        registerForm(0x29, reg: source.rawValue, rm: destination.rawValue)
+    }
+
+    /// `add dst, imm` (sets the flags).
+    public mutating func add(_ destination: GPR, _ value: Int32) { arithmeticImmediate(0, destination, value) }
+    /// `sub dst, imm` (sets the flags).
+    public mutating func sub(_ destination: GPR, _ value: Int32) { arithmeticImmediate(5, destination, value) }
+    /// `cmp reg, imm`.
+    public mutating func cmp(_ register: GPR, _ value: Int32) { arithmeticImmediate(7, register, value) }
+
+    /// `cmp a, b`.
+    public mutating func cmp(_ a: GPR, _ b: GPR) { registerForm(0x39, reg: b.rawValue, rm: a.rawValue) }
+
+    /// `dec reg` (sets the zero flag when the result is 0).
+    public mutating func dec(_ register: GPR) { registerForm(0xFF, reg: 1, rm: register.rawValue) }
+
+    /// `test a, b`.
+    public mutating func test(_ a: GPR, _ b: GPR) { registerForm(0x85, reg: b.rawValue, rm: a.rawValue) }
+
+    private mutating func arithmeticImmediate(_ extensionDigit: UInt8, _ register: GPR, _ value: Int32) {
+        if let small = Int8(exactly: value) {
+            registerForm(0x83, reg: extensionDigit, rm: register.rawValue)
+            bytes.append(UInt8(bitPattern: small))
+        } else if register == .rax {
+            // The accumulator's own short form: opcode (digit · 8 + 5), no ModRM.
+            bytes += [0x48, (extensionDigit << 3) | 5]
+            append32(UInt32(bitPattern: value))
+        } else {
+            registerForm(0x81, reg: extensionDigit, rm: register.rawValue)
+            append32(UInt32(bitPattern: value))
+        }
+    }
+
+    /// REX.W opcode with a register-direct ModRM.
+    private mutating func registerForm(_ opcode: UInt8, reg: UInt8, rm: UInt8) {
+        bytes.append(0x48 | ((reg >> 3) << 2) | (rm >> 3))
+        bytes.append(opcode)
+        bytes.append(0xC0 | ((reg & 7) << 3) | (rm & 7))
+    }
+
+    /// REX.W opcode with a memory ModRM.
+    private mutating func memoryForm(_ opcode: UInt8, reg: UInt8, _ memory: Memory) {
+        let x = (memory.index?.rawValue ?? 0) >> 3
+        bytes.append(0x48 | ((reg >> 3) << 2) | (x << 1) | (memory.base.rawValue >> 3))
+        bytes.append(opcode)
+        modRM(reg: reg, memory)
+    }
+
+    // MARK: AVX / FMA (256-bit packed single precision)
+
+    /// `vmovups ymm, [memory]`: unaligned load.
+    public mutating func vmovups(_ destination: YMM, _ source: Memory) {
+        vex(map: 1, pp: 0, opcode: 0x10, reg: destination.index, vvvv: 0, source)
+    }
+
+    /// `vmovups [memory], ymm`: unaligned store.
+    public mutating func vmovups(_ destination: Memory, _ source: YMM) {
+        vex(map: 1, pp: 0, opcode: 0x11, reg: source.index, vvvv: 0, destination)
+    }
+
+    /// `vbroadcastss ymm, dword [memory]`: one float to all eight lanes.
+    public mutating func vbroadcastss(_ destination: YMM, _ source: Memory) {
+        vex(map: 2, pp: 1, opcode: 0x18, reg: destination.index, vvvv: 0, source)
+    }
+
+    /// `vfmadd231ps dst, a, b`: `dst = a · b + dst`, one rounding.
+    public mutating func vfmadd231ps(_ destination: YMM, _ a: YMM, _ b: YMM) {
+        vex(map: 2, pp: 1, opcode: 0xB8, reg: destination.index, vvvv: a.index, rm: b.index)
+    }
+
+    /// `vfmadd231ps dst, a, [memory]`: `dst = a · [memory] + dst`, one rounding.
+    public mutating func vfmadd231ps(_ destination: YMM, _ a: YMM, _ b: Memory) {
+        vex(map: 2, pp: 1, opcode: 0xB8, reg: destination.index, vvvv: a.index, b)
+    }
+
+    /// `vaddps dst, a, b`.
+    public mutating func vaddps(_ destination: YMM, _ a: YMM, _ b: YMM) { packed(0x58, destination, a, b) }
+    /// `vaddps dst, a, [memory]`.
+    public mutating func vaddps(_ destination: YMM, _ a: YMM, _ b: Memory) { packed(0x58, destination, a, b) }
+    /// `vmulps dst, a, b`.
+    public mutating func vmulps(_ destination: YMM, _ a: YMM, _ b: YMM) { packed(0x59, destination, a, b) }
+    /// `vmulps dst, a, [memory]`.
+    public mutating func vmulps(_ destination: YMM, _ a: YMM, _ b: Memory) { packed(0x59, destination, a, b) }
+    /// `vminps dst, a, b`: per lane `a < b ? a : b` (the second operand when either is NaN).
+    public mutating func vminps(_ destination: YMM, _ a: YMM, _ b: YMM) { packed(0x5D, destination, a, b) }
+    /// `vmaxps dst, a, b`: per lane `a > b ? a : b` (the second operand when either is NaN).
+    public mutating func vmaxps(_ destination: YMM, _ a: YMM, _ b: YMM) { packed(0x5F, destination, a, b) }
+    /// `vxorps dst, a, b` (`vxorps r, r, r` zeroes `r`).
+    public mutating func vxorps(_ destination: YMM, _ a: YMM, _ b: YMM) { packed(0x57, destination, a, b) }
+
+    /// `vzeroupper`: clears the upper halves of all vector registers; generated code runs it before returning to
+    /// SSE code to avoid the AVX–SSE transition penalty.
+    public mutating func vzeroupper() { bytes += [0xC5, 0xF8, 0x77] }
+
+    private mutating func packed(_ opcode: UInt8, _ destination: YMM, _ a: YMM, _ b: YMM) {
+        vex(map: 1, pp: 0, opcode: opcode, reg: destination.index, vvvv: a.index, rm: b.index)
+    }
+
+    private mutating func packed(_ opcode: UInt8, _ destination: YMM, _ a: YMM, _ b: Memory) {
+        vex(map: 1, pp: 0, opcode: opcode, reg: destination.index, vvvv: a.index, b)
+    }
+
+    /// VEX.256.W0 instruction with a register-direct operand.
+    private mutating func vex(map: UInt8, pp: UInt8, opcode: UInt8, reg: UInt8, vvvv: UInt8, rm: UInt8) {
+        vexPrefix(map: map, pp: pp, r: reg >> 3, x: 0, b: rm >> 3, vvvv: vvvv)
+        bytes.append(opcode)
+        bytes.append(0xC0 | ((reg & 7) << 3) | (rm & 7))
+    }
+
+    /// VEX.256.W0 instruction with a memory operand.
+    private mutating func vex(map: UInt8, pp: UInt8, opcode: UInt8, reg: UInt8, vvvv: UInt8, _ memory: Memory) {
+        vexPrefix(
+            map: map, pp: pp, r: reg >> 3, x: (memory.index?.rawValue ?? 0) >> 3, b: memory.base.rawValue >> 3,
+            vvvv: vvvv)
+        bytes.append(opcode)
+        modRM(reg: reg, memory)
+    }
+
+    /// The 2-byte form (C5) when the map is 0F and neither X nor B is needed, else the 3-byte form (C4); L = 1.
+    /// R, X, B and vvvv are stored inverted.
+    private mutating func vexPrefix(map: UInt8, pp: UInt8, r: UInt8, x: UInt8, b: UInt8, vvvv: UInt8) {
+        let inverted = (~vvvv & 0xF) << 3
+        if map == 1 && x == 0 && b == 0 {
+            bytes += [0xC5, ((~r & 1) << 7) | inverted | 0x04 | pp]
+        } else {
+            bytes += [0xC4, ((~r & 1) << 7) | ((~x & 1) << 6) | ((~b & 1) << 5) | map, inverted | 0x04 | pp]
+        }
+    }
+
+    /// ModRM (+ SIB + displacement) for `reg` and a memory operand.
+    private mutating func modRM(reg: UInt8, _ memory: Memory) {
+        let base = memory.base.rawValue & 7
+        let displacement = memory.displacement
+        // rbp/r13 as a base with mod 00 would mean RIP-relative / no base: give them an explicit 8-bit 0.
+        let mod: UInt8 =
+            displacement == 0 && base != 5 ? 0 : Int8(exactly: displacement) != nil ? 1 : 2
+        // rsp/r12 as a base, or any index, needs a SIB byte; index 100 means "no index".
+        if memory.index != nil || base == 4 {
+            bytes.append((mod << 6) | ((reg & 7) << 3) | 4)
+            let scaleBits: UInt8 = memory.scale == 8 ? 3 : memory.scale == 4 ? 2 : memory.scale == 2 ? 1 : 0
+            let index = (memory.index?.rawValue ?? 4) & 7
+            bytes.append((scaleBits << 6) | (index << 3) | base)
+        } else {
+            bytes.append((mod << 6) | ((reg & 7) << 3) | base)
+        }
+        if mod == 1 {
+            bytes.append(UInt8(bitPattern: Int8(truncatingIfNeeded: displacement)))
+        } else if mod == 2 {
+            append32(UInt32(bitPattern: displacement))
+        }
+    }
+
+    private mutating func append32(_ value: UInt32) {
+        for byte in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(byte)))) }
+    }
+}
+
+// MARK: Partial-vector stores and masked loads (tails of rows whose length is not a multiple of 8)
+
+extension X86Assembler {
+    /// `vmovups xmmword [memory], xmm`: stores the low four lanes of `source` (its `xmm` half).
+    public mutating func vmovupsLow128(_ destination: Memory, _ source: YMM) {
+        vex128(map: 1, pp: 0, opcode: 0x11, reg: source.index, destination)
+    }
+
+    /// `vmovlps qword [memory], xmm`: stores lanes 0 and 1 of `source`.
+    public mutating func vmovlps(_ destination: Memory, _ source: YMM) {
+        vex128(map: 1, pp: 0, opcode: 0x13, reg: source.index, destination)
+    }
+
+    /// `vextractps dword [memory], xmm, lane`: stores lane `lane` (0…3) of `source`'s low half.
+    public mutating func vextractps(_ destination: Memory, _ source: YMM, lane: UInt8) {
+        precondition(lane < 4, "vextractps: lane \(lane) is not 0…3")
+        vex128(map: 3, pp: 1, opcode: 0x17, reg: source.index, destination)
+        bytes.append(lane)
+    }
+
+    /// `vextractf128 xmm, ymm, half`: `destination`'s low half (upper half zeroed) = `source`'s half `half` (0/1).
+    public mutating func vextractf128(_ destination: YMM, _ source: YMM, half: UInt8) {
+        precondition(half < 2, "vextractf128: half \(half) is not 0 or 1")
+        vex(map: 3, pp: 1, opcode: 0x19, reg: source.index, vvvv: 0, rm: destination.index)
+        bytes.append(half)
+    }
+
+    /// `vmaskmovps ymm, mask, [memory]`: loads the lanes whose `mask` sign bit is set, zeroes the others; masked
+    /// lanes are not read (no fault past the end of a buffer).
+    public mutating func vmaskmovps(_ destination: YMM, mask: YMM, _ source: Memory) {
+        vex(map: 2, pp: 1, opcode: 0x2C, reg: destination.index, vvvv: mask.index, source)
+    }
+
+    /// VEX.128.W0 instruction with a memory operand (the 256-bit helpers set `VEX.L`).
+    private mutating func vex128(map: UInt8, pp: UInt8, opcode: UInt8, reg: UInt8, _ memory: Memory) {
+        let start = bytes.count
+        vex(map: map, pp: pp, opcode: opcode, reg: reg, vvvv: 0, memory)
+        // Clear VEX.L: bit 2 of the last prefix byte (byte 1 of C5, byte 2 of C4).
+        let lByte = bytes[start] == 0xC5 ? start + 1 : start + 2
+        bytes[lByte] &= ~0x04
+    }
+}

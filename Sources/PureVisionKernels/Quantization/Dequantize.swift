@@ -1,0 +1,66 @@
+import PureVisionCore
+
+/// DEQUANTIZE: converts stored low-precision tensors to float32.
+///
+/// Affine types use `f = scale * (q - zeroPoint)`. With one scale the parameters apply to every element; with more
+/// they are per channel along `quantizedDimension` of `shape` (row-major), and `zeroPoints` has the same count.
+public enum Dequantize {
+    /// Converts `count` IEEE binary16 values (given as their bits) to float32, exactly.
+    public static func float16(input: UnsafePointer<UInt16>, output: UnsafeMutablePointer<Float>, count: Int) {
+        for i in 0..<count { output[i] = Float16Bits.toFloat(input[i]) }
+    }
+
+    /// Dequantizes signed 8-bit values of `shape`.
+    public static func int8(
+        input: UnsafePointer<Int8>, shape: [Int], scales: [Float], zeroPoints: [Int], quantizedDimension: Int,
+        output: UnsafeMutablePointer<Float>
+    ) {
+        affine(input, shape, scales, zeroPoints, quantizedDimension, output)
+    }
+
+    /// Dequantizes unsigned 8-bit values of `shape`.
+    public static func uint8(
+        input: UnsafePointer<UInt8>, shape: [Int], scales: [Float], zeroPoints: [Int], quantizedDimension: Int,
+        output: UnsafeMutablePointer<Float>
+    ) {
+        affine(input, shape, scales, zeroPoints, quantizedDimension, output)
+    }
+
+    /// Dequantizes signed 16-bit values of `shape`.
+    public static func int16(
+        input: UnsafePointer<Int16>, shape: [Int], scales: [Float], zeroPoints: [Int], quantizedDimension: Int,
+        output: UnsafeMutablePointer<Float>
+    ) {
+        affine(input, shape, scales, zeroPoints, quantizedDimension, output)
+    }
+
+    @inline(__always)
+    private static func affine<Q: BinaryInteger>(
+        _ input: UnsafePointer<Q>, _ shape: [Int], _ scales: [Float], _ zeroPoints: [Int], _ quantizedDimension: Int,
+        _ output: UnsafeMutablePointer<Float>
+    ) {
+        precondition(!scales.isEmpty && scales.count == zeroPoints.count, "one zero point per scale")
+        let count = shape.reduce(1, *)
+        var channels = 1
+        var innerCount = count
+        if scales.count > 1 {
+            precondition(
+                (0..<shape.count).contains(quantizedDimension) && shape[quantizedDimension] == scales.count,
+                "per-channel parameters do not match dimension \(quantizedDimension) of \(shape)")
+            channels = scales.count
+            innerCount = shape[(quantizedDimension + 1)...].reduce(1, *)
+        }
+        let outerCount = channels == 1 ? 1 : shape[..<quantizedDimension].reduce(1, *)
+        var offset = 0
+        for _ in 0..<outerCount {
+            for channel in 0..<channels {
+                let scale = scales[channel]
+                // TFLite's kernel computes q · scale − zeroPoint · scale in float (two roundings), not
+                // scale · (q − zeroPoint); the two differ in the last bit when the zero point is not 0.
+                let offsetValue = Float(zeroPoints[channel]) * scale
+                for i in offset..<(offset + innerCount) { output[i] = Float(input[i]) * scale - offsetValue }
+                offset += innerCount
+            }
+        }
+    }
+}

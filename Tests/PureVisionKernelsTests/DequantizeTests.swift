@@ -1,0 +1,53 @@
+import PureVisionKernels
+import Testing
+
+struct DequantizeTests {
+    @Test func float16KnownValues() {
+        let bits: [UInt16] = [0x0000, 0x8000, 0x3C00, 0xC000, 0x3555, 0x7BFF, 0x0001, 0x7C00, 0xFC00]
+        var output = [Float](repeating: .nan, count: bits.count)
+        Dequantize.float16(input: bits, output: &output, count: bits.count)
+        let expected: [Float] = [0, -0.0, 1, -2, 0.333251953125, 65_504, 0x1p-24, .infinity, -.infinity]
+        #expect(output == expected)
+        #expect(output[1].sign == .minus)
+    }
+
+    @Test func int8PerTensorByHand() {
+        // scale 0.5, zero point -1: q = 3 → 2, q = -1 → 0, q = -128 → -63.5, q = 127 → 64.
+        let input: [Int8] = [3, -1, -128, 127]
+        var output = [Float](repeating: .nan, count: 4)
+        Dequantize.int8(
+            input: input, shape: [4], scales: [0.5], zeroPoints: [-1], quantizedDimension: 0, output: &output)
+        #expect(output == [2, 0, -63.5, 64])
+    }
+
+    @Test(arguments: [([4, 3], 0), ([4, 3], 1), ([2, 3, 5, 7], 3), ([2, 3, 5, 7], 1), ([5, 1, 1, 3], 0)])
+    func perChannelMatchesNaive(_ shape: [Int], quantizedDimension: Int) {
+        let count = shape.reduce(1, *)
+        let channels = shape[quantizedDimension]
+        let scales = (0..<channels).map { Float($0 + 1) * 0.125 }
+        let zeroPoints = (0..<channels).map { $0 * 3 - 4 }
+        let inner = shape[(quantizedDimension + 1)...].reduce(1, *)
+        func expected(_ q: (Int) -> Int) -> [Float] {
+            (0..<count).map { i in
+                let channel = (i / inner) % channels
+                return scales[channel] * (Float(q(i)) - Float(zeroPoints[channel]))
+            }
+        }
+        let signed = (0..<count).map { Int8(truncatingIfNeeded: $0 &* 37) }
+        let unsigned = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 29) }
+        let wide = (0..<count).map { Int16(truncatingIfNeeded: $0 &* 2_011) }
+        var output = [Float](repeating: .nan, count: count)
+        Dequantize.int8(
+            input: signed, shape: shape, scales: scales, zeroPoints: zeroPoints,
+            quantizedDimension: quantizedDimension, output: &output)
+        #expect(output == expected { Int(signed[$0]) }, "int8")
+        Dequantize.uint8(
+            input: unsigned, shape: shape, scales: scales, zeroPoints: zeroPoints,
+            quantizedDimension: quantizedDimension, output: &output)
+        #expect(output == expected { Int(unsigned[$0]) }, "uint8")
+        Dequantize.int16(
+            input: wide, shape: shape, scales: scales, zeroPoints: zeroPoints,
+            quantizedDimension: quantizedDimension, output: &output)
+        #expect(output == expected { Int(wide[$0]) }, "int16")
+    }
+}

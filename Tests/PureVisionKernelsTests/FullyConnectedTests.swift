@@ -1,0 +1,78 @@
+import Testing
+import PureVisionKernels
+
+struct FullyConnectedTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var batch, inputSize, outputSize: Int
+        var hasBias: Bool
+        var clamp: ClampRange
+        var testDescription: String { "n\(batch) \(inputSize)->\(outputSize) bias=\(hasBias) clamp\(clamp)" }
+    }
+
+    static let cases: [Case] = {
+        var cases: [Case] = []
+        let clamps = [ClampRange.none, .relu, .relu6, .reluMinus1To1]
+        var index = 0
+        for batch in [1, 2, 3] {
+            for (inputSize, outputSize) in [(1, 1), (7, 3), (8, 8), (9, 17), (31, 1), (1, 31), (64, 1001)] {
+                cases.append(Case(batch: batch, inputSize: inputSize, outputSize: outputSize,
+                                  hasBias: index % 2 == 0, clamp: clamps[index % clamps.count]))
+                index += 1
+            }
+        }
+        // Enough work to split the output columns over threads.
+        cases.append(Case(batch: 1, inputSize: 1280, outputSize: 257, hasBias: true, clamp: .none))
+        cases.append(Case(batch: 5, inputSize: 300, outputSize: 129, hasBias: false, clamp: .relu))
+        return cases
+    }()
+
+    @Test(arguments: cases)
+    func kernelMatchesReference(_ c: Case) {
+        var random = SplitMixSource(seed: UInt64(c.batch * 100_003 + c.inputSize * 101 + c.outputSize))
+        let input = random.floats(c.batch * c.inputSize)
+        var weights = random.floats(c.outputSize * c.inputSize)
+        let bias = c.hasBias ? random.floats(c.outputSize) : nil
+        var expected = [Float](repeating: .nan, count: c.batch * c.outputSize)
+        expected.withUnsafeMutableBufferPointer { out in
+            guard let pointer = out.baseAddress else { return }
+            Reference.fullyConnected(
+                batch: c.batch, inputSize: c.inputSize, outputSize: c.outputSize, input: input, weights: weights,
+                bias: bias, output: pointer, clamp: c.clamp)
+        }
+        let kernel = FullyConnectedKernel(
+            batch: c.batch, inputSize: c.inputSize, outputSize: c.outputSize, weights: weights, bias: bias,
+            clamp: c.clamp)
+        for index in weights.indices { weights[index] = .nan }
+        let tolerance = 1e-5 * Float(c.inputSize).squareRoot()
+        for pool in testPools {
+            var actual = [Float](repeating: .nan, count: c.batch * c.outputSize)
+            actual.withUnsafeMutableBufferPointer { out in
+                guard let pointer = out.baseAddress else { return }
+                kernel.run(input: input, output: pointer, pool: pool)
+            }
+            expectNearlyEqual(actual, expected, tolerance: tolerance, "\(c) threads=\(pool.threadCount)")
+        }
+    }
+
+    /// `[[1, 2, 3], [−1, 0, 1]] · [[1, 0, −1], [2, 2, 2]]ᵀ + [0.5, 20]`, hand-computed, then ReLU.
+    @Test(arguments: [false, true])
+    func handCheckedLayer(optimized: Bool) {
+        let input: [Float] = [1, 2, 3, -1, 0, 1]
+        let weights: [Float] = [1, 0, -1, 2, 2, 2]
+        let bias: [Float] = [0.5, 20]
+        var output = [Float](repeating: .nan, count: 4)
+        output.withUnsafeMutableBufferPointer { out in
+            guard let pointer = out.baseAddress else { return }
+            if optimized {
+                FullyConnectedKernel(batch: 2, inputSize: 3, outputSize: 2, weights: weights, bias: bias, clamp: .relu)
+                    .run(input: input, output: pointer, pool: .serial)
+            } else {
+                Reference.fullyConnected(
+                    batch: 2, inputSize: 3, outputSize: 2, input: input, weights: weights, bias: bias,
+                    output: pointer, clamp: .relu)
+            }
+        }
+        // Row 0: 1 − 3 + 0.5 = −1.5 → 0 and 2 + 4 + 6 + 20 = 32. Row 1: −1 − 1 + 0.5 = −1.5 → 0 and −2 + 2 + 20 = 20.
+        #expect(output == [0, 32, 0, 20])
+    }
+}

@@ -1,0 +1,115 @@
+import Testing
+import PureVisionKernels
+
+struct PoolingTests {
+    enum Kind: Sendable { case max, average }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        var kind: Kind
+        var geometry: Pool2DGeometry
+        var clamp: ClampRange
+        var testDescription: String {
+            let g = geometry
+            return "\(kind) n\(g.batch) \(g.inputHeight)x\(g.inputWidth)x\(g.channels)"
+                + " f\(g.filterHeight)x\(g.filterWidth) s\(g.strideHeight)x\(g.strideWidth)"
+                + " p\(g.paddingTop),\(g.paddingLeft) out\(g.outputHeight)x\(g.outputWidth) clamp\(clamp)"
+        }
+    }
+
+    /// A geometry whose output size follows from the input, window, stride and all four paddings.
+    static func geometry(
+        batch: Int = 1, height: Int, width: Int, channels: Int, filter: (Int, Int), stride: (Int, Int),
+        padding: (top: Int, bottom: Int, left: Int, right: Int) = (0, 0, 0, 0)
+    ) -> Pool2DGeometry {
+        Pool2DGeometry(
+            batch: batch, inputHeight: height, inputWidth: width, channels: channels,
+            outputHeight: (height + padding.top + padding.bottom - filter.0) / stride.0 + 1,
+            outputWidth: (width + padding.left + padding.right - filter.1) / stride.1 + 1,
+            filterHeight: filter.0, filterWidth: filter.1, strideHeight: stride.0, strideWidth: stride.1,
+            paddingTop: padding.top, paddingLeft: padding.left)
+    }
+
+    static let cases: [Case] = {
+        var cases: [Case] = []
+        let clamps = [ClampRange.none, .relu, .relu6, .reluMinus1To1]
+        let windows: [(filter: (Int, Int), stride: (Int, Int), padding: (Int, Int, Int, Int))] = [
+            ((2, 2), (2, 2), (0, 0, 0, 0)),
+            ((3, 3), (2, 2), (0, 1, 0, 1)),
+            ((3, 3), (1, 1), (1, 1, 1, 1)),
+            ((3, 3), (2, 2), (1, 1, 1, 1)),
+            ((2, 3), (1, 2), (1, 0, 0, 2)),
+            ((9, 11), (1, 1), (0, 0, 0, 0)),
+            ((5, 5), (3, 3), (2, 2, 2, 2)),
+        ]
+        var index = 0
+        for kind in [Kind.max, .average] {
+            for w in windows {
+                for channels in [1, 3, 7, 8, 9, 16, 17] {
+                    cases.append(Case(
+                        kind: kind,
+                        geometry: geometry(batch: 1 + index % 2, height: 9, width: 11, channels: channels,
+                                           filter: w.filter, stride: w.stride, padding: w.padding),
+                        clamp: clamps[index % clamps.count]))
+                    index += 1
+                }
+            }
+        }
+        return cases
+    }()
+
+    static func pooled(
+        _ kind: Kind, geometry g: Pool2DGeometry, input: [Float], clamp: ClampRange, pool: ThreadPool?
+    ) -> [Float] {
+        var output = [Float](repeating: .nan, count: g.batch * g.outputHeight * g.outputWidth * g.channels)
+        output.withUnsafeMutableBufferPointer { out in
+            guard let pointer = out.baseAddress else { return }
+            switch (kind, pool) {
+            case (.max, nil): Reference.maxPool2D(geometry: g, input: input, output: pointer, clamp: clamp)
+            case (.average, nil): Reference.averagePool2D(geometry: g, input: input, output: pointer, clamp: clamp)
+            case (.max, let pool?):
+                Pooling.maxPool2D(geometry: g, input: input, output: pointer, clamp: clamp, pool: pool)
+            case (.average, let pool?):
+                Pooling.averagePool2D(geometry: g, input: input, output: pointer, clamp: clamp, pool: pool)
+            }
+        }
+        return output
+    }
+
+    @Test(arguments: cases)
+    func kernelMatchesReference(_ c: Case) {
+        let g = c.geometry
+        var random = SplitMixSource(seed: stableSeed(g) + 13)
+        let input = random.floats(g.batch * g.inputHeight * g.inputWidth * g.channels)
+        let expected = PoolingTests.pooled(c.kind, geometry: g, input: input, clamp: c.clamp, pool: nil)
+        for pool in testPools {
+            let actual = PoolingTests.pooled(c.kind, geometry: g, input: input, clamp: c.clamp, pool: pool)
+            expectNearlyEqual(actual, expected, tolerance: 1e-6, "\(c) threads=\(pool.threadCount)")
+        }
+    }
+
+    /// 4×4 single-channel ramp `x[r][c] = 4r + c`, 3×3 windows, stride 2, SAME padding (one row/column after):
+    /// windows cover rows {0,1,2} or {2,3} and likewise columns; averages count in-bounds taps only.
+    @Test(arguments: [false, true])
+    func handCheckedRamp(optimized: Bool) {
+        let g = PoolingTests.geometry(height: 4, width: 4, channels: 1, filter: (3, 3), stride: (2, 2),
+                                      padding: (0, 1, 0, 1))
+        let input = (0..<16).map(Float.init)
+        let pool: ThreadPool? = optimized ? .serial : nil
+        #expect(PoolingTests.pooled(.max, geometry: g, input: input, clamp: .none, pool: pool) == [10, 11, 14, 15])
+        // Means: rows 0-2 × cols 0-2 → 5; rows 0-2 × cols 2-3 → 6.5; rows 2-3 × cols 0-2 → 11; rows 2-3 × 2-3 → 12.5.
+        #expect(PoolingTests.pooled(.average, geometry: g, input: input, clamp: .none, pool: pool)
+            == [5, 6.5, 11, 12.5])
+        #expect(PoolingTests.pooled(.average, geometry: g, input: input, clamp: .relu6, pool: pool) == [5, 6, 6, 6])
+    }
+
+    /// Max pooling of all-negative values is negative: the running maximum must not start at zero.
+    @Test(arguments: [false, true])
+    func maxOfNegativesStaysNegative(optimized: Bool) {
+        let g = PoolingTests.geometry(height: 2, width: 2, channels: 2, filter: (2, 2), stride: (1, 1),
+                                      padding: (1, 0, 1, 0))
+        let input: [Float] = [-4, -40, -3, -30, -2, -20, -1, -10]
+        let result = PoolingTests.pooled(.max, geometry: g, input: input, clamp: .none,
+                                         pool: optimized ? .serial : nil)
+        #expect(result == [-4, -40, -3, -30, -2, -20, -1, -10])
+    }
+}
