@@ -8,7 +8,7 @@ import PureVisionTestSupport
 /// models) on people and object photos, with rotations. Goldens: `tools/make_segmenter_goldens.py`.
 ///
 /// Acceptance (the issue's): category masks equal to MediaPipe's on ≥ 99.9 % of pixels; confidence masks within
-/// 1e-3 mean and 1e-2 max absolute difference. Counts and sizes are checked first.
+/// 1e-3 mean and 1e-2 max absolute difference (the limits below are tighter). Counts and sizes are checked first.
 @Suite struct ImageSegmenterParityTests {
     static let directory = Fixtures.testFile("PureVisionTests/Fixtures/segmenter")
 
@@ -45,10 +45,11 @@ import PureVisionTestSupport
             masks: c["masks"] as? Int ?? -1)
     }
 
-    /// The largest mean and max absolute confidence differences measured on these goldens (x86-64, both kernel
-    /// paths) are recorded in the report; the limits are the issue's.
-    static let maximumMeanError: Float = 1e-3
-    static let maximumError: Float = 1e-2
+    /// Measured on these goldens (x86-64, generated code): mean confidence error at most 5.6e-6 per case, max
+    /// 1.3e-4 (selfie_segmentation_landscape on the cat), 2.1e-5 for deeplab; category masks identical except one
+    /// pixel of 16,960. Limits: about 8× the measured error, inside the (1e-3 mean, 1e-2 max, 99.9 %).
+    static let maximumMeanError: Float = 5e-5
+    static let maximumError: Float = 1e-3
     static let minimumCategoryAgreement = 0.999
 
     @Test func goldensArePresent() {
@@ -103,6 +104,5 @@ import PureVisionTestSupport
         let mean = Float(sum / Double(max(1, count)))
         #expect(mean <= Self.maximumMeanError, "\(golden.name): mean confidence error \(mean)")
         #expect(worst <= Self.maximumError, "\(golden.name): max confidence error \(worst)")
-        print("segmenter parity \(golden.name): category \(agreement), confidence mean \(mean) max \(worst)")
     }
 }

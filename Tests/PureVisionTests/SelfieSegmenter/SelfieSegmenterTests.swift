@@ -5,7 +5,8 @@ import Testing
 import PureVisionTestSupport
 
 /// The ML Kit-style `SelfieSegmenter` against MediaPipe's legacy `solutions.selfie_segmentation` 0.10.14
-/// (goldens: `tools/make_segmenter_goldens.py`, "legacy"): the mask within 1e-3 mean and 1e-2 max.
+/// (goldens: `tools/make_segmenter_goldens.py`, "legacy"): the mask within 5e-5 mean and 2e-3 max (measured: mean
+/// ≤ 1.9e-6, max 1.6e-4; the issue allows 1e-3 and 1e-2).
 @Suite struct SelfieSegmenterTests {
     static let directory = Fixtures.testFile("PureVisionTests/Fixtures/segmenter")
 
@@ -46,9 +47,8 @@ import PureVisionTestSupport
         let errors = zip(mask.confidences, reference).map { abs($0 - $1) }
         let mean = errors.reduce(0, +) / Float(max(1, errors.count))
         let worst = errors.max() ?? 0
-        #expect(mean <= 1e-3, "\(golden.name): mean \(mean)")
-        #expect(worst <= 1e-2, "\(golden.name): max \(worst)")
-        print("selfie legacy parity \(golden.name): mean \(mean) max \(worst)")
+        #expect(mean <= 5e-5, "\(golden.name): mean \(mean)")
+        #expect(worst <= 2e-3, "\(golden.name): max \(worst)")
     }
 
     @Test func rawSizeMaskAndStreamMode() throws {
