@@ -12,7 +12,9 @@
 /// `sx = ⌊fx⌋`, `fx −= sx`; left of the first column `sx = 0, fx = 0`, at or right of the last `sx = in − 1, fx = 0`.
 /// Rows alike, except that the fraction is kept and both rows are clipped to the image. A row of the result is
 /// `S[sx]·(1 − fx) + S[sx + 1]·fx` (Float, multiply then add) on the two source rows, which are then combined the
-/// same way with the row fractions. The plan holds the per-column and per-row taps; it is computed once per size.
+/// same way with the row fractions. The plan holds the per-column and per-row taps. (OpenCV switches an exact 2×
+/// down-scale to INTER_AREA, a 2 × 2 mean; the shared MediaPipe notes measured both within 1.2e-7 of each other on
+/// masks, so this plan serves that case too.)
 struct LinearResizePlan: Sendable {
     let inputWidth: Int
     let inputHeight: Int
