@@ -18,6 +18,9 @@ import PureVisionTFLite
 /// - Rotation (`ImageProcessingOptions.rotationDegrees`, the image orientation) is supported; a region of
 ///   interest is refused (`VisionTaskError.regionOfInterestNotSupported`), as MediaPipe's segmenter refuses it.
 ///
+/// Models with a 4-channel input (MediaPipe's legacy RGBA path, for which no model was available to verify it) are
+/// refused.
+///
 /// An `ImageSegmenter` is `Sendable`: calls from several threads are serialised.
 public final class ImageSegmenter: Sendable {
     /// The options the segmenter was created with.

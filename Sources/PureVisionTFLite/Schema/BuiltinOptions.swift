@@ -27,6 +27,7 @@ public enum BuiltinOptions: Sendable, Hashable {
     case squeeze(squeezeDims: [Int])
     case leakyRelu(alpha: Float)
     case gather(axis: Int, batchDims: Int)
+    /// TRANSPOSE_CONV: padding, strides and a fused activation.
     case transposeConv(TransposeConvOptions)
     /// An options table this reader does not decode; `typeCode` is its `BuiltinOptions` union code.
     case other(typeCode: UInt8)
