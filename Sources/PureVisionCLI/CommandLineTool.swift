@@ -62,11 +62,14 @@ enum CommandLineTool {
 enum CommandLineError: Error, CustomStringConvertible {
     case usage(String)
     case file(String)
+    /// Some inputs of a batch failed (each was reported where it occurred); the exit status is 1.
+    case inputsFailed(Int, of: Int)
 
     var description: String {
         switch self {
         case .usage(let message): "\(message) (see 'purevision --help')"
         case .file(let message): message
+        case .inputsFailed(let failed, let total): "\(failed) of \(total) input(s) failed"
         }
     }
 }
@@ -101,6 +104,15 @@ struct ParsedArguments {
         guard let list = values[name] else { return nil }
         guard list.count == 1 else { throw CommandLineError.usage("\(name) given more than once") }
         return list[0]
+    }
+
+    /// The value of `name` as a whole number ≥ 1, or nil when the option is absent.
+    func positiveInteger(_ name: String) throws -> Int? {
+        guard let text = try single(name) else { return nil }
+        guard let value = Int(text), value >= 1 else {
+            throw CommandLineError.usage("\(name) takes a whole number ≥ 1, got '\(text)'")
+        }
+        return value
     }
 }
 
