@@ -14,6 +14,16 @@ enum CommandLineTool {
                                    [--deny a,b] [--json]
                purevision labels MODEL
 
+        Inputs of the image subcommands (faces, hands, face-analyze, classify, …):
+          IMAGE...            image files (PNG, JPEG), in order
+          -                   image paths on standard input, one per line, processed as they arrive
+          --paths-from FILE   image paths from FILE, one per line
+          --mode video        with one argument: a .y4m file or - (a YUV4MPEG2 stream), or a directory of frames
+          --jobs J            J task instances at once (image mode), results still in input order
+          --threads N         threads per task instance
+        Results are flushed one per input; an input that fails gives an error line (--json) or an 'error:' message
+        and the run goes on; the exit status is 1 if any input failed; a summary goes to standard error.
+
         Subcommands:
           run    Run a .tflite model on .npy inputs; writes DIR/output_0.npy, output_1.npy, ... (float32 outputs
                  as float32, little-endian, in the model's output shapes).
