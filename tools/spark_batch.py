@@ -21,7 +21,8 @@ import time
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog="Arguments after -- are passed to purevision.")
     parser.add_argument("task", help="purevision subcommand: hands, faces, classify, face-analyze, …")
     parser.add_argument("paths_file", help="image paths, one per line")
     parser.add_argument("output_dir", help="where Spark writes the part-* JSON-lines files")
@@ -29,9 +30,10 @@ def main() -> int:
     parser.add_argument("--binary", default=".build/release/purevision",
                         help="the purevision executable (default: the release build in this checkout)")
     parser.add_argument("--master", default="local[2]")
-    parser.add_argument("extra", nargs=argparse.REMAINDER, help="-- then extra purevision arguments")
-    args = parser.parse_args()
-    extra = args.extra[1:] if args.extra[:1] == ["--"] else args.extra
+    argv = sys.argv[1:]
+    split = argv.index("--") if "--" in argv else len(argv)
+    args = parser.parse_args(argv[:split])
+    extra = argv[split + 1:]
 
     from pyspark.sql import SparkSession  # imported late: --help works without pyspark
 
@@ -44,15 +46,16 @@ def main() -> int:
         started = time.monotonic()
         paths = spark.sparkContext.textFile(args.paths_file, minPartitions=args.partitions) \
             .map(str.strip).filter(bool).repartition(args.partitions)
-        # purevision exits with 1 when some inputs failed (their error lines are rows like the others), so only
-        # other statuses fail the job.
+        # purevision exits with 1 when some inputs failed (their error lines are rows like the others), so the exit
+        # status is not checked; a partition whose process wrote nothing leaves the job without rows.
         rows = paths.pipe(" ".join(shlex.quote(part) for part in command), checkCode=False)
-        frame = spark.read.json(rows)
-        frame.write.mode("overwrite").json(args.output_dir)
-        count = spark.read.json(args.output_dir).count()
+        spark.read.json(rows).write.mode("overwrite").json(args.output_dir)
         elapsed = time.monotonic() - started
-        failed = spark.read.json(args.output_dir).filter("error IS NOT NULL").count() \
-            if "error" in spark.read.json(args.output_dir).columns else 0
+        written = spark.read.json(args.output_dir)
+        count = written.count()
+        if count == 0:
+            raise SystemExit(f"spark_batch: `{' '.join(command)}` wrote no rows (is the binary on the workers?)")
+        failed = written.filter("error IS NOT NULL").count() if "error" in written.columns else 0
         print(json.dumps({"task": args.task, "rows": count, "failed": failed, "partitions": args.partitions,
                           "seconds": round(elapsed, 2), "imagesPerSecond": round(count / elapsed, 2)}))
     finally:
