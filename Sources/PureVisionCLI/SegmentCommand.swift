@@ -7,53 +7,54 @@ import PureVisionImage
 enum SegmentCommand {
     static func run(_ arguments: [String]) throws {
         let parsed = try ParsedArguments(
-            arguments, valueOptions: ["--model", "--out", "--background"], flagOptions: ["--json"])
-        guard !parsed.positional.isEmpty else { throw CommandLineError.usage("segment needs at least one IMAGE") }
-        let segmenter = try ImageSegmenter(
-            options: ImageSegmenterOptions(
-                baseOptions: BaseOptions(
-                    modelAssetPath: try parsed.single("--model") ?? BundledModels.path("selfie_segmenter.tflite")),
-                outputCategoryMask: true, outputConfidenceMasks: true))
+            arguments, valueOptions: BatchOptions.valueOptions.union(["--model", "--out", "--background"]),
+            flagOptions: BatchOptions.flagOptions)
+        let batch = try BatchOptions(parsed, modes: [.image, .video])
+        let options = ImageSegmenterOptions(
+            baseOptions: BaseOptions(
+                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("selfie_segmenter.tflite"),
+                threadCount: batch.threads),
+            runningMode: batch.mode, outputCategoryMask: true, outputConfidenceMasks: true)
         let background = try parsed.single("--background").map(BackgroundReplacement.init(argument:))
-        let outputDirectory = try parsed.single("--out")
+        let outputDirectory = try OutputDirectory(parsed.single("--out"))
         if background != nil && outputDirectory == nil {
             throw CommandLineError.usage("--background writes a composited PNG: it needs --out DIR")
         }
-        if let outputDirectory {
-            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-        }
-        let labels =
-            segmenter.labels.count == segmenter.classCount
-            ? segmenter.labels : (0..<segmenter.classCount).map { String($0) }
-        for path in parsed.positional {
-            let image = try PixelImage(contentsOfFile: path)
-            let result = try segmenter.segment(image: image)
-            guard let category = result.categoryMask, let masks = result.confidenceMasks else { continue }
-            let counts = pixelCounts(category, classCount: segmenter.classCount)
-            let name = (path as NSString).lastPathComponent
-            if parsed.flags.contains("--json") {
+        try BatchRunner.run(command: "segment", positional: parsed.positional, options: batch) {
+            let segmenter = try ImageSegmenter(options: options)
+            let labels =
+                segmenter.labels.count == segmenter.classCount
+                ? segmenter.labels : (0..<segmenter.classCount).map { String($0) }
+            return { item in
+                let image = try item.image()
+                let result =
+                    batch.mode == .video
+                    ? try segmenter.segment(videoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
+                    : try segmenter.segment(image: image)
+                guard let category = result.categoryMask, let masks = result.confidenceMasks else {
+                    throw CommandLineError.file("the segmenter returned no masks")
+                }
+                let counts = pixelCounts(category, classCount: segmenter.classCount)
+                if let outputDirectory {
+                    try PixelImage(
+                        width: category.width, height: category.height, format: .gray8, pixels: category.values
+                    ).writePNG(toFile: outputDirectory.file(for: item, suffix: "category.png"))
+                    try writeConfidence(masks, to: outputDirectory.file(for: item, suffix: "confidence.npy"))
+                    if let background {
+                        let alpha = foregroundAlpha(masks, labels: segmenter.labels)
+                        try outputDirectory.write(
+                            background.composite(image, foreground: alpha), for: item, suffix: "background")
+                    }
+                }
                 let quotedLabels = labels.map(JSONText.quoted).joined(separator: ",")
                 let countText = counts.map(String.init).joined(separator: ",")
-                print(
-                    #"{"image":\#(JSONText.quoted(name)),"width":\#(image.width),"height":\#(image.height),"labels":[\#(quotedLabels)],"categoryPixelCounts":[\#(countText)]}"#
-                )
-            } else {
                 let total = Double(max(1, image.width * image.height))
                 let present = zip(labels, counts).filter { $0.1 > 0 }
                     .map { "\($0.0) \(String(format: "%.1f", Double($0.1) / total * 100))%" }
-                print("\(name): \(image.width)x\(image.height), \(present.joined(separator: ", "))")
-            }
-            guard let outputDirectory else { continue }
-            let stem = ((name as NSString).deletingPathExtension as NSString).lastPathComponent
-            func destination(_ suffix: String) -> String {
-                (outputDirectory as NSString).appendingPathComponent(stem + suffix)
-            }
-            try PixelImage(width: category.width, height: category.height, format: .gray8, pixels: category.values)
-                .writePNG(toFile: destination("_category.png"))
-            try writeConfidence(masks, to: destination("_confidence.npy"))
-            if let background {
-                let alpha = foregroundAlpha(masks, labels: segmenter.labels)
-                try background.composite(image, foreground: alpha).writePNG(toFile: destination("_background.png"))
+                return ItemReport(
+                    json:
+                        #"{"image":\#(JSONText.quoted(item.name)),"width":\#(image.width),"height":\#(image.height),"labels":[\#(quotedLabels)],"categoryPixelCounts":[\#(countText)]}"#,
+                    text: "\(item.displayName): \(image.width)x\(image.height), \(present.joined(separator: ", "))")
             }
         }
     }

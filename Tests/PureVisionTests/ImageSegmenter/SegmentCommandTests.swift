@@ -53,7 +53,7 @@ import PureVisionTestSupport
 
         let line = try #require(output.split(separator: "\n").first)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        #expect(json["image"] as? String == "fr_obama.png")
+        #expect(json["image"] as? String == photo)
         #expect(json["width"] as? Int == image.width && json["height"] as? Int == image.height)
         #expect(json["labels"] as? [String] == ["selfie"])
         #expect(json["categoryPixelCounts"] as? [Int] == [person])
