@@ -37,12 +37,18 @@ enum OperatorRegistry {
         .squeeze: ReshapeOperator.self,
         .concatenation: ConcatenationOperator.self,
         .resizeBilinear: ResizeBilinearOperator.self,
+        .resizeNearestNeighbor: ResizeNearestNeighborOperator.self,
         .softmax: SoftmaxOperator.self,
         .dequantize: DequantizeOperator.self,
         .stridedSlice: StridedSliceOperator.self,
         .depthToSpace: DepthToSpaceOperator.self,
         .densify: DensifyOperator.self,
         .transpose: TransposeOperator.self,
+    ]
+
+    /// Custom operators the engine runs, by their custom name.
+    static let customTable: [String: any OperatorLowering.Type] = [
+        DetectionPostProcessOperator.customName: DetectionPostProcessOperator.self
     ]
 
     /// The lowering for a builtin operator, or nil when the engine does not support it.
