@@ -74,6 +74,8 @@ public struct SubGraphMetadata: Sendable {
     public var inputProcessUnits: [ProcessUnit]
     /// Processing shared by all outputs.
     public var outputProcessUnits: [ProcessUnit]
+    /// Task-specific blobs, e.g. MediaPipe's `DETECTOR_METADATA`.
+    public var customMetadata: [CustomMetadata]
 
     init(_ table: FlatTable) throws(ModelFormatError) {
         name = try table.string(0, what: "SubGraphMetadata.name")
@@ -81,6 +83,7 @@ public struct SubGraphMetadata: Sendable {
         outputTensors = try table.tables(3, what: "output_tensor_metadata").map(TensorMetadata.init)
         inputProcessUnits = try table.tables(5, what: "input_process_units").map(ProcessUnit.init)
         outputProcessUnits = try table.tables(6, what: "output_process_units").map(ProcessUnit.init)
+        customMetadata = try table.tables(9, what: "custom_metadata").map(CustomMetadata.init)
     }
 }
 
@@ -92,6 +95,8 @@ public struct TensorMetadata: Sendable {
     public var description: String?
     /// What the tensor holds (image, features, boxes, audio).
     public var content: ContentProperties?
+    /// The box layout when `content` is `.boundingBox` and the metadata records it.
+    public var boundingBoxProperties: BoundingBoxProperties?
     /// Processing to apply, e.g. input normalization.
     public var processUnits: [ProcessUnit]
     /// Per-channel value ranges (empty arrays when absent).
@@ -103,6 +108,7 @@ public struct TensorMetadata: Sendable {
         name = try table.string(0, what: "TensorMetadata.name")
         description = try table.string(1, what: "TensorMetadata.description")
         content = nil
+        boundingBoxProperties = nil
         if let contentTable = try table.table(3, what: "TensorMetadata.content") {
             let (type, properties) = try contentTable.union(0, what: "Content.content_properties")
             switch type {
@@ -111,7 +117,9 @@ public struct TensorMetadata: Sendable {
             case 2:
                 let code = try properties?.integer(0, default: Int8(0), what: "ImageProperties.color_space") ?? 0
                 content = .image(colorSpace: ColorSpaceType(rawValue: code))
-            case 3: content = .boundingBox
+            case 3:
+                content = .boundingBox
+                boundingBoxProperties = try properties.map(BoundingBoxProperties.init)
             case 4: content = .audio
             default: content = .other(typeCode: type)
             }
