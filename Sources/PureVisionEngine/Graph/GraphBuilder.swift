@@ -33,7 +33,8 @@ struct GraphBuilder {
             }
             let code = model.operatorCodes[op.opcodeIndex]
             let firstInput = op.inputs.first.flatMap { $0 >= 0 && $0 < tensors.count ? tensors[$0].elementType : nil }
-            guard let lowering = OperatorRegistry.lowering(for: code.builtin, inputType: firstInput) else {
+            let custom = code.builtin == .custom ? code.customName.flatMap { OperatorRegistry.customTable[$0] } : nil
+            guard let lowering = custom ?? OperatorRegistry.lowering(for: code.builtin, inputType: firstInput) else {
                 throw .unsupportedOperator(
                     operatorIndex: operatorIndex, name: code.builtin.name, customName: code.customName)
             }
