@@ -13,6 +13,10 @@ enum CommandLineTool {
                purevision classify IMAGE... [--model PATH] [--max-results K] [--score-threshold X] [--allow a,b]
                                    [--deny a,b] [--json]
                purevision labels MODEL
+               purevision objects IMAGE... [--model PATH] [--max-results K] [--score-threshold X] [--allow a,b]
+                                  [--deny a,b] [--json] [--out DIR]
+               purevision embed IMAGE... [--model PATH] [--l2-normalize] [--quantize] [--json]
+               purevision similarity IMAGE_A IMAGE_B [--model PATH]
 
         Subcommands:
           run    Run a .tflite model on .npy inputs; writes DIR/output_0.npy, output_1.npy, ... (float32 outputs
@@ -37,6 +41,15 @@ enum CommandLineTool {
                  With --json one line per image: {"image","classifications":[{"headIndex","headName","categories":
                  [{"index","score","categoryName","displayName"}]}]}.
           labels Print a model's labels (from its metadata), one per line.
+          objects  Detect objects (MediaPipe's ObjectDetector; default model: the bundled efficientdet_lite0). The
+                 human-readable listing shows the 5 best unless --max-results is given; with --json (MediaPipe's
+                 defaults: every detection) one line per image: {"image","width","height","detections":[{
+                 "boundingBox":[x,y,w,h] (pixels),"categories":[{"index","score","categoryName"}]}]}. --out draws
+                 labelled boxes.
+          embed  Image embeddings (MediaPipe's ImageEmbedder; default model: the bundled
+                 efficientnet_lite0_embedder). With --json one line per image: {"image","embeddings":[{"headIndex",
+                 "headName","floatEmbedding"|"quantizedEmbedding":[...]}]}.
+          similarity  The cosine similarity of two images' embeddings.
         """
 
     static func run(_ arguments: [String]) throws {
@@ -52,6 +65,9 @@ enum CommandLineTool {
         case "hands": try HandsCommand.run(rest)
         case "classify": try ClassifyCommand.run(rest)
         case "labels": try LabelsCommand.run(rest)
+        case "objects": try ObjectsCommand.run(rest)
+        case "embed": try EmbedCommand.run(rest)
+        case "similarity": try EmbedCommand.similarity(rest)
         case "-h", "--help", "help": print(usage)
         default: throw CommandLineError.usage("unknown subcommand '\(subcommand)'")
         }
