@@ -9,7 +9,8 @@ import Testing
 /// `cosineSimilarity` against MediaPipe's. Goldens: `tools/make_embedder_goldens.py`.
 ///
 /// Acceptance (the issue's): float embeddings with cosine similarity ≥ 0.99999 to MediaPipe's, quantized bytes
-/// within ±1, similarities within 1e-6.
+/// within ±1, similarities within 1e-6. Measured: cosine ≥ 0.999999999996 (largest element error 9.3e-6 on raw
+/// values up to ≈4.6), every quantized byte identical, similarities within 1.2e-7.
 @Suite struct ImageEmbedderParityTests {
     static let directory = Fixtures.testFile("PureVisionTests/Fixtures/embedder")
     static let imageDirectory = Fixtures.testFile("PureVisionTests/Fixtures/detector")
@@ -92,8 +93,6 @@ import Testing
             #expect(ours.quantizedEmbedding == nil)
             try #require(floats.count == reference.count)
             let similarity = Self.cosine(floats, reference)
-            let worst = zip(floats, reference).map { abs($0 - $1) }.max() ?? 0
-            print("EMBED \(golden.testDescription) cosine \(similarity) max abs \(worst)")
             #expect(similarity >= 0.99999, "\(golden.testDescription): cosine \(similarity)")
         } else {
             let reference = try #require(golden.bytes)
@@ -101,8 +100,6 @@ import Testing
             #expect(ours.floatEmbedding == nil)
             try #require(bytes.count == reference.count)
             let worst = zip(bytes, reference).map { abs(Int($0) - Int($1)) }.max() ?? 0
-            let differing = zip(bytes, reference).filter { $0 != $1 }.count
-            print("EMBED \(golden.testDescription) bytes max diff \(worst) differing \(differing)")
             #expect(worst <= 1, "\(golden.testDescription): a byte differs by \(worst)")
         }
     }
@@ -129,7 +126,7 @@ import Testing
             worst = max(worst, abs(ours - reference))
             #expect(abs(ours - reference) <= 1e-6, "\(images) l2=\(l2) q=\(q): \(ours) vs \(reference)")
         }
-        print("EMBED similarity worst \(worst)")
+        #expect(worst.isFinite)
     }
 
     @Test func cosineSimilarityErrorsAsMediaPipe() throws {
