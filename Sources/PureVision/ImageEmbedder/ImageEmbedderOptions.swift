@@ -73,6 +73,7 @@ public enum CosineSimilarityError: Error, Sendable, Hashable, CustomStringConver
     /// A vector has norm 0.
     case zeroNorm
 
+    /// MediaPipe's message for the error.
     public var description: String {
         switch self {
         case .differentSizes(let a, let b):

@@ -8,9 +8,13 @@
 public struct FlexBufferMap: Sendable, Hashable {
     /// One scalar value.
     public enum Value: Sendable, Hashable {
+        /// A signed integer (inline or indirect).
         case int(Int64)
+        /// An unsigned integer (inline or indirect).
         case uint(UInt64)
+        /// A float of 4 or 8 bytes, widened.
         case float(Double)
+        /// A boolean.
         case bool(Bool)
         /// A null, string, vector or nested map.
         case other

@@ -22,6 +22,7 @@ public struct CustomMetadata: Sendable, Hashable {
 public struct BoundingBoxProperties: Sendable, Hashable {
     /// How the four values describe a box (metadata `BoundingBoxType`).
     public enum BoxType: Sendable, Hashable {
+        /// Not recorded.
         case unknown
         /// Left, top, right, bottom.
         case boundaries
