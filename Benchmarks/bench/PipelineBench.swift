@@ -16,6 +16,7 @@ extension Bench {
             ("image_classifier", measureClassifier),
             ("object_detector", measureObjectDetector),
             ("image_embedder", measureImageEmbedder),
+            ("image_segmenter_selfie", measureSegmenterSelfie), ("image_segmenter_deeplab", measureSegmenterDeeplab),
         ]
         for pipeline in pipelines where options.filter.map({ pipeline.name.contains($0) }) ?? true {
             for threads in options.threadCounts {

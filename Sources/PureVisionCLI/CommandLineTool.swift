@@ -17,6 +17,7 @@ enum CommandLineTool {
                                   [--deny a,b] [--json] [--out DIR]
                purevision embed IMAGE... [--model PATH] [--l2-normalize] [--quantize] [--json]
                purevision similarity IMAGE_A IMAGE_B [--model PATH]
+               purevision segment IMAGE... [--model PATH] [--json] [--out DIR] [--background blur|#RRGGBB|IMAGE]
 
         Subcommands:
           run    Run a .tflite model on .npy inputs; writes DIR/output_0.npy, output_1.npy, ... (float32 outputs
@@ -50,6 +51,13 @@ enum CommandLineTool {
                  efficientnet_lite0_embedder). With --json one line per image: {"image","embeddings":[{"headIndex",
                  "headName","floatEmbedding"|"quantizedEmbedding":[...]}]}.
           similarity  The cosine similarity of two images' embeddings.
+          segment  Segment images (MediaPipe's ImageSegmenter; default model: the bundled selfie_segmenter). With
+                 --json one line per image: {"image","width","height","labels":[...],"categoryPixelCounts":[...]}
+                 (pixels per label; a one-class model's background is not counted). --out DIR writes
+                 DIR/<stem>_category.png (the 8-bit category mask as MediaPipe gives it: class indices, or 0 = the
+                 class and 255 = background for a one-class model), DIR/<stem>_confidence.npy (float32 H x W x K)
+                 and, with --background, DIR/<stem>_background.png: the foreground kept over the blurred image, a
+                 colour or another image, blended by the confidence mask.
         """
 
     static func run(_ arguments: [String]) throws {
@@ -68,6 +76,7 @@ enum CommandLineTool {
         case "objects": try ObjectsCommand.run(rest)
         case "embed": try EmbedCommand.run(rest)
         case "similarity": try EmbedCommand.similarity(rest)
+        case "segment": try SegmentCommand.run(rest)
         case "-h", "--help", "help": print(usage)
         default: throw CommandLineError.usage("unknown subcommand '\(subcommand)'")
         }

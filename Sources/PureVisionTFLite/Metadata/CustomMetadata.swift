@@ -1,9 +1,8 @@
-/// A named blob in a subgraph's metadata (`SubGraphMetadata.custom_metadata`), e.g. MediaPipe's
-/// `DETECTOR_METADATA` (an `ObjectDetectorOptions` flatbuffer) or `SEGMENTER_METADATA`.
+/// One `SubGraphMetadata.custom_metadata` entry: a name and opaque bytes (usually a flatbuffer of its own).
 public struct CustomMetadata: Sendable, Hashable {
-    /// The entry name, when recorded.
+    /// The entry's name, e.g. `"SEGMENTER_METADATA"`.
     public var name: String?
-    /// The entry's bytes (empty when absent).
+    /// The entry's bytes.
     public var data: [UInt8]
 
     /// Creates the value from its fields.
@@ -14,75 +13,45 @@ public struct CustomMetadata: Sendable, Hashable {
 
     init(_ table: FlatTable) throws(ModelFormatError) {
         name = try table.string(0, what: "CustomMetadata.name")
-        data = try table.integers(1, as: UInt8.self, what: "CustomMetadata.data") ?? []
+        if let vector = try table.vector(1, elementSize: 1, what: "CustomMetadata.data") {
+            try table.reader.charge(vector.count, what: "CustomMetadata.data")
+            data = Array(table.reader.bytes[vector.byteRange])
+        } else {
+            data = []
+        }
     }
 }
 
-/// How a bounding-box tensor stores its boxes (metadata `BoundingBoxProperties`).
-public struct BoundingBoxProperties: Sendable, Hashable {
-    /// How the four values describe a box (metadata `BoundingBoxType`).
-    public enum BoxType: Sendable, Hashable {
-        /// Not recorded.
-        case unknown
-        /// Left, top, right, bottom.
-        case boundaries
-        /// Left, top, width, height.
-        case upperLeft
-        /// Centre x, centre y, width, height.
-        case center
-        /// A code this reader has no name for.
-        case other(Int8)
+/// The activation MediaPipe's ImageSegmenter applies to a model's output, from the `SEGMENTER_METADATA` custom
+/// metadata (flatbuffer `ImageSegmenterOptions`, identifier `"V001"`,
+/// `mediapipe/tasks/metadata/image_segmenter_metadata_schema.fbs`).
+public enum SegmenterActivation: Int8, Sendable, Hashable {
+    /// The output is used as it is.
+    case none = 0
+    /// `1 / (1 + e^−x)` per value.
+    case sigmoid = 1
+    /// Softmax over the classes of each pixel.
+    case softmax = 2
 
-        /// Creates the type for a schema code.
-        public init(rawValue: Int8) {
-            switch rawValue {
-            case 0: self = .unknown
-            case 1: self = .boundaries
-            case 2: self = .upperLeft
-            case 3: self = .center
-            default: self = .other(rawValue)
-            }
+    /// The custom metadata entry's name.
+    public static let metadataName = "SEGMENTER_METADATA"
+    /// The entry's flatbuffer identifier.
+    public static let fileIdentifier = "V001"
+
+    /// Decodes an `ImageSegmenterOptions` flatbuffer (field 0: `activation`, a byte, default NONE).
+    /// - Throws: `.malformedMetadata` for a wrong identifier or an activation value outside 0…2, or a structural
+    ///   error in the buffer.
+    public init(segmenterOptions bytes: [UInt8]) throws(ModelFormatError) {
+        let reader = FlatBufferReader(bytes: bytes)
+        guard reader.fileIdentifier == Self.fileIdentifier else {
+            throw .malformedMetadata(
+                "\(Self.metadataName) identifier is \"\(reader.fileIdentifier ?? "")\", expected \"V001\"")
         }
-    }
-
-    /// The unit of the coordinates (metadata `CoordinateType`).
-    public enum CoordinateType: Sendable, Hashable {
-        /// Fractions of the image size.
-        case ratio
-        /// Pixels.
-        case pixel
-        /// A code this reader has no name for.
-        case other(Int8)
-
-        /// Creates the type for a schema code.
-        public init(rawValue: Int8) {
-            switch rawValue {
-            case 0: self = .ratio
-            case 1: self = .pixel
-            default: self = .other(rawValue)
-            }
+        let root = try reader.rootTable(what: "ImageSegmenterOptions")
+        let code = try root.integer(0, default: Int8(0), what: "ImageSegmenterOptions.activation")
+        guard let activation = SegmenterActivation(rawValue: code) else {
+            throw .malformedMetadata("\(Self.metadataName) has unknown activation \(code)")
         }
-    }
-
-    /// The positions of the box's four values in the tensor's last dimension, in the order the `type` names them
-    /// (empty when not recorded).
-    public var index: [UInt32]
-    /// How the four values describe a box.
-    public var type: BoxType
-    /// The unit of the coordinates.
-    public var coordinateType: CoordinateType
-
-    /// Creates the value from its fields.
-    public init(index: [UInt32], type: BoxType, coordinateType: CoordinateType) {
-        self.index = index
-        self.type = type
-        self.coordinateType = coordinateType
-    }
-
-    init(_ table: FlatTable) throws(ModelFormatError) {
-        index = try table.integers(0, as: UInt32.self, what: "BoundingBoxProperties.index") ?? []
-        type = BoxType(rawValue: try table.integer(1, default: Int8(0), what: "BoundingBoxProperties.type"))
-        coordinateType = CoordinateType(
-            rawValue: try table.integer(2, default: Int8(0), what: "BoundingBoxProperties.coordinate_type"))
+        self = activation
     }
 }
