@@ -37,6 +37,7 @@ import Testing
     @Test func casesArePresent() {
         #expect(Self.cases.count == 5)
         #expect(Interpreter.supportedOperators.contains(.resizeNearestNeighbor))
+        #expect(Interpreter.supportedCustomOperators.contains("TFLite_Detection_PostProcess"))
     }
 
     @Test(arguments: cases, [InterpreterOptions(threadCount: 1), InterpreterOptions(kernelMode: .reference)])
