@@ -5,42 +5,47 @@ import PureVisionImage
 /// `purevision embed IMAGE... [--model PATH] [--l2-normalize] [--quantize] [--json]` and
 /// `purevision similarity IMAGE_A IMAGE_B [--model PATH]`.
 enum EmbedCommand {
-    static func embedder(_ parsed: ParsedArguments, l2Normalize: Bool, quantize: Bool) throws -> ImageEmbedder {
+    static func embedder(
+        _ parsed: ParsedArguments, l2Normalize: Bool, quantize: Bool, threads: Int = 1
+    ) throws -> ImageEmbedder {
         try ImageEmbedder(
             options: ImageEmbedderOptions(
                 baseOptions: BaseOptions(
                     modelAssetPath: try parsed.single("--model")
-                        ?? BundledModels.path("efficientnet_lite0_embedder.tflite")),
+                        ?? BundledModels.path("efficientnet_lite0_embedder.tflite"),
+                    threadCount: threads),
                 l2Normalize: l2Normalize, quantize: quantize))
     }
 
     static func run(_ arguments: [String]) throws {
         let parsed = try ParsedArguments(
-            arguments, valueOptions: ["--model"], flagOptions: ["--l2-normalize", "--quantize", "--json"])
-        guard !parsed.positional.isEmpty else { throw CommandLineError.usage("embed needs at least one IMAGE") }
-        let embedder = try embedder(
-            parsed, l2Normalize: parsed.flags.contains("--l2-normalize"), quantize: parsed.flags.contains("--quantize"))
-        for path in parsed.positional {
-            let result = try embedder.embed(image: try PixelImage(contentsOfFile: path))
-            let name = (path as NSString).lastPathComponent
-            if parsed.flags.contains("--json") {
-                print(json(name: name, result: result))
-                continue
-            }
-            print("\(name):")
-            for e in result.embeddings {
-                let head = "  head \(e.headIndex)\(e.headName.map { " '\($0)'" } ?? "")"
-                if let floats = e.floatEmbedding {
-                    let norm = floats.reduce(0.0) { $0 + Double($1) * Double($1) }.squareRoot()
-                    let first = floats.prefix(6).map { String(format: "%.5f", $0) }.joined(separator: " ")
-                    print("\(head): \(floats.count) floats, L2 norm \(String(format: "%.5f", norm)), first: \(first)")
-                } else if let bytes = e.quantizedEmbedding {
-                    let first = bytes.prefix(8).map(String.init).joined(separator: " ")
-                    print("\(head): \(bytes.count) int8 values, first: \(first)")
+            arguments, valueOptions: BatchOptions.valueOptions.union(["--model"]),
+            flagOptions: BatchOptions.flagOptions.union(["--l2-normalize", "--quantize"]))
+        let batch = try BatchOptions(parsed)
+        try BatchRunner.run(command: "embed", positional: parsed.positional, options: batch) {
+            let embedder = try embedder(
+                parsed, l2Normalize: parsed.flags.contains("--l2-normalize"),
+                quantize: parsed.flags.contains("--quantize"), threads: batch.threads)
+            return { item in
+                let result = try embedder.embed(image: try item.image())
+                var lines = ["\(item.displayName):"]
+                for e in result.embeddings {
+                    let head = "  head \(e.headIndex)\(e.headName.map { " '\($0)'" } ?? "")"
+                    if let floats = e.floatEmbedding {
+                        let norm = floats.reduce(0.0) { $0 + Double($1) * Double($1) }.squareRoot()
+                        let first = floats.prefix(6).map { String(format: "%.5f", $0) }.joined(separator: " ")
+                        lines.append(
+                            "\(head): \(floats.count) floats, L2 norm \(String(format: "%.5f", norm)), first: \(first)")
+                    } else if let bytes = e.quantizedEmbedding {
+                        let first = bytes.prefix(8).map(String.init).joined(separator: " ")
+                        lines.append("\(head): \(bytes.count) int8 values, first: \(first)")
+                    }
                 }
+                return ItemReport(json: json(name: item.name, result: result), text: lines.joined(separator: "\n"))
             }
         }
     }
+
 
     static func similarity(_ arguments: [String]) throws {
         let parsed = try ParsedArguments(arguments, valueOptions: ["--model"], flagOptions: [])

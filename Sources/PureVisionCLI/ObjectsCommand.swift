@@ -13,13 +13,17 @@ enum ObjectsCommand {
     static func run(_ arguments: [String]) throws {
         let parsed = try ParsedArguments(
             arguments,
-            valueOptions: ["--model", "--max-results", "--score-threshold", "--allow", "--deny", "--out"],
-            flagOptions: ["--json"])
-        guard !parsed.positional.isEmpty else { throw CommandLineError.usage("objects needs at least one IMAGE") }
-        let json = parsed.flags.contains("--json")
+            valueOptions: BatchOptions.valueOptions.union([
+                "--model", "--max-results", "--score-threshold", "--allow", "--deny", "--out",
+            ]),
+            flagOptions: BatchOptions.flagOptions)
+        let batch = try BatchOptions(parsed, modes: [.image, .video])
+        let json = batch.json
         var options = ObjectDetectorOptions(
             baseOptions: BaseOptions(
-                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("efficientdet_lite0.tflite")))
+                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("efficientdet_lite0.tflite"),
+                threadCount: batch.threads),
+            runningMode: batch.mode)
         if let text = try parsed.single("--max-results") {
             guard let value = Int(text) else { throw CommandLineError.usage("--max-results takes an integer") }
             options.maxResults = value
@@ -32,32 +36,28 @@ enum ObjectsCommand {
         }
         options.categoryAllowlist = ClassifyCommand.names(try parsed.single("--allow"))
         options.categoryDenylist = ClassifyCommand.names(try parsed.single("--deny"))
-        let detector = try ObjectDetector(options: options)
-        let outputDirectory = try parsed.single("--out")
-        if let outputDirectory {
-            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-        }
-        for path in parsed.positional {
-            let image = try PixelImage(contentsOfFile: path)
-            let result = try detector.detect(image: image)
-            let name = (path as NSString).lastPathComponent
-            if json {
-                print(self.json(name: name, image: image, result: result))
-            } else {
-                print("\(name): \(result.detections.count) object(s)")
+        let outputDirectory = try OutputDirectory(parsed.single("--out"))
+        try BatchRunner.run(command: "objects", positional: parsed.positional, options: batch) {
+            let detector = try ObjectDetector(options: options)
+            return { item in
+                let image = try item.image()
+                let result =
+                    batch.mode == .video
+                    ? try detector.detect(videoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
+                    : try detector.detect(image: image)
+                try outputDirectory?.write(annotate(image, result), for: item, suffix: "objects")
+                var lines = ["\(item.displayName): \(result.detections.count) object(s)"]
                 for detection in result.detections {
                     let b = detection.boundingBox
                     let c = detection.categories.first
                     let label = c?.displayName ?? c?.categoryName ?? "#\(c?.index ?? -1)"
-                    print(
+                    lines.append(
                         "  \(String(format: "%.4f", c?.score ?? 0))  \(label)  box x \(b.originX) y \(b.originY) "
                             + "w \(b.width) h \(b.height)")
                 }
-            }
-            if let outputDirectory {
-                let stem = (name as NSString).deletingPathExtension
-                let destination = (outputDirectory as NSString).appendingPathComponent("\(stem)_objects.png")
-                try annotate(image, result).writePNG(toFile: destination)
+                return ItemReport(
+                    json: self.json(name: item.name, image: image, result: result),
+                    text: lines.joined(separator: "\n"))
             }
         }
     }
