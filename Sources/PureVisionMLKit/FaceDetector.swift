@@ -63,12 +63,13 @@ public final class FaceDetector: @unchecked Sendable {
     private func loadedAnalyzer() throws(VisionTaskError) -> FaceAnalyzer {
         lock.lock()
         defer { lock.unlock() }
-        if analyzer == nil {
-            do throws(VisionTaskError) { analyzer = .success(try FaceAnalyzer(options: options)) } catch {
-                analyzer = .failure(error)
-            }
+        if let analyzer { return try analyzer.get() }
+        let loaded: Result<FaceAnalyzer, VisionTaskError>
+        do throws(VisionTaskError) { loaded = .success(try FaceAnalyzer(options: options)) } catch {
+            loaded = .failure(error)
         }
-        return try analyzer!.get()
+        analyzer = loaded
+        return try loaded.get()
     }
 }
 
