@@ -1,4 +1,4 @@
-@testable import PureVisionImage
+import PureVisionImage
 import Testing
 
 /// The camera's YUV 4:2:0 conversion (used by `MPImage(pixelBuffer:)` and `VisionImage(buffer:)` on Apple

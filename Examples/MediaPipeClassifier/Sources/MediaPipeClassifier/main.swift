@@ -59,7 +59,7 @@ func runVideoMode() throws -> Int {
 
 // MARK: Live stream
 
-class ImageClassifierResultProcessor: NSObject, ImageClassifierLiveStreamDelegate, @unchecked Sendable {
+class ImageClassifierResultProcessor: NSObject, ImageClassifierLiveStreamDelegate {
     let lastTimestamp: Int
     let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()

@@ -60,7 +60,7 @@ func runVideoMode() throws -> Int {
 
 // MARK: Live stream
 
-class HandLandmarkerResultProcessor: NSObject, HandLandmarkerLiveStreamDelegate, @unchecked Sendable {
+class HandLandmarkerResultProcessor: NSObject, HandLandmarkerLiveStreamDelegate {
     let lastTimestamp: Int
     let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
