@@ -13,6 +13,7 @@ enum CommandLineTool {
                purevision classify IMAGE... [--model PATH] [--max-results K] [--score-threshold X] [--allow a,b]
                                    [--deny a,b] [--json]
                purevision labels MODEL
+               purevision segment IMAGE... [--model PATH] [--json] [--out DIR] [--background blur|#RRGGBB|IMAGE]
 
         Subcommands:
           run    Run a .tflite model on .npy inputs; writes DIR/output_0.npy, output_1.npy, ... (float32 outputs
@@ -37,6 +38,13 @@ enum CommandLineTool {
                  With --json one line per image: {"image","classifications":[{"headIndex","headName","categories":
                  [{"index","score","categoryName","displayName"}]}]}.
           labels Print a model's labels (from its metadata), one per line.
+          segment  Segment images (MediaPipe's ImageSegmenter; default model: the bundled selfie_segmenter). With
+                 --json one line per image: {"image","width","height","labels":[...],"categoryPixelCounts":[...]}
+                 (pixels per label; a one-class model's background is not counted). --out DIR writes
+                 DIR/<stem>_category.png (the 8-bit category mask as MediaPipe gives it: class indices, or 0 = the
+                 class and 255 = background for a one-class model), DIR/<stem>_confidence.npy (float32 H x W x K)
+                 and, with --background, DIR/<stem>_background.png: the foreground kept over the blurred image, a
+                 colour or another image, blended by the confidence mask.
         """
 
     static func run(_ arguments: [String]) throws {
@@ -52,6 +60,7 @@ enum CommandLineTool {
         case "hands": try HandsCommand.run(rest)
         case "classify": try ClassifyCommand.run(rest)
         case "labels": try LabelsCommand.run(rest)
+        case "segment": try SegmentCommand.run(rest)
         case "-h", "--help", "help": print(usage)
         default: throw CommandLineError.usage("unknown subcommand '\(subcommand)'")
         }
