@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     dependencies: [.package(name: "PureVision", path: "../..")],
     targets: [
-        .executableTarget(name: "FirebaseFaces", dependencies: [.product(name: "PureVisionMLKit", package: "PureVision")])
+        .executableTarget(
+            name: "FirebaseFaces", dependencies: [.product(name: "PureVisionMLKit", package: "PureVision")])
     ]
 )

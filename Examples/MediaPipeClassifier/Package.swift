@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     dependencies: [.package(name: "PureVision", path: "../..")],
     targets: [
-        .executableTarget(name: "MediaPipeClassifier", dependencies: [.product(name: "PureVisionMediaPipe", package: "PureVision")])
+        .executableTarget(
+            name: "MediaPipeClassifier", dependencies: [.product(name: "PureVisionMediaPipe", package: "PureVision")])
     ]
 )

@@ -96,17 +96,17 @@ public enum VisionDetectorImageOrientation: UInt, Sendable, Hashable {
 }
 
 #if !canImport(UIKit)
-extension VisionImage {
-    /// The type of `orientation`: `UIImage.Orientation` where UIKit exists (as in ML Kit), PureVision's
-    /// `ImageOrientation` (the same cases) elsewhere.
-    public typealias Orientation = ImageOrientation
-}
+    extension VisionImage {
+        /// The type of `orientation`: `UIImage.Orientation` where UIKit exists (as in ML Kit), PureVision's
+        /// `ImageOrientation` (the same cases) elsewhere.
+        public typealias Orientation = ImageOrientation
+    }
 
-extension ImageOrientation {
-    /// The same orientation: converts between `VisionImage.Orientation` and `ImageOrientation`, which are one type
-    /// here (the UIKit file has the two real conversions).
-    init(_ orientation: ImageOrientation) { self = orientation }
-}
+    extension ImageOrientation {
+        /// The same orientation: converts between `VisionImage.Orientation` and `ImageOrientation`, which are one type
+        /// here (the UIKit file has the two real conversions).
+        init(_ orientation: ImageOrientation) { self = orientation }
+    }
 #endif
 
 extension ImageOrientation {
@@ -129,7 +129,9 @@ extension PixelImage {
     /// `.leftMirrored` (EXIF 5, transpose) is the flip then `.left`.
     func flippedHorizontally() -> PixelImage {
         let channels = format.channelCount
-        let width = width, height = height, stride = bytesPerRow
+        let width = width
+        let height = height
+        let stride = bytesPerRow
         var output = [UInt8](repeating: 0, count: width * height * channels)
         withUnsafePixels { source in
             output.withUnsafeMutableBufferPointer { out in

@@ -37,8 +37,11 @@ import Testing
         #expect(faces.count == expected.count, "\(what)")
         for (face, native) in zip(faces, expected) {
             #expect(face.native == native, "\(what): wraps the native face")
-            #expect(face.frame.origin.x == CGFloat(native.frame.originX) && face.frame.width == CGFloat(native.frame.width))
-            #expect(face.frame.origin.y == CGFloat(native.frame.originY) && face.frame.height == CGFloat(native.frame.height))
+            #expect(
+                face.frame.origin.x == CGFloat(native.frame.originX) && face.frame.width == CGFloat(native.frame.width))
+            #expect(
+                face.frame.origin.y == CGFloat(native.frame.originY)
+                    && face.frame.height == CGFloat(native.frame.height))
             #expect(face.hasHeadEulerAngleY == (native.headEulerAngleY != nil))
             #expect(face.headEulerAngleY == CGFloat(native.headEulerAngleY ?? 0))
             #expect(face.headEulerAngleX == CGFloat(native.headEulerAngleX ?? 0))
@@ -126,7 +129,8 @@ import Testing
         let stored = try PixelImage(contentsOfFile: Self.photo("faces/grace_hopper.jpg"))
         let image = VisionImage(pixelImage: stored)
         image.orientation = .leftMirrored
-        Self.expectSame(try detector.results(in: image), try native.results(in: try Self.transposed(stored)), "leftMirrored")
+        Self.expectSame(
+            try detector.results(in: image), try native.results(in: try Self.transposed(stored)), "leftMirrored")
         // Firebase's metadata names the same orientation EXIF-style.
         let firebaseImage = VisionImage(pixelImage: stored)
         let metadata = VisionImageMetadata()
@@ -146,7 +150,8 @@ import Testing
         // runs on a pool thread.
         let mainQueueKey = DispatchSpecificKey<Bool>()
         DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
-        let outcome: (faces: [VisionFace]?, error: String?, onMain: Bool) = await withCheckedContinuation { continuation in
+        let outcome: (faces: [VisionFace]?, error: String?, onMain: Bool) = await withCheckedContinuation {
+            continuation in
             detector.process(image) { faces, error in
                 continuation.resume(
                     returning: (faces, error.map { "\($0)" }, DispatchQueue.getSpecific(key: mainQueueKey) == true))

@@ -12,10 +12,14 @@ enum CompatFixtures {
         Fixtures.testFile("PureVisionTests/Fixtures/" + relativePath)
     }
 
-    static let handPhotos = ["hands/hand_src.jpg", "hands/hand_dst.jpg", "hands/palm_up.jpg", "hands/composite_src_dst.png"]
+    static let handPhotos = [
+        "hands/hand_src.jpg", "hands/hand_dst.jpg", "hands/palm_up.jpg", "hands/composite_src_dst.png",
+    ]
     static let videoFrames = (0..<12).map { String(format: "hands/video/frame_%03d.png", $0) }
-    static let classifierPhotos = ["classifier/skimage_chelsea.png", "classifier/skimage_coffee.png",
-                                   "classifier/opencvdoc_orange.png"]
+    static let classifierPhotos = [
+        "classifier/skimage_chelsea.png", "classifier/skimage_coffee.png",
+        "classifier/opencvdoc_orange.png",
+    ]
     static let facePhotos = ["faces/grace_hopper.jpg", "faces/astronaut.png", "faces/composite_two_faces.png"]
 }
 

@@ -67,7 +67,8 @@ import Testing
         var count: Int { lock.withLock { received.count } }
 
         func faceDetector(
-            _ faceDetector: PureVisionMediaPipe.FaceDetector, didFinishDetection result: PureVisionMediaPipe.FaceDetectorResult?,
+            _ faceDetector: PureVisionMediaPipe.FaceDetector,
+            didFinishDetection result: PureVisionMediaPipe.FaceDetectorResult?,
             timestampInMilliseconds: Int, error: (any Error)?
         ) {
             lock.withLock { received.append((result, timestampInMilliseconds)) }
@@ -83,7 +84,8 @@ import Testing
         let detector = try PureVisionMediaPipe.FaceDetector(options: options)
         let native = try PureVision.FaceDetector(modelPath: CompatFixtures.faceModel)
         for (index, name) in CompatFixtures.facePhotos.enumerated() {
-            try detector.detectAsync(image: try MPImage(contentsOfFile: CompatFixtures.photo(name)), timestampInMilliseconds: index)
+            try detector.detectAsync(
+                image: try MPImage(contentsOfFile: CompatFixtures.photo(name)), timestampInMilliseconds: index)
             #expect(waitUntil { recorder.count == index + 1 }, "result \(index) delivered")
         }
         detector.close()

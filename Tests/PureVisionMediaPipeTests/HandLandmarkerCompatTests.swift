@@ -68,13 +68,15 @@ import Testing
         for (index, name) in CompatFixtures.videoFrames.enumerated() {
             let path = CompatFixtures.photo(name)
             let timestamp = index * 33
-            let result = try landmarker.detect(videoFrame: try MPImage(contentsOfFile: path), timestampInMilliseconds: timestamp)
+            let result = try landmarker.detect(
+                videoFrame: try MPImage(contentsOfFile: path), timestampInMilliseconds: timestamp)
             let expected = try native.detect(
                 videoFrame: try PixelImage(contentsOfFile: path), timestampInMilliseconds: timestamp)
             Self.expectSame(result, expected, timestamp: timestamp, name)
         }
         #expect(throws: VisionTaskError.self) {
-            try landmarker.detect(image: try MPImage(contentsOfFile: CompatFixtures.photo(CompatFixtures.videoFrames[0])))
+            try landmarker.detect(
+                image: try MPImage(contentsOfFile: CompatFixtures.photo(CompatFixtures.videoFrames[0])))
         }
     }
 
@@ -172,7 +174,9 @@ import Testing
         #expect(parts.map(\.count) == [6, 3, 3, 3, 3, 3])
         // Each finger is a chain from its base landmark 1, 5, 9, 13, 17 to its tip.
         for (finger, base) in zip(parts.dropFirst(), [1, 5, 9, 13, 17] as [UInt]) {
-            #expect(finger.map(\.start) == [base, base + 1, base + 2] && finger.map(\.end) == [base + 1, base + 2, base + 3])
+            #expect(
+                finger.map(\.start) == [base, base + 1, base + 2]
+                    && finger.map(\.end) == [base + 1, base + 2, base + 3])
         }
     }
 }

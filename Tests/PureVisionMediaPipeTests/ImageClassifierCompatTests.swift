@@ -7,7 +7,9 @@ import Testing
 /// `PureVisionMediaPipe.ImageClassifier` gives exactly PureVision's results with MediaPipe iOS's defaults (score
 /// threshold 0), a `CGRect` region of interest, and its live-stream delegate.
 @Suite struct ImageClassifierCompatTests {
-    static func nativeOptions(_ mode: PureVision.RunningMode = .image, maxResults: Int = 3) -> PureVision.ImageClassifierOptions {
+    static func nativeOptions(_ mode: PureVision.RunningMode = .image, maxResults: Int = 3)
+        -> PureVision.ImageClassifierOptions
+    {
         .init(
             baseOptions: .init(modelAssetPath: CompatFixtures.classifierModel), runningMode: mode,
             maxResults: maxResults, scoreThreshold: 0)
@@ -25,7 +27,9 @@ import Testing
         _ compat: PureVisionMediaPipe.ImageClassifierResult, _ native: PureVision.ImageClassifierResult,
         timestamp: Int, _ what: String
     ) {
-        #expect(compat.timestampInMilliseconds == timestamp && compat.classificationResult.timestampInMilliseconds == timestamp)
+        #expect(
+            compat.timestampInMilliseconds == timestamp
+                && compat.classificationResult.timestampInMilliseconds == timestamp)
         #expect(compat.classificationResult.classifications == native.classifications, "\(what)")
         #expect(compat.classificationResult.classifications.first?.categories.count == 3, "\(what): maxResults")
     }
@@ -37,9 +41,11 @@ import Testing
             let path = CompatFixtures.photo(name)
             let image = try MPImage(contentsOfFile: path)
             let pixels = try PixelImage(contentsOfFile: path)
-            Self.expectSame(try classifier.classify(image: image), try native.classify(image: pixels), timestamp: 0, name)
+            Self.expectSame(
+                try classifier.classify(image: image), try native.classify(image: pixels), timestamp: 0, name)
             let roi = CGRect(x: 0.25, y: 0.125, width: 0.5, height: 0.625)
-            let nativeROI = ImageProcessingOptions(regionOfInterest: RectF(left: 0.25, top: 0.125, right: 0.75, bottom: 0.75))
+            let nativeROI = ImageProcessingOptions(
+                regionOfInterest: RectF(left: 0.25, top: 0.125, right: 0.75, bottom: 0.75))
             Self.expectSame(
                 try classifier.classify(image: image, regionOfInterest: roi),
                 try native.classify(image: pixels, imageProcessingOptions: nativeROI), timestamp: 0, "\(name) ROI")
@@ -49,7 +55,8 @@ import Testing
     @Test func defaultsAreMediaPipeIOSs() {
         let options = PureVisionMediaPipe.ImageClassifierOptions()
         #expect(options.runningMode == .image && options.maxResults == -1 && options.scoreThreshold == 0)
-        #expect(options.displayNamesLocale == "en" && options.categoryAllowlist.isEmpty && options.categoryDenylist.isEmpty)
+        #expect(
+            options.displayNamesLocale == "en" && options.categoryAllowlist.isEmpty && options.categoryDenylist.isEmpty)
         #expect(options.baseOptions.modelAssetPath == "" && options.baseOptions.delegate == .CPU)
     }
 
@@ -59,8 +66,10 @@ import Testing
         for (index, name) in CompatFixtures.classifierPhotos.enumerated() {
             let path = CompatFixtures.photo(name)
             Self.expectSame(
-                try classifier.classify(videoFrame: try MPImage(contentsOfFile: path), timestampInMilliseconds: index * 40),
-                try native.classify(videoFrame: try PixelImage(contentsOfFile: path), timestampInMilliseconds: index * 40),
+                try classifier.classify(
+                    videoFrame: try MPImage(contentsOfFile: path), timestampInMilliseconds: index * 40),
+                try native.classify(
+                    videoFrame: try PixelImage(contentsOfFile: path), timestampInMilliseconds: index * 40),
                 timestamp: index * 40, name)
         }
     }

@@ -85,7 +85,8 @@ import Testing
                 continue
             }
             let path = Fixtures.testFile("PureVisionTests/Fixtures/" + name)
-            Self.expectSame(result, try native.segment(image: try PixelImage(contentsOfFile: path)), timestamp: 10 * index, name)
+            Self.expectSame(
+                result, try native.segment(image: try PixelImage(contentsOfFile: path)), timestamp: 10 * index, name)
         }
     }
 }

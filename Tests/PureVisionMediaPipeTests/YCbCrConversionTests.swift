@@ -25,7 +25,9 @@ import Testing
         #expect(Self.uniform(y: 16, cb: 128, cr: 128, fullRange: false) == [UInt8](repeating: 0, count: 27))
         #expect(Self.uniform(y: 235, cb: 128, cr: 128, fullRange: false) == [UInt8](repeating: 255, count: 27))
         #expect(Self.uniform(y: 0, cb: 128, cr: 128, fullRange: true) == [UInt8](repeating: 0, count: 27))
-        #expect(Self.uniform(y: 200, cb: 128, cr: 128, fullRange: true, matrix: .bt709) == [UInt8](repeating: 200, count: 27))
+        #expect(
+            Self.uniform(y: 200, cb: 128, cr: 128, fullRange: true, matrix: .bt709)
+                == [UInt8](repeating: 200, count: 27))
     }
 
     @Test func chromaMovesTheRightChannels() {

@@ -11,7 +11,8 @@ public enum MaskDataType: Sendable, Hashable {
 /// A single-channel mask the size of the input image: MediaPipe's `Mask` (`MPPMask`).
 ///
 /// The mask owns its memory, row-major, `width · height` elements. Reading it as the other type converts once, as
-/// MediaPipe does (bytes are divided by 255, floats multiplied by 255 and rounded), and keeps the conversion.
+/// MediaPipe does (bytes are divided by 255; floats are multiplied by 255 and truncated, clamped to 0…255), and
+/// keeps the conversion.
 public final class Mask: @unchecked Sendable {
     // @unchecked: the primary buffer never changes after init; the converted one is created once, under `lock`.
     /// The width in pixels.
@@ -77,7 +78,10 @@ public final class Mask: @unchecked Sendable {
         if let convertedBytes { return UnsafePointer(convertedBytes) }
         let converted = UnsafeMutablePointer<UInt8>.allocate(capacity: max(count, 1))
         if let floats {
-            for i in 0..<count { converted[i] = UInt8(min(max((floats[i] * 255).rounded(), 0), 255)) }
+            for i in 0..<count {
+                let scaled = floats[i] * 255
+                converted[i] = scaled.isNaN ? 0 : UInt8(min(max(scaled, 0), 255))  // truncated, as MediaPipe's C cast
+            }
         }
         convertedBytes = converted
         return UnsafePointer(converted)

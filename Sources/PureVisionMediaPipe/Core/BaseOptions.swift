@@ -5,8 +5,10 @@ import PureVision
 /// PureVision has one engine, on the CPU: `.GPU` is accepted so that MediaPipe code compiles and runs unchanged,
 /// and the task then runs on the CPU, with the same results `.CPU` gives.
 public enum Delegate: Sendable, Hashable {
-    /// Run on the CPU (MediaPipe's default).
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    /// Run on the CPU (MediaPipe's default; MediaPipe's spelling, as `.GPU`).
     case CPU
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// MediaPipe's GPU delegate. Accepted, but PureVision runs on the CPU: there is no GPU engine.
     case GPU
 }

@@ -51,14 +51,14 @@ public final class MPImage: Sendable {
 }
 
 #if !canImport(UIKit)
-extension MPImage {
-    /// The orientation type of the initializers that take one from the platform: `UIImage.Orientation` where UIKit
-    /// exists (as in MediaPipe), PureVision's `ImageOrientation` (the same cases) elsewhere.
-    public typealias Orientation = ImageOrientation
-}
+    extension MPImage {
+        /// The orientation type of the initializers that take one from the platform: `UIImage.Orientation` where UIKit
+        /// exists (as in MediaPipe), PureVision's `ImageOrientation` (the same cases) elsewhere.
+        public typealias Orientation = ImageOrientation
+    }
 
-extension ImageOrientation {
-    /// The same orientation (the identity where `MPImage.Orientation` is `ImageOrientation`).
-    init(_ orientation: MPImage.Orientation) { self = orientation }
-}
+    extension ImageOrientation {
+        /// The same orientation (the identity where `MPImage.Orientation` is `ImageOrientation`).
+        init(_ orientation: MPImage.Orientation) { self = orientation }
+    }
 #endif

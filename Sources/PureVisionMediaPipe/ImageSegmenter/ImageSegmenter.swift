@@ -45,7 +45,8 @@ public final class ImageSegmenterResult: Sendable {
     public let timestampInMilliseconds: Int
 
     /// Creates a result, as MediaPipe's `init(confidenceMasks:categoryMask:qualityScores:timestampInMilliseconds:)`.
-    public init(confidenceMasks: [Mask]?, categoryMask: Mask?, qualityScores: [NSNumber]?, timestampInMilliseconds: Int) {
+    public init(confidenceMasks: [Mask]?, categoryMask: Mask?, qualityScores: [NSNumber]?, timestampInMilliseconds: Int)
+    {
         self.confidenceMasks = confidenceMasks
         self.categoryMask = categoryMask
         self.qualityScores = qualityScores
@@ -55,7 +56,9 @@ public final class ImageSegmenterResult: Sendable {
     /// The same masks as PureVision's result, copied into `Mask`s.
     convenience init(_ native: PureVision.ImageSegmenterResult, timestampInMilliseconds: Int) {
         self.init(
-            confidenceMasks: native.confidenceMasks?.map { Mask(floats: $0.values, width: $0.width, height: $0.height) },
+            confidenceMasks: native.confidenceMasks?.map {
+                Mask(floats: $0.values, width: $0.width, height: $0.height)
+            },
             categoryMask: native.categoryMask.map { Mask(bytes: $0.values, width: $0.width, height: $0.height) },
             qualityScores: native.qualityScores.map { NSNumber(value: $0) },
             timestampInMilliseconds: timestampInMilliseconds)
@@ -92,7 +95,9 @@ public final class ImageSegmenter: Sendable {
                     segmenter, delegate, result, timestamp, error in
                     delegate.imageSegmenter(
                         segmenter,
-                        didFinishSegmentation: result.map { ImageSegmenterResult($0, timestampInMilliseconds: timestamp) },
+                        didFinishSegmentation: result.map {
+                            ImageSegmenterResult($0, timestampInMilliseconds: timestamp)
+                        },
                         timestampInMilliseconds: timestamp, error: error)
                 }
             }

@@ -5,7 +5,9 @@ import Dispatch
 import Foundation
 import PureVisionMLKit  // was: import Firebase
 
-let photos = ["grace_hopper.jpg", "astronaut.png", "opencvdoc_face.jpg"].map { "Tests/PureVisionTests/Fixtures/faces/" + $0 }
+let photos = ["grace_hopper.jpg", "astronaut.png", "opencvdoc_face.jpg"].map {
+    "Tests/PureVisionTests/Fixtures/faces/" + $0
+}
 
 let vision = Vision.vision()
 
@@ -44,7 +46,8 @@ func detect(_ remaining: ArraySlice<String>, found: Int) {
         print("\((path as NSString).lastPathComponent): \(faces.count) face(s)")
         for face in faces {
             let frame = face.frame
-            print(String(format: "  frame (%.0f, %.0f, %.0f × %.0f)", frame.minX, frame.minY, frame.width, frame.height))
+            print(
+                String(format: "  frame (%.0f, %.0f, %.0f × %.0f)", frame.minX, frame.minY, frame.width, frame.height))
             if face.hasHeadEulerAngleY {
                 print(String(format: "  head rotated to the right %.1f°", face.headEulerAngleY))
             }

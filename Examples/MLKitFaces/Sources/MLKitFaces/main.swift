@@ -14,9 +14,10 @@ func report(_ faces: [Face], in path: String) {
         let frame = face.frame
         print(String(format: "  frame (%.0f, %.0f, %.0f × %.0f)", frame.minX, frame.minY, frame.width, frame.height))
         if face.hasHeadEulerAngleX && face.hasHeadEulerAngleY && face.hasHeadEulerAngleZ {
-            print(String(
-                format: "  head rotated X %.1f°, Y %.1f°, Z %.1f°", face.headEulerAngleX, face.headEulerAngleY,
-                face.headEulerAngleZ))
+            print(
+                String(
+                    format: "  head rotated X %.1f°, Y %.1f°, Z %.1f°", face.headEulerAngleX, face.headEulerAngleY,
+                    face.headEulerAngleZ))
         }
         // If landmark detection was enabled (mouth, ears, eyes, cheeks, and nose available):
         if let leftEye = face.landmark(ofType: .leftEye) {

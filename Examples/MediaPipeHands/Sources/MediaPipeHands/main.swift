@@ -4,7 +4,8 @@
 import Foundation
 import PureVisionMediaPipe  // was: import MediaPipeTasksVision
 
-let modelPath = "Models/hand_landmarker.task"  // an app: Bundle.main.path(forResource: "hand_landmarker", ofType: "task")
+// An app: Bundle.main.path(forResource: "hand_landmarker", ofType: "task")
+let modelPath = "Models/hand_landmarker.task"
 let photos = ["hand_src.jpg", "hand_dst.jpg", "palm_up.jpg"].map { "Tests/PureVisionTests/Fixtures/hands/" + $0 }
 let frames = (0..<24).map { String(format: "Tests/PureVisionTests/Fixtures/hands/video/frame_%03d.png", $0) }
 
