@@ -26,6 +26,9 @@ let package = Package(
         .library(name: "PureVisionEngine", targets: ["PureVisionEngine"]),
         .library(name: "PureVisionTFLite", targets: ["PureVisionTFLite"]),
         .library(name: "PureVisionImage", targets: ["PureVisionImage"]),
+        // Source compatibility: MediaPipe Tasks iOS (MediaPipeTasksVision) and ML Kit / Firebase ML face detection.
+        .library(name: "PureVisionMediaPipe", targets: ["PureVisionMediaPipe"]),
+        .library(name: "PureVisionMLKit", targets: ["PureVisionMLKit"]),
         .executable(name: "purevision", targets: ["PureVisionCLI"]),
         .executable(name: "bench", targets: ["PureVisionBench"]),
     ],
@@ -67,6 +70,10 @@ let package = Package(
             dependencies: ["PureVisionEngine", "PureVisionImage", "PureVisionTFLite", "PureVisionKernels"]
         ),
 
+        // Thin source-compatibility layers over PureVision's native API (see README, "Coming from MediaPipe or ML Kit").
+        .target(name: "PureVisionMediaPipe", dependencies: ["PureVision"]),
+        .target(name: "PureVisionMLKit", dependencies: ["PureVision"]),
+
         // MARK: Executables
         .executableTarget(
             name: "PureVisionCLI", dependencies: ["PureVisionEngine", "PureVision", "PureVisionImage"]),
@@ -95,6 +102,11 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "PureVisionCLITests", dependencies: ["PureVisionTestSupport"]),
+        .testTarget(
+            name: "PureVisionMediaPipeTests",
+            dependencies: ["PureVisionMediaPipe", "PureVision", "PureVisionTestSupport"]),
+        .testTarget(
+            name: "PureVisionMLKitTests", dependencies: ["PureVisionMLKit", "PureVision", "PureVisionTestSupport"]),
         .testTarget(
             name: "PureVisionEngineTests",
             dependencies: ["PureVisionEngine", "PureVisionTFLite", "PureVisionTestSupport"],

@@ -1,0 +1,11 @@
+import Foundation
+import PureVision
+
+extension CGRect {
+    /// The region of interest for PureVision: nil for `CGRect.zero` (MediaPipe's "whole image"), else the rect's
+    /// edges as normalized coordinates.
+    var regionOfInterest: RectF? {
+        guard self != .zero else { return nil }
+        return RectF(left: Float(minX), top: Float(minY), right: Float(maxX), bottom: Float(maxY))
+    }
+}

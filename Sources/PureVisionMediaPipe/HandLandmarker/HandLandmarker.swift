@@ -1,0 +1,158 @@
+import Foundation
+import PureVision
+
+/// Options of a `HandLandmarker`: MediaPipe's `HandLandmarkerOptions` (`MPPHandLandmarkerOptions`), with its
+/// defaults.
+public final class HandLandmarkerOptions: TaskOptions {
+    /// How the landmarker is fed. Default `.image`.
+    public var runningMode: RunningMode = .image
+    /// The most hands reported. Default 1.
+    public var numHands: Int = 1
+    /// Palm detections scoring below this are ignored. Default 0.5.
+    public var minHandDetectionConfidence: Float = 0.5
+    /// A hand is reported only when its presence score exceeds this. Default 0.5.
+    public var minHandPresenceConfidence: Float = 0.5
+    /// Video and live stream: the overlap threshold for adding a newly detected hand to the tracked ones. Default 0.5.
+    public var minTrackingConfidence: Float = 0.5
+    /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
+    public weak var handLandmarkerLiveStreamDelegate: (any HandLandmarkerLiveStreamDelegate)?
+
+    /// Creates options with MediaPipe's defaults.
+    public override init() { super.init() }
+}
+
+/// Receives a live-stream `HandLandmarker`'s results: MediaPipe's `HandLandmarkerLiveStreamDelegate`
+/// (`MPPHandLandmarkerLiveStreamDelegate`), without its `NSObjectProtocol` requirement so that it works on Linux too.
+///
+/// Called on the landmarker's private serial queue, in timestamp order, once per processed frame; a frame dropped
+/// because the landmarker was busy is not reported (as in MediaPipe).
+public protocol HandLandmarkerLiveStreamDelegate: AnyObject {
+    /// One frame's outcome: a result, or nil and the error.
+    func handLandmarker(
+        _ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?)
+}
+
+/// The hands found in one image or frame: MediaPipe's `HandLandmarkerResult` (`MPPHandLandmarkerResult`). The i-th
+/// entry of each array describes hand i.
+public final class HandLandmarkerResult: Sendable {
+    /// Per hand, 21 landmarks normalized to the image.
+    public let landmarks: [[NormalizedLandmark]]
+    /// Per hand, the 21 landmarks in metres around the hand's approximate centre.
+    public let worldLandmarks: [[Landmark]]
+    /// Per hand, one category: "Right" (index 0) or "Left" (index 1) with its score.
+    public let handedness: [[ResultCategory]]
+    /// The frame's timestamp (0 in image mode).
+    public let timestampInMilliseconds: Int
+
+    /// Creates a result, as MediaPipe's `init(landmarks:worldLandmarks:handedness:timestampInMilliseconds:)`.
+    public init(
+        landmarks: [[NormalizedLandmark]], worldLandmarks: [[Landmark]], handedness: [[ResultCategory]],
+        timestampInMilliseconds: Int
+    ) {
+        self.landmarks = landmarks
+        self.worldLandmarks = worldLandmarks
+        self.handedness = handedness
+        self.timestampInMilliseconds = timestampInMilliseconds
+    }
+
+    /// The same hands as PureVision's result.
+    convenience init(_ native: PureVision.HandLandmarkerResult, timestampInMilliseconds: Int) {
+        self.init(
+            landmarks: native.landmarks.map { $0.map(NormalizedLandmark.init) },
+            worldLandmarks: native.worldLandmarks.map { $0.map(Landmark.init) }, handedness: native.handedness,
+            timestampInMilliseconds: timestampInMilliseconds)
+    }
+}
+
+/// MediaPipe's `HandLandmarker` (`MPPHandLandmarker`) over PureVision's `HandLandmarker`: palm detection, 21 hand
+/// landmarks, world landmarks and handedness per hand, tracking in video and live-stream modes.
+public final class HandLandmarker: Sendable {
+    /// The connections between the palm's landmarks (MediaPipe's `handPalmConnections`).
+    public static let handPalmConnections = Connection.list([(0, 1), (0, 5), (9, 13), (13, 17), (5, 9), (0, 17)])
+    /// The thumb's connections (`handThumbConnections`).
+    public static let handThumbConnections = Connection.list([(1, 2), (2, 3), (3, 4)])
+    /// The index finger's connections (`handIndexFingerConnections`).
+    public static let handIndexFingerConnections = Connection.list([(5, 6), (6, 7), (7, 8)])
+    /// The middle finger's connections (`handMiddleFingerConnections`).
+    public static let handMiddleFingerConnections = Connection.list([(9, 10), (10, 11), (11, 12)])
+    /// The ring finger's connections (`handRingFingerConnections`).
+    public static let handRingFingerConnections = Connection.list([(13, 14), (14, 15), (15, 16)])
+    /// The pinky's connections (`handPinkyConnections`).
+    public static let handPinkyConnections = Connection.list([(17, 18), (18, 19), (19, 20)])
+    /// Every connection of the hand: palm, thumb, index, middle, ring, pinky (`handConnections`).
+    public static let handConnections =
+        handPalmConnections + handThumbConnections + handIndexFingerConnections + handMiddleFingerConnections
+        + handRingFingerConnections + handPinkyConnections
+
+    private let landmarker: PureVision.HandLandmarker
+    private let relay: LiveStreamRelay<HandLandmarker>
+
+    /// MediaPipe's `init(modelPath:)`: an image-mode landmarker for a `hand_landmarker.task` bundle.
+    /// - Throws: `VisionTaskError` for a missing or malformed bundle.
+    public convenience init(modelPath: String) throws {
+        let options = HandLandmarkerOptions()
+        options.baseOptions.modelAssetPath = modelPath
+        try self.init(options: options)
+    }
+
+    /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
+    /// - Throws: `VisionTaskError` for options out of range, a missing or malformed bundle, or a live-stream
+    ///   delegate missing in `.liveStream` mode or set in another mode.
+    public init(options: HandLandmarkerOptions) throws {
+        let delegate = options.handLandmarkerLiveStreamDelegate
+        try LiveStreamDelegateRule.check(runningMode: options.runningMode, hasDelegate: delegate != nil)
+        let relay = LiveStreamRelay<HandLandmarker>(delegate: delegate)
+        var handler: (@Sendable (LiveStreamEvent<PureVision.HandLandmarkerResult>) -> Void)?
+        if options.runningMode == .liveStream {
+            handler = { event in
+                relay.relay(event, to: (any HandLandmarkerLiveStreamDelegate).self) {
+                    landmarker, delegate, result, timestamp, error in
+                    delegate.handLandmarker(
+                        landmarker,
+                        didFinishDetection: result.map { HandLandmarkerResult($0, timestampInMilliseconds: timestamp) },
+                        timestampInMilliseconds: timestamp, error: error)
+                }
+            }
+        }
+        landmarker = try PureVision.HandLandmarker(
+            options: PureVision.HandLandmarkerOptions(
+                baseOptions: options.baseOptions.native, runningMode: options.runningMode, numHands: options.numHands,
+                minHandDetectionConfidence: options.minHandDetectionConfidence,
+                minHandPresenceConfidence: options.minHandPresenceConfidence,
+                minTrackingConfidence: options.minTrackingConfidence, resultHandler: handler))
+        self.relay = relay
+        relay.attach(self)
+    }
+
+    /// MediaPipe's `detect(image:)` (`.image` mode): palm detection runs on every call.
+    /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
+    public func detect(image: MPImage) throws -> HandLandmarkerResult {
+        try withExtendedLifetime(image) {
+            HandLandmarkerResult(try landmarker.detect(image: image.pixelImage), timestampInMilliseconds: 0)
+        }
+    }
+
+    /// MediaPipe's `detect(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
+    /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
+    ///   unusable image.
+    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> HandLandmarkerResult {
+        try withExtendedLifetime(image) {
+            HandLandmarkerResult(
+                try landmarker.detect(videoFrame: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds),
+                timestampInMilliseconds: timestampInMilliseconds)
+        }
+    }
+
+    /// MediaPipe's `detectAsync(image:timestampInMilliseconds:)` (`.liveStream` mode): returns at once; the result
+    /// goes to the options' `handLandmarkerLiveStreamDelegate`.
+    /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
+    public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
+        try withExtendedLifetime(image) {
+            try landmarker.detectAsync(image: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds)
+        }
+    }
+
+    /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
+    public func close() { landmarker.close() }
+}

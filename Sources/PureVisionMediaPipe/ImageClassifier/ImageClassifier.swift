@@ -1,0 +1,166 @@
+import Foundation
+import PureVision
+
+/// Options of an `ImageClassifier`: MediaPipe's `ImageClassifierOptions` (`MPPImageClassifierOptions`), with its
+/// defaults.
+public final class ImageClassifierOptions: TaskOptions {
+    /// How the classifier is fed. Default `.image`.
+    public var runningMode: RunningMode = .image
+    /// The locale of the display names, when the model has localized labels. Default `"en"`.
+    public var displayNamesLocale: String = "en"
+    /// The most categories per head, best first; a negative value keeps all. Default −1.
+    public var maxResults: Int = -1
+    /// Categories scoring below this are dropped. Default 0, which (as in MediaPipe iOS) replaces the threshold in the
+    /// model's metadata.
+    public var scoreThreshold: Float = 0
+    /// Only these category names are kept (exclusive with `categoryDenylist`). Default empty.
+    public var categoryAllowlist: [String] = []
+    /// These category names are dropped (exclusive with `categoryAllowlist`). Default empty.
+    public var categoryDenylist: [String] = []
+    /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
+    public weak var imageClassifierLiveStreamDelegate: (any ImageClassifierLiveStreamDelegate)?
+
+    /// Creates options with MediaPipe's defaults.
+    public override init() { super.init() }
+}
+
+/// Receives a live-stream `ImageClassifier`'s results: MediaPipe's `ImageClassifierLiveStreamDelegate`
+/// (`MPPImageClassifierLiveStreamDelegate`), without its `NSObjectProtocol` requirement so that it works on Linux.
+///
+/// Called on the classifier's private serial queue, in timestamp order, once per processed frame; a frame dropped
+/// because the classifier was busy is not reported (as in MediaPipe).
+public protocol ImageClassifierLiveStreamDelegate: AnyObject {
+    /// One frame's outcome: a result, or nil and the error.
+    func imageClassifier(
+        _ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?,
+        timestampInMilliseconds: Int, error: (any Error)?)
+}
+
+/// What an `ImageClassifier` found in one image or frame: MediaPipe's `ImageClassifierResult`
+/// (`MPPImageClassifierResult`).
+public final class ImageClassifierResult: Sendable {
+    /// The classifications, one per head: `result.classificationResult.classifications[0].categories`.
+    public let classificationResult: ClassificationResult
+    /// The frame's timestamp (0 in image mode).
+    public let timestampInMilliseconds: Int
+
+    /// Creates a result, as MediaPipe's `init(classificationResult:timestampInMilliseconds:)`.
+    public init(classificationResult: ClassificationResult, timestampInMilliseconds: Int) {
+        self.classificationResult = classificationResult
+        self.timestampInMilliseconds = timestampInMilliseconds
+    }
+
+    /// The same classifications as PureVision's result.
+    convenience init(_ native: PureVision.ImageClassifierResult, timestampInMilliseconds: Int) {
+        self.init(
+            classificationResult: ClassificationResult(
+                classifications: native.classifications, timestampInMilliseconds: timestampInMilliseconds),
+            timestampInMilliseconds: timestampInMilliseconds)
+    }
+}
+
+/// MediaPipe's `ImageClassifier` (`MPPImageClassifier`) over PureVision's `ImageClassifier`.
+public final class ImageClassifier: Sendable {
+    private let classifier: PureVision.ImageClassifier
+    private let relay: LiveStreamRelay<ImageClassifier>
+
+    /// MediaPipe's `init(modelPath:)`: an image-mode classifier for a `.tflite` model.
+    /// - Throws: `VisionTaskError` for a missing or unsupported model.
+    public convenience init(modelPath: String) throws {
+        let options = ImageClassifierOptions()
+        options.baseOptions.modelAssetPath = modelPath
+        try self.init(options: options)
+    }
+
+    /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
+    /// - Throws: `VisionTaskError` for invalid options, a missing or unsupported model, or a live-stream delegate
+    ///   missing in `.liveStream` mode or set in another mode.
+    public init(options: ImageClassifierOptions) throws {
+        let delegate = options.imageClassifierLiveStreamDelegate
+        try LiveStreamDelegateRule.check(runningMode: options.runningMode, hasDelegate: delegate != nil)
+        let relay = LiveStreamRelay<ImageClassifier>(delegate: delegate)
+        var handler: (@Sendable (LiveStreamEvent<PureVision.ImageClassifierResult>) -> Void)?
+        if options.runningMode == .liveStream {
+            handler = { event in
+                relay.relay(event, to: (any ImageClassifierLiveStreamDelegate).self) {
+                    classifier, delegate, result, timestamp, error in
+                    delegate.imageClassifier(
+                        classifier,
+                        didFinishClassification: result.map {
+                            ImageClassifierResult($0, timestampInMilliseconds: timestamp)
+                        }, timestampInMilliseconds: timestamp, error: error)
+                }
+            }
+        }
+        classifier = try PureVision.ImageClassifier(
+            options: PureVision.ImageClassifierOptions(
+                baseOptions: options.baseOptions.native, runningMode: options.runningMode,
+                displayNamesLocale: options.displayNamesLocale, maxResults: options.maxResults,
+                scoreThreshold: options.scoreThreshold, categoryAllowlist: options.categoryAllowlist,
+                categoryDenylist: options.categoryDenylist, resultHandler: handler))
+        self.relay = relay
+        relay.attach(self)
+    }
+
+    /// MediaPipe's `classify(image:)` (`.image` mode), on the whole image.
+    /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
+    public func classify(image: MPImage) throws -> ImageClassifierResult {
+        try classify(image: image, regionOfInterest: .zero)
+    }
+
+    /// MediaPipe's `classify(image:regionOfInterest:)` (`.image` mode): `roi` in normalized coordinates of the
+    /// upright image; `CGRect.zero` is the whole image.
+    /// - Throws: `VisionTaskError` for the wrong running mode, an invalid region or an unusable image.
+    public func classify(image: MPImage, regionOfInterest roi: CGRect) throws -> ImageClassifierResult {
+        try withExtendedLifetime(image) {
+            ImageClassifierResult(
+                try classifier.classify(image: image.pixelImage, imageProcessingOptions: processing(roi)),
+                timestampInMilliseconds: 0)
+        }
+    }
+
+    /// MediaPipe's `classify(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
+    /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
+    ///   unusable image.
+    public func classify(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> ImageClassifierResult {
+        try classify(videoFrame: image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: .zero)
+    }
+
+    /// MediaPipe's `classify(videoFrame:timestampInMilliseconds:regionOfInterest:)` (`.video` mode).
+    /// - Throws: as `classify(videoFrame:timestampInMilliseconds:)`, or for an invalid region.
+    public func classify(
+        videoFrame image: MPImage, timestampInMilliseconds: Int, regionOfInterest roi: CGRect
+    ) throws -> ImageClassifierResult {
+        try withExtendedLifetime(image) {
+            ImageClassifierResult(
+                try classifier.classify(
+                    videoFrame: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds,
+                    imageProcessingOptions: processing(roi)),
+                timestampInMilliseconds: timestampInMilliseconds)
+        }
+    }
+
+    /// MediaPipe's `classifyAsync(image:timestampInMilliseconds:)` (`.liveStream` mode): returns at once; the
+    /// result goes to the options' `imageClassifierLiveStreamDelegate`.
+    /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
+    public func classifyAsync(image: MPImage, timestampInMilliseconds: Int) throws {
+        try classifyAsync(image: image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: .zero)
+    }
+
+    /// MediaPipe's `classifyAsync(image:timestampInMilliseconds:regionOfInterest:)` (`.liveStream` mode).
+    /// - Throws: as `classifyAsync(image:timestampInMilliseconds:)`, or for an invalid region.
+    public func classifyAsync(image: MPImage, timestampInMilliseconds: Int, regionOfInterest roi: CGRect) throws {
+        try withExtendedLifetime(image) {
+            try classifier.classifyAsync(
+                image: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds,
+                imageProcessingOptions: processing(roi))
+        }
+    }
+
+    /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
+    public func close() { classifier.close() }
+
+    private func processing(_ roi: CGRect) -> ImageProcessingOptions? {
+        roi.regionOfInterest.map { ImageProcessingOptions(regionOfInterest: $0) }
+    }
+}

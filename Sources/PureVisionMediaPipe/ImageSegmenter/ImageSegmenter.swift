@@ -1,0 +1,144 @@
+import Foundation
+import PureVision
+
+/// Options of an `ImageSegmenter`: MediaPipe's `ImageSegmenterOptions` (`MPPImageSegmenterOptions`), with its
+/// defaults.
+public final class ImageSegmenterOptions: TaskOptions {
+    /// How the segmenter is fed. Default `.image`.
+    public var runningMode: RunningMode = .image
+    /// The locale of the display names, when the model has localized labels. Default `"en"`.
+    public var displayNamesLocale: String = "en"
+    /// Whether results have one confidence mask per class. Default true.
+    public var shouldOutputConfidenceMasks: Bool = true
+    /// Whether results have the category mask. Default false.
+    public var shouldOutputCategoryMask: Bool = false
+    /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
+    public weak var imageSegmenterLiveStreamDelegate: (any ImageSegmenterLiveStreamDelegate)?
+
+    /// Creates options with MediaPipe's defaults.
+    public override init() { super.init() }
+}
+
+/// Receives a live-stream `ImageSegmenter`'s results: MediaPipe's `MPPImageSegmenterLiveStreamDelegate` (whose
+/// header exports it to Swift under the name `ObjectDetectorLiveStreamDelegate`, a slip; this is the intended
+/// name), without its `NSObjectProtocol` requirement so that it works on Linux.
+///
+/// Called on the segmenter's private serial queue, in timestamp order, once per processed frame; a frame dropped
+/// because the segmenter was busy is not reported (as in MediaPipe).
+public protocol ImageSegmenterLiveStreamDelegate: AnyObject {
+    /// One frame's outcome: a result, or nil and the error.
+    func imageSegmenter(
+        _ imageSegmenter: ImageSegmenter, didFinishSegmentation result: ImageSegmenterResult?,
+        timestampInMilliseconds: Int, error: (any Error)?)
+}
+
+/// What an `ImageSegmenter` found in one image or frame: MediaPipe's `ImageSegmenterResult`
+/// (`MPPImageSegmenterResult`). Masks have the input image's stored size.
+public final class ImageSegmenterResult: Sendable {
+    /// One `.float32` mask per class, in label order; nil unless `shouldOutputConfidenceMasks`.
+    public let confidenceMasks: [Mask]?
+    /// The `.uInt8` category mask (a class index per pixel); nil unless `shouldOutputCategoryMask`.
+    public let categoryMask: Mask?
+    /// The model's quality scores, one per class (1 when the model gives none).
+    public let qualityScores: [NSNumber]?
+    /// The frame's timestamp (0 in image mode).
+    public let timestampInMilliseconds: Int
+
+    /// Creates a result, as MediaPipe's `init(confidenceMasks:categoryMask:qualityScores:timestampInMilliseconds:)`.
+    public init(confidenceMasks: [Mask]?, categoryMask: Mask?, qualityScores: [NSNumber]?, timestampInMilliseconds: Int)
+    {
+        self.confidenceMasks = confidenceMasks
+        self.categoryMask = categoryMask
+        self.qualityScores = qualityScores
+        self.timestampInMilliseconds = timestampInMilliseconds
+    }
+
+    /// The same masks as PureVision's result, copied into `Mask`s.
+    convenience init(_ native: PureVision.ImageSegmenterResult, timestampInMilliseconds: Int) {
+        self.init(
+            confidenceMasks: native.confidenceMasks?.map {
+                Mask(floats: $0.values, width: $0.width, height: $0.height)
+            },
+            categoryMask: native.categoryMask.map { Mask(bytes: $0.values, width: $0.width, height: $0.height) },
+            qualityScores: native.qualityScores.map { NSNumber(value: $0) },
+            timestampInMilliseconds: timestampInMilliseconds)
+    }
+}
+
+/// MediaPipe's `ImageSegmenter` (`MPPImageSegmenter`) over PureVision's `ImageSegmenter`.
+public final class ImageSegmenter: Sendable {
+    private let segmenter: PureVision.ImageSegmenter
+    private let relay: LiveStreamRelay<ImageSegmenter>
+
+    /// The class names in mask order (MediaPipe's `labels`); empty for a model without labels.
+    public var labels: [String] { segmenter.labels }
+
+    /// MediaPipe's `init(modelPath:)`: an image-mode segmenter for a `.tflite` model (confidence masks only).
+    /// - Throws: `VisionTaskError` for a missing or unsupported model.
+    public convenience init(modelPath: String) throws {
+        let options = ImageSegmenterOptions()
+        options.baseOptions.modelAssetPath = modelPath
+        try self.init(options: options)
+    }
+
+    /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
+    /// - Throws: `VisionTaskError` when neither mask is requested, for a missing or unsupported model, or a
+    ///   live-stream delegate missing in `.liveStream` mode or set in another mode.
+    public init(options: ImageSegmenterOptions) throws {
+        let delegate = options.imageSegmenterLiveStreamDelegate
+        try LiveStreamDelegateRule.check(runningMode: options.runningMode, hasDelegate: delegate != nil)
+        let relay = LiveStreamRelay<ImageSegmenter>(delegate: delegate)
+        var handler: (@Sendable (LiveStreamEvent<PureVision.ImageSegmenterResult>) -> Void)?
+        if options.runningMode == .liveStream {
+            handler = { event in
+                relay.relay(event, to: (any ImageSegmenterLiveStreamDelegate).self) {
+                    segmenter, delegate, result, timestamp, error in
+                    delegate.imageSegmenter(
+                        segmenter,
+                        didFinishSegmentation: result.map {
+                            ImageSegmenterResult($0, timestampInMilliseconds: timestamp)
+                        },
+                        timestampInMilliseconds: timestamp, error: error)
+                }
+            }
+        }
+        segmenter = try PureVision.ImageSegmenter(
+            options: PureVision.ImageSegmenterOptions(
+                baseOptions: options.baseOptions.native, runningMode: options.runningMode,
+                displayNamesLocale: options.displayNamesLocale, outputCategoryMask: options.shouldOutputCategoryMask,
+                outputConfidenceMasks: options.shouldOutputConfidenceMasks, resultHandler: handler))
+        self.relay = relay
+        relay.attach(self)
+    }
+
+    /// MediaPipe's `segment(image:)` (`.image` mode).
+    /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
+    public func segment(image: MPImage) throws -> ImageSegmenterResult {
+        try withExtendedLifetime(image) {
+            ImageSegmenterResult(try segmenter.segment(image: image.pixelImage), timestampInMilliseconds: 0)
+        }
+    }
+
+    /// MediaPipe's `segment(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
+    /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
+    ///   unusable image.
+    public func segment(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> ImageSegmenterResult {
+        try withExtendedLifetime(image) {
+            ImageSegmenterResult(
+                try segmenter.segment(videoFrame: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds),
+                timestampInMilliseconds: timestampInMilliseconds)
+        }
+    }
+
+    /// MediaPipe's `segmentAsync(image:timestampInMilliseconds:)` (`.liveStream` mode): returns at once; the result
+    /// goes to the options' `imageSegmenterLiveStreamDelegate`.
+    /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
+    public func segmentAsync(image: MPImage, timestampInMilliseconds: Int) throws {
+        try withExtendedLifetime(image) {
+            try segmenter.segmentAsync(image: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds)
+        }
+    }
+
+    /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
+    public func close() { segmenter.close() }
+}
