@@ -14,6 +14,8 @@ extension Bench {
             ("hand_landmarker_image", measureHandsImage),
             ("hand_landmarker_video_per_frame", measureHandsVideo),
             ("image_classifier", measureClassifier),
+            ("face_landmarker_image", measureFaceLandmarkerImage),
+            ("face_landmarker_video_per_frame", measureFaceLandmarkerVideo),
         ]
         for pipeline in pipelines where options.filter.map({ pipeline.name.contains($0) }) ?? true {
             for threads in options.threadCounts {

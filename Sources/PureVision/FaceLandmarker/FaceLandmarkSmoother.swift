@@ -97,12 +97,15 @@ struct FaceLandmarkSmoother: Sendable {
         let time = Int64(timestampInMilliseconds).multipliedReportingOverflow(by: 1_000_000)
         let nanoseconds = time.overflow ? Int64.max : time.partialValue
         for i in pixels.indices {
-            pixels[i].x = Float(filters[3 * i].apply(
-                timeNanoseconds: nanoseconds, valueScale: valueScale, value: Double(pixels[i].x)))
-            pixels[i].y = Float(filters[3 * i + 1].apply(
-                timeNanoseconds: nanoseconds, valueScale: valueScale, value: Double(pixels[i].y)))
-            pixels[i].z = Float(filters[3 * i + 2].apply(
-                timeNanoseconds: nanoseconds, valueScale: valueScale, value: Double(pixels[i].z)))
+            pixels[i].x = Float(
+                filters[3 * i].apply(
+                    timeNanoseconds: nanoseconds, valueScale: valueScale, value: Double(pixels[i].x)))
+            pixels[i].y = Float(
+                filters[3 * i + 1].apply(
+                    timeNanoseconds: nanoseconds, valueScale: valueScale, value: Double(pixels[i].y)))
+            pixels[i].z = Float(
+                filters[3 * i + 2].apply(
+                    timeNanoseconds: nanoseconds, valueScale: valueScale, value: Double(pixels[i].z)))
         }
         return pixels.map { NormalizedLandmark(x: $0.x / width, y: $0.y / height, z: $0.z / width) }
     }

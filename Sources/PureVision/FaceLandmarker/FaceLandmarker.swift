@@ -46,7 +46,8 @@ public final class FaceLandmarker: Sendable {
 
     /// Tracks faces in one video frame (`.video` mode); timestamps must strictly increase.
     public func detect(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int,
+        imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> FaceLandmarkerResult {
         try runner.runVideo(
             FaceLandmarkerFrame(image: image, processing: imageProcessingOptions),
@@ -74,7 +75,8 @@ public final class FaceLandmarker: Sendable {
 
     /// Tracks faces in one video frame off the calling thread (`.video` mode).
     public func detect(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int,
+        imageProcessingOptions: ImageProcessingOptions? = nil
     ) async throws -> FaceLandmarkerResult {
         let owned = image.isBorrowed ? image.ownedCopy() : image
         return try await runner.runVideoAsync(
@@ -84,6 +86,33 @@ public final class FaceLandmarker: Sendable {
 
     /// Every live-stream outcome from now on, in timestamp order; the stream ends when the landmarker is closed.
     public func liveStreamResults() -> AsyncStream<LiveStreamEvent<FaceLandmarkerResult>> { runner.events() }
+
+    /// The 52 blendshape scores MediaPipe's blendshape model gives for `landmarks` (478, normalized to an image of
+    /// `imageWidth` × `imageHeight` pixels): the stage the landmarker runs after the landmark model, for landmarks
+    /// from elsewhere (another frame, an edited mesh). Needs `outputFaceBlendshapes`.
+    /// - Throws: `VisionTaskError.invalidOption` without `outputFaceBlendshapes` or with fewer than 478 landmarks.
+    public func blendshapes(
+        landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int
+    ) throws(VisionTaskError) -> [ResultCategory] {
+        guard options.outputFaceBlendshapes else {
+            throw .invalidOption(name: "outputFaceBlendshapes", reason: "blendshapes were not asked for")
+        }
+        return try pipeline.blendshapeScores(landmarks, imageWidth: imageWidth, imageHeight: imageHeight)
+    }
+
+    /// The facial transformation matrix MediaPipe's geometry pipeline gives for `landmarks` (the first 468 are used),
+    /// or nil when they are too compact to fit. Needs `outputFacialTransformationMatrixes`.
+    /// - Throws: `VisionTaskError.invalidOption` without `outputFacialTransformationMatrixes`; `.model` when the fit
+    ///   fails.
+    public func facialTransformationMatrix(
+        landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int
+    ) throws(VisionTaskError) -> TransformMatrix? {
+        guard let geometry = pipeline.geometry else {
+            throw .invalidOption(
+                name: "outputFacialTransformationMatrixes", reason: "transformation matrixes were not asked for")
+        }
+        return try geometry.poseMatrix(landmarks: landmarks, imageWidth: imageWidth, imageHeight: imageHeight)
+    }
 
     /// How many times face detection has run: in video and live-stream modes it runs only while fewer than
     /// `numFaces` faces are tracked.

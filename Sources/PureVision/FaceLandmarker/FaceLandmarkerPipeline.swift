@@ -160,7 +160,9 @@ final class FaceLandmarkerPipeline: @unchecked Sendable {
 
         var scores: [[ResultCategory]] = []
         if blendshapes != nil {
-            for face in faces { scores.append(try blendshapeScores(face, imageWidth: image.width, imageHeight: image.height)) }
+            for face in faces {
+                scores.append(try blendshapeScores(face, imageWidth: image.width, imageHeight: image.height))
+            }
         }
         var matrixes: [TransformMatrix] = []
         if let geometry {
@@ -222,10 +224,13 @@ final class FaceLandmarkerPipeline: @unchecked Sendable {
 
     /// The 52 blendshape scores of one face: the 146 selected landmarks in pixels (`x·W`, `y·H`) through the
     /// blendshape model, scores in index order.
-    private func blendshapeScores(
+    func blendshapeScores(
         _ landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int
     ) throws(VisionTaskError) -> [ResultCategory] {
         guard let model = blendshapes else { return [] }
+        guard landmarks.count >= Self.landmarkCount else {
+            throw .invalidOption(name: "landmarks", reason: "need \(Self.landmarkCount), got \(landmarks.count)")
+        }
         let width = Float(imageWidth)
         let height = Float(imageHeight)
         return try model.interpreter.withSession { session throws(VisionTaskError) -> [ResultCategory] in

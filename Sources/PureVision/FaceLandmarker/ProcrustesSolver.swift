@@ -126,7 +126,8 @@ struct ProcrustesSolver: Sendable {
         for i in 0..<3 {
             for k in 0..<3 {
                 rotation[3 * i + k] =
-                    svd.u[3 * i] * vTransposed[k] + (svd.u[3 * i + 1] * vTransposed[3 + k]
+                    svd.u[3 * i] * vTransposed[k]
+                    + (svd.u[3 * i + 1] * vTransposed[3 + k]
                         + svd.u[3 * i + 2] * vTransposed[6 + k])
             }
         }

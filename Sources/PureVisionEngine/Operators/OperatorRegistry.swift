@@ -43,6 +43,10 @@ enum OperatorRegistry {
         .depthToSpace: DepthToSpaceOperator.self,
         .densify: DensifyOperator.self,
         .transpose: TransposeOperator.self,
+        .sum: MeanOperator.self,
+        .neg: UnaryOperator.self,
+        .sqrt: UnaryOperator.self,
+        .rsqrt: UnaryOperator.self,
     ]
 
     /// The lowering for a builtin operator, or nil when the engine does not support it.

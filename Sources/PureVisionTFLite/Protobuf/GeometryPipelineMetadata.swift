@@ -61,9 +61,9 @@ public struct GeometryPipelineMetadata: Sendable, Equatable {
     ///
     /// - Throws: `ProtobufError` for malformed wire data (`.truncated`, `.malformedVarint`, `.invalidTag`,
     ///   `.unexpectedWireType`, …) and `.invalidValue` naming the field for what MediaPipe's validation refuses:
-    ///   an unknown enum value, a missing canonical mesh, a vertex buffer that is not whole vertices or holds a non-finite value, a triangle
-    ///   list that is not whole triangles or names a vertex that does not exist, an empty basis, a basis landmark
-    ///   that is not a vertex, a negative or non-finite weight.
+    ///   an unknown enum value, a missing canonical mesh, a vertex buffer that is not whole vertices or holds a
+    ///   non-finite value, a triangle list that is not whole triangles or names a vertex that does not exist, an
+    ///   empty basis, a basis landmark that is not a vertex, a negative or non-finite weight.
     public init(bytes: [UInt8]) throws(ProtobufError) {
         var reader = ProtobufReader(bytes: bytes)
         var vertexType: UInt64 = 0

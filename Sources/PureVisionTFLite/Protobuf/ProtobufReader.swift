@@ -22,7 +22,8 @@ public enum ProtobufError: Error, Equatable, Sendable, CustomStringConvertible {
         case .truncated(let what, let offset): "truncated protobuf: \(what) at byte \(offset) runs past the end"
         case .malformedVarint(let offset): "malformed protobuf varint at byte \(offset)"
         case .invalidTag(let tag, let offset): "invalid protobuf tag \(tag) at byte \(offset)"
-        case .unsupportedGroup(let field, let offset): "protobuf group (field \(field)) at byte \(offset) is not supported"
+        case .unsupportedGroup(let field, let offset):
+            "protobuf group (field \(field)) at byte \(offset) is not supported"
         case .unexpectedWireType(let message, let field, let wireType, let offset):
             "\(message) field \(field) has wire type \(wireType) at byte \(offset), which its type cannot have"
         case .invalidValue(let what, let reason): "invalid \(what): \(reason)"
