@@ -131,8 +131,11 @@ enum FaceLandmarksCommand {
             }
             guard faceIndex < result.faceBlendshapes.count else { continue }
             let left = Int(points.map(\.0).min() ?? 0)
-            var y = Int(points.map(\.1).max() ?? 0) + 4 * scale
-            for entry in top(result.faceBlendshapes[faceIndex]) {
+            let entries = top(result.faceBlendshapes[faceIndex])
+            // Below the face, moved up as far as needed for the list to fit in the picture.
+            var y = min(Int(points.map(\.1).max() ?? 0) + 4 * scale, image.height - 10 * scale * entries.count)
+            y = max(0, y)
+            for entry in entries {
                 canvas.drawText(
                     "\(entry.name) \(String(format: "%.2f", entry.score))", at: (x: max(0, left), y: y), color: .yellow,
                     scale: scale)
