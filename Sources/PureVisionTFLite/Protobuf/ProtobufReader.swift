@@ -112,12 +112,12 @@ public struct ProtobufReader: Sendable {
     }
 
     /// Reads a varint value.
-    public mutating func varint(what: String = "varint") throws(ProtobufError) -> UInt64 {
+    public mutating func varint(what: @autoclosure () -> String = "varint") throws(ProtobufError) -> UInt64 {
         let start = position
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
-            guard position < end else { throw .truncated(what: what, offset: start) }
+            guard position < end else { throw .truncated(what: what(), offset: start) }
             let byte = bytes[position]
             position += 1
             // The tenth byte may only carry the 64th bit.
@@ -130,8 +130,8 @@ public struct ProtobufReader: Sendable {
     }
 
     /// Reads 4 little-endian bytes.
-    public mutating func fixed32(what: String = "fixed32") throws(ProtobufError) -> UInt32 {
-        guard end - position >= 4 else { throw .truncated(what: what, offset: position) }
+    public mutating func fixed32(what: @autoclosure () -> String = "fixed32") throws(ProtobufError) -> UInt32 {
+        guard end - position >= 4 else { throw .truncated(what: what(), offset: position) }
         var value: UInt32 = 0
         for i in 0..<4 { value |= UInt32(bytes[position + i]) << (8 * UInt32(i)) }
         position += 4
@@ -139,8 +139,8 @@ public struct ProtobufReader: Sendable {
     }
 
     /// Reads 8 little-endian bytes.
-    public mutating func fixed64(what: String = "fixed64") throws(ProtobufError) -> UInt64 {
-        guard end - position >= 8 else { throw .truncated(what: what, offset: position) }
+    public mutating func fixed64(what: @autoclosure () -> String = "fixed64") throws(ProtobufError) -> UInt64 {
+        guard end - position >= 8 else { throw .truncated(what: what(), offset: position) }
         var value: UInt64 = 0
         for i in 0..<8 { value |= UInt64(bytes[position + i]) << (8 * UInt64(i)) }
         position += 8
@@ -148,12 +148,13 @@ public struct ProtobufReader: Sendable {
     }
 
     /// Reads a length prefix and returns the range of the bytes it covers, moving past them.
-    public mutating func lengthDelimitedRange(what: String = "length-delimited value") throws(ProtobufError)
+    public mutating func lengthDelimitedRange(what: @autoclosure () -> String = "length-delimited value")
+        throws(ProtobufError)
         -> Range<Int>
     {
         let start = position
-        let length = try varint(what: what)
-        guard length <= UInt64(end - position) else { throw .truncated(what: what, offset: start) }
+        let length = try varint(what: what())
+        guard length <= UInt64(end - position) else { throw .truncated(what: what(), offset: start) }
         let range = position..<(position + Int(length))
         position = range.upperBound
         return range
@@ -161,9 +162,9 @@ public struct ProtobufReader: Sendable {
 
     /// A reader over the embedded message that follows (a length-delimited value).
     /// - Throws: `.truncated` when the length runs past this message, `.nestingTooDeep` beyond `maximumDepth`.
-    public mutating func message(what: String) throws(ProtobufError) -> ProtobufReader {
+    public mutating func message(what: @autoclosure () -> String) throws(ProtobufError) -> ProtobufReader {
         guard depth < Self.maximumDepth else { throw .nestingTooDeep(depth: Self.maximumDepth) }
-        let range = try lengthDelimitedRange(what: what)
+        let range = try lengthDelimitedRange(what: what())
         return ProtobufReader(bytes: bytes, range: range, depth: depth + 1)
     }
 
