@@ -130,10 +130,13 @@ final class FaceLandmarkerPipeline: @unchecked Sendable {
         let image = frame.image
         var rects = tracking ? trackedRects : []
         if !tracking || rects.count < options.numFaces {
-            let detected = try detectFaces(FaceFrame(image: image, processing: frame.processing))
-            rects = tracking ? Self.associate(rects + detected, threshold: options.minTrackingConfidence) : detected
-            rects = Array(rects.prefix(options.numFaces))
+            rects += try detectFaces(FaceFrame(image: image, processing: frame.processing))
         }
+        if tracking {
+            // The association runs on every stream frame, with or without new detections.
+            rects = Self.associate(rects, threshold: options.minTrackingConfidence)
+        }
+        rects = Array(rects.prefix(options.numFaces))
 
         var faces: [[NormalizedLandmark]] = []
         var nextRects: [NormalizedRect] = []
