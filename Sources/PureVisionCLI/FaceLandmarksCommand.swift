@@ -130,15 +130,16 @@ enum FaceLandmarksCommand {
                     center: points[centre], radius: Double(thickness + 1), color: .red, filled: true, thickness: 1)
             }
             guard faceIndex < result.faceBlendshapes.count else { continue }
-            let left = Int(points.map(\.0).min() ?? 0)
             let entries = top(result.faceBlendshapes[faceIndex])
+            let labels = entries.map { "\($0.name) \(String(format: "%.2f", $0.score))" }
+            // From the face's left edge, moved left as far as needed for the longest label (6 px a character).
+            let widest = 6 * scale * (labels.map(\.count).max() ?? 0)
+            let left = max(0, min(Int(points.map(\.0).min() ?? 0), image.width - widest))
             // Below the face, moved up as far as needed for the list to fit in the picture.
             var y = min(Int(points.map(\.1).max() ?? 0) + 4 * scale, image.height - 10 * scale * entries.count)
             y = max(0, y)
-            for entry in entries {
-                canvas.drawText(
-                    "\(entry.name) \(String(format: "%.2f", entry.score))", at: (x: max(0, left), y: y), color: .yellow,
-                    scale: scale)
+            for label in labels {
+                canvas.drawText(label, at: (x: left, y: y), color: .yellow, scale: scale)
                 y += 10 * scale
             }
         }
