@@ -2,12 +2,14 @@
 """Times the task pipelines end to end, ours beside MediaPipe Tasks 0.10.14, in one run, and prints the ratios.
 
 Our side: `BENCH --json --runs R --threads T`, reading its "kind":"pipeline" lines (face_detector,
-hand_landmarker_image, hand_landmarker_video_per_frame, image_classifier, face_landmarker_image,
-face_landmarker_video_per_frame). MediaPipe's side, in the same script run:
-the same models and the same decoded images (the committed fixtures the bench uses), image decoding excluded:
+hand_landmarker_image, hand_landmarker_video_per_frame, image_classifier, image_segmenter_selfie,
+image_segmenter_deeplab, face_landmarker_image, face_landmarker_video_per_frame). MediaPipe's side, in the same script
+run: the same models and the same decoded images (the committed fixtures the bench uses), image decoding excluded:
   - FaceDetector (IMAGE) on faces/grace_hopper.jpg with Models/face_detection_short_range.tflite;
   - HandLandmarker (IMAGE) on hands/hand_dst.jpg, and (VIDEO) over the 48 frames of hands/video, looped, per frame;
   - ImageClassifier (IMAGE) on classifier/skimage_chelsea.png with Models/efficientnet_lite0.tflite;
+  - ImageSegmenter (IMAGE, category mask and confidence masks) on faces/grace_hopper.jpg with
+    Models/selfie_segmenter.tflite and Models/deeplab_v3.tflite (image_segmenter_selfie, image_segmenter_deeplab);
   - FaceLandmarker (IMAGE) on faces/grace_hopper.jpg, and (VIDEO) over the 24 frames of face_landmarker/video, looped,
     per frame; both with blendshapes and transformation matrixes, Models/face_landmarker.task.
 Each is timed over R calls after 5 warm-up calls; medians are compared (ratio = ours / MediaPipe; below 1 we are
@@ -107,6 +109,13 @@ def theirs(runs):
         face_counter[0] += 1
 
     results["face_landmarker_video_per_frame"] = median_ms(next_face_frame, runs)
+
+    image = mp.Image.create_from_file(f"{FIXTURES}/faces/grace_hopper.jpg")
+    for name, model in (("image_segmenter_selfie", "selfie_segmenter"), ("image_segmenter_deeplab", "deeplab_v3")):
+        segmenter = vision.ImageSegmenter.create_from_options(vision.ImageSegmenterOptions(
+            base_options=base(model_asset_path=f"Models/{model}.tflite"), output_category_mask=True,
+            output_confidence_masks=True))
+        results[name] = median_ms(lambda: segmenter.segment(image), runs)
     return results
 
 

@@ -10,69 +10,48 @@ enum FaceLandmarksCommand {
 
     static func run(_ arguments: [String]) throws {
         let parsed = try ParsedArguments(
-            arguments, valueOptions: ["--model", "--num-faces", "--mode", "--out"],
-            flagOptions: ["--json", "--blendshapes", "--matrices"])
-        guard !parsed.positional.isEmpty else {
-            throw CommandLineError.usage("face-landmarks needs at least one IMAGE")
-        }
-        let mode: RunningMode
-        switch try parsed.single("--mode") ?? "image" {
-        case "image": mode = .image
-        case "video": mode = .video
-        case let other: throw CommandLineError.usage("--mode must be image or video, got '\(other)'")
-        }
-        let outputDirectory = try parsed.single("--out")
+            arguments, valueOptions: BatchOptions.valueOptions.union(["--model", "--num-faces", "--out"]),
+            flagOptions: BatchOptions.flagOptions.union(["--blendshapes", "--matrices"]))
+        let batch = try BatchOptions(parsed, modes: [.image, .video])
+        let outputDirectory = try OutputDirectory(parsed.single("--out"))
         let wantsBlendshapes = parsed.flags.contains("--blendshapes")
         let wantsMatrices = parsed.flags.contains("--matrices")
         var options = FaceLandmarkerOptions(
             baseOptions: BaseOptions(
-                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("face_landmarker.task")),
-            runningMode: mode,
+                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("face_landmarker.task"),
+                threadCount: batch.threads),
+            runningMode: batch.mode,
             // The picture lists the top blendshapes, so --out computes them even when the JSON does not show them.
             outputFaceBlendshapes: wantsBlendshapes || outputDirectory != nil,
             outputFacialTransformationMatrixes: wantsMatrices)
-        if let text = try parsed.single("--num-faces") {
-            guard let value = Int(text), value >= 1 else {
-                throw CommandLineError.usage("--num-faces takes a whole number ≥ 1, got '\(text)'")
-            }
-            options.numFaces = value
-        }
-        let landmarker = try FaceLandmarker(options: options)
-        if let outputDirectory {
-            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-        }
-        for (index, path) in parsed.positional.enumerated() {
-            let image = try PixelImage(contentsOfFile: path)
-            let timestamp = mode == .video ? 33 * index : 0
-            let result =
-                mode == .video
-                ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: timestamp)
-                : try landmarker.detect(image: image)
-            let name = (path as NSString).lastPathComponent
-            if parsed.flags.contains("--json") {
-                print(
-                    json(
-                        name: name, image: image, timestamp: timestamp, result: result,
-                        blendshapes: wantsBlendshapes, matrices: wantsMatrices))
-            } else {
-                print("\(name): \(result.faceLandmarks.count) face(s)")
+        if let value = try parsed.positiveInteger("--num-faces") { options.numFaces = value }
+        try BatchRunner.run(command: "face-landmarks", positional: parsed.positional, options: batch) {
+            let landmarker = try FaceLandmarker(options: options)
+            return { item in
+                let image = try item.image()
+                let result =
+                    batch.mode == .video
+                    ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
+                    : try landmarker.detect(image: image)
+                try outputDirectory?.write(annotate(image, result), for: item, suffix: "face_landmarks")
+                var lines = ["\(item.displayName): \(result.faceLandmarks.count) face(s)"]
                 for (face, scores) in result.faceBlendshapes.enumerated() where wantsBlendshapes {
-                    print(
+                    lines.append(
                         "  face \(face): "
                             + top(scores).map { "\($0.name) \(String(format: "%.2f", $0.score))" }
                             .joined(separator: ", "))
                 }
                 for (face, matrix) in result.facialTransformationMatrixes.enumerated() where wantsMatrices {
-                    print(
+                    lines.append(
                         String(
                             format: "  face %d: translation (%.2f, %.2f, %.2f) cm", face, matrix[0, 3], matrix[1, 3],
                             matrix[2, 3]))
                 }
-            }
-            if let outputDirectory {
-                let stem = (name as NSString).deletingPathExtension
-                let destination = (outputDirectory as NSString).appendingPathComponent("\(stem)_face_landmarks.png")
-                try annotate(image, result).writePNG(toFile: destination)
+                return ItemReport(
+                    json: json(
+                        name: item.name, image: image, timestamp: item.timestampInMilliseconds, result: result,
+                        blendshapes: wantsBlendshapes, matrices: wantsMatrices),
+                    text: lines.joined(separator: "\n"))
             }
         }
     }

@@ -55,6 +55,7 @@ declare -A MODULES=(
     [png]="PureVisionCore PureVisionImage"
     [jpeg]="PureVisionCore PureVisionImage"
     [npy]="PureVisionCore"
+    [y4m]="PureVisionCore PureVisionImage"
     [geometry_metadata]="PureVisionCore PureVisionTFLite"
 )
 declare -A LIBS=(
@@ -63,11 +64,12 @@ declare -A LIBS=(
     [png]="-lpng -ljpeg"
     [jpeg]="-lpng -ljpeg"
     [npy]=""
+    [y4m]="-lpng -ljpeg"
     [geometry_metadata]=""
 )
 
 targets=("$@")
-(( ${#targets[@]} )) || targets=(npy png jpeg model_bundle tflite_model geometry_metadata)
+(( ${#targets[@]} )) || targets=(npy png jpeg model_bundle tflite_model y4m geometry_metadata)
 build_cjpegsupport
 for target in "${targets[@]}"; do
     [[ -n ${MODULES[$target]+x} ]] || { echo "unknown target $target" >&2; exit 2; }
