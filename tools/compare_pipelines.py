@@ -2,16 +2,19 @@
 """Times the task pipelines end to end, ours beside MediaPipe Tasks 0.10.14, in one run, and prints the ratios.
 
 Our side: `BENCH --json --runs R --threads T`, reading its "kind":"pipeline" lines (face_detector,
-hand_landmarker_image, hand_landmarker_video_per_frame, image_classifier, object_detector, image_embedder, and the
-segmenters). MediaPipe's side, in the same script run:
-the same models and the same decoded images (the committed fixtures the bench uses), image decoding excluded:
+hand_landmarker_image, hand_landmarker_video_per_frame, image_classifier, object_detector, image_embedder,
+image_segmenter_selfie, image_segmenter_deeplab, face_landmarker_image, face_landmarker_video_per_frame). MediaPipe's
+side, in the same script run: the same models and the same decoded images (the committed fixtures the bench uses),
+image decoding excluded:
   - FaceDetector (IMAGE) on faces/grace_hopper.jpg with Models/face_detection_short_range.tflite;
   - HandLandmarker (IMAGE) on hands/hand_dst.jpg, and (VIDEO) over the 48 frames of hands/video, looped, per frame;
   - ImageClassifier (IMAGE) on classifier/skimage_chelsea.png with Models/efficientnet_lite0.tflite;
   - ObjectDetector (IMAGE, default options) on detector/opencv_basketball1.png with Models/efficientdet_lite0.tflite;
   - ImageEmbedder (IMAGE) on detector/skimage_chelsea.png with Models/efficientnet_lite0_embedder.tflite;
   - ImageSegmenter (IMAGE, category mask and confidence masks) on faces/grace_hopper.jpg with
-    Models/selfie_segmenter.tflite and Models/deeplab_v3.tflite (image_segmenter_selfie, image_segmenter_deeplab).
+    Models/selfie_segmenter.tflite and Models/deeplab_v3.tflite (image_segmenter_selfie, image_segmenter_deeplab);
+  - FaceLandmarker (IMAGE) on faces/grace_hopper.jpg, and (VIDEO) over the 24 frames of face_landmarker/video, looped,
+    per frame; both with blendshapes and transformation matrixes, Models/face_landmarker.task.
 Each is timed over R calls after 5 warm-up calls; medians are compared (ratio = ours / MediaPipe; below 1 we are
 faster). MediaPipe chooses its own thread count; run the whole script under `taskset -c 0` to compare on one core.
 
@@ -99,6 +102,27 @@ def theirs(runs):
         vision.ImageEmbedderOptions(base_options=base(model_asset_path="Models/efficientnet_lite0_embedder.tflite")))
     image = mp.Image.create_from_file(f"{FIXTURES}/detector/skimage_chelsea.png")
     results["image_embedder"] = median_ms(lambda: embedder.embed(image), runs)
+
+    face_options = dict(output_face_blendshapes=True, output_facial_transformation_matrixes=True)
+    face_landmarker = vision.FaceLandmarker.create_from_options(
+        vision.FaceLandmarkerOptions(base_options=base(model_asset_path="Models/face_landmarker.task"), **face_options))
+    image = mp.Image.create_from_file(f"{FIXTURES}/faces/grace_hopper.jpg")
+    results["face_landmarker_image"] = median_ms(lambda: face_landmarker.detect(image), runs)
+
+    face_video = vision.FaceLandmarker.create_from_options(
+        vision.FaceLandmarkerOptions(
+            base_options=base(model_asset_path="Models/face_landmarker.task"),
+            running_mode=vision.RunningMode.VIDEO, **face_options))
+    face_frames = [mp.Image.create_from_file(f"{FIXTURES}/face_landmarker/video/frame_{i:03d}.png") for i in range(24)]
+    face_counter = [0]
+
+    def next_face_frame():
+        i = face_counter[0]
+        face_video.detect_for_video(face_frames[i % len(face_frames)], 33 * i)
+        face_counter[0] += 1
+
+    results["face_landmarker_video_per_frame"] = median_ms(next_face_frame, runs)
+
     image = mp.Image.create_from_file(f"{FIXTURES}/faces/grace_hopper.jpg")
     for name, model in (("image_segmenter_selfie", "selfie_segmenter"), ("image_segmenter_deeplab", "deeplab_v3")):
         segmenter = vision.ImageSegmenter.create_from_options(vision.ImageSegmenterOptions(

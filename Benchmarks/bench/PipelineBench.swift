@@ -17,6 +17,8 @@ extension Bench {
             ("object_detector", measureObjectDetector),
             ("image_embedder", measureImageEmbedder),
             ("image_segmenter_selfie", measureSegmenterSelfie), ("image_segmenter_deeplab", measureSegmenterDeeplab),
+            ("face_landmarker_image", measureFaceLandmarkerImage),
+            ("face_landmarker_video_per_frame", measureFaceLandmarkerVideo),
         ]
         for pipeline in pipelines where options.filter.map({ pipeline.name.contains($0) }) ?? true {
             for threads in options.threadCounts {

@@ -8,6 +8,8 @@ enum CommandLineTool {
         usage: purevision run MODEL --input IN.npy [--input IN2.npy ...] --output-dir DIR [--threads N] [--reference]
                purevision faces IMAGE... [--model PATH] [--min-confidence X] [--json] [--out DIR]
                purevision hands IMAGE... [--model PATH] [--num-hands N] [--mode image|video] [--json] [--out DIR]
+               purevision face-landmarks IMAGE... [--model PATH] [--num-faces N] [--blendshapes] [--matrices]
+                                         [--mode image|video] [--json] [--out DIR]
                purevision face-analyze IMAGE... [--accurate] [--landmarks] [--contours] [--classify]
                                        [--mode image|video] [--json] [--out DIR] [--models DIR]
                purevision classify IMAGE... [--model PATH] [--max-results K] [--score-threshold X] [--allow a,b]
@@ -48,6 +50,14 @@ enum CommandLineTool {
                  --json one line per image: {"image","width","height","timestampMs","hands":[{"handedness":{"index",
                  "score","categoryName"},"landmarks":[[x,y,z]...21],"worldLandmarks":[[x,y,z]...21]}]}. In --mode
                  video the images are consecutive frames 33 ms apart. --out draws the landmarks and skeleton.
+          face-landmarks  Face landmarks (MediaPipe's FaceLandmarker; default model: the bundled
+                 face_landmarker.task): 478 landmarks per face, with --blendshapes the 52 blendshape scores, with
+                 --matrices the 4x4 facial transformation matrix (row-major, translation in cm). With --json one line
+                 per image: {"image","width","height","timestampMs","faces":[{"landmarks":[[x,y,z]...478],
+                 "blendshapes":[{"index","score","categoryName"}...52],"transformationMatrix":[16 numbers]}]} (the
+                 last two only when asked for). In --mode video the inputs are consecutive frames, tracked (and with
+                 one face smoothed) as MediaPipe does. --out draws the contours and irises and lists the top
+                 blendshapes.
           classify  Classify images (MediaPipe's ImageClassifier; default model: the bundled efficientnet_lite0).
                  With --json one line per image: {"image","classifications":[{"headIndex","headName","categories":
                  [{"index","score","categoryName","displayName"}]}]}.
@@ -81,6 +91,7 @@ enum CommandLineTool {
         case "faces": try FacesCommand.run(rest)
         case "face-analyze": try FaceAnalyzeCommand.run(rest)
         case "hands": try HandsCommand.run(rest)
+        case "face-landmarks": try FaceLandmarksCommand.run(rest)
         case "classify": try ClassifyCommand.run(rest)
         case "labels": try LabelsCommand.run(rest)
         case "objects": try ObjectsCommand.run(rest)

@@ -56,6 +56,7 @@ declare -A MODULES=(
     [jpeg]="PureVisionCore PureVisionImage"
     [npy]="PureVisionCore"
     [y4m]="PureVisionCore PureVisionImage"
+    [geometry_metadata]="PureVisionCore PureVisionTFLite"
 )
 declare -A LIBS=(
     [tflite_model]="-lopenblas"
@@ -64,10 +65,11 @@ declare -A LIBS=(
     [jpeg]="-lpng -ljpeg"
     [npy]=""
     [y4m]="-lpng -ljpeg"
+    [geometry_metadata]=""
 )
 
 targets=("$@")
-(( ${#targets[@]} )) || targets=(npy png jpeg model_bundle tflite_model y4m)
+(( ${#targets[@]} )) || targets=(npy png jpeg model_bundle tflite_model y4m geometry_metadata)
 build_cjpegsupport
 for target in "${targets[@]}"; do
     [[ -n ${MODULES[$target]+x} ]] || { echo "unknown target $target" >&2; exit 2; }

@@ -24,6 +24,7 @@ seed_files() {
         tflite_model) find Tests Models -name '*.tflite' ;;
         model_bundle) find Tests Models -name '*.tflite' -o -name '*.task' ;;
         y4m) find Tests -name '*.y4m' ;;
+        geometry_metadata) find Tests -name '*.binarypb' ;;
     esac
 }
 
@@ -39,6 +40,11 @@ if [[ -z $(ls -A "$seeds") ]]; then
         cp "$tmp/bundle.task" "$seeds/small_bundle.task"
         rm -r "$tmp"
     fi
+    if [[ $target == geometry_metadata ]]; then
+        # The real message, from the face landmarker bundle (unzip warns about the bundle's 2 leading bytes).
+        unzip -p Models/face_landmarker.task geometry_pipeline_metadata_landmarks.binarypb \
+            > "$seeds/geometry_pipeline_metadata_landmarks.binarypb" 2>/dev/null || true
+    fi
     echo "$target: $(ls "$seeds" | wc -l) seed files"
 fi
 
@@ -46,7 +52,7 @@ fi
 # The op fixtures (≤ 11 KB) are what the tflite_model target learns most from; the real models, cut at max_len,
 # still seed the reader's paths. (A run with max_len 1 MiB managed ~95 executions/s, against ~1,500 at 64 KiB.)
 case $target in
-    npy | tflite_model | y4m) max_len=65536 ;;
+    npy | tflite_model | y4m | geometry_metadata) max_len=65536 ;;
     png) max_len=262144 ;;
     jpeg) max_len=131072 ;;
     *) max_len=1048576 ;;

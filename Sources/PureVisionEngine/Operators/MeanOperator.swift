@@ -1,12 +1,13 @@
 import PureVisionKernels
 import PureVisionTFLite
 
-/// MEAN over the axes given by a constant int32 tensor (negative axes count from the end; repeats are ignored),
-/// keeping the reduced dimensions as 1 when `keep_dims` is set.
+/// MEAN and SUM over the axes given by a constant int32 tensor (negative axes count from the end; repeats are
+/// ignored), keeping the reduced dimensions as 1 when `keep_dims` is set.
 enum MeanOperator: OperatorLowering {
     static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
         try context.expectArity(inputs: 2...2)
-        guard case .reducer(let keepDims) = context.builtinOptions(.mean) else {
+        let isSum = context.builtin == .sum
+        guard case .reducer(let keepDims) = context.builtinOptions(isSum ? .sum : .mean) else {
             throw context.failure("options are not ReducerOptions")
         }
         let input = try context.input(0)
@@ -36,6 +37,7 @@ enum MeanOperator: OperatorLowering {
         return context.lowered(reading: [input]) { binder in
             let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Float.self))
             let y = binder.floats(output.index)
+            if isSum { return { Reference.sum(input: x, inputShape: inputShape, axes: axes, output: y) } }
             if reference { return { Reference.mean(input: x, inputShape: inputShape, axes: axes, output: y) } }
             return { Reduction.mean(input: x, inputShape: inputShape, axes: axes, output: y, pool: pool) }
         }

@@ -45,6 +45,10 @@ enum OperatorRegistry {
         .densify: DensifyOperator.self,
         .transpose: TransposeOperator.self,
         .transposeConv: TransposeConvOperator.self,
+        .sum: MeanOperator.self,
+        .neg: UnaryOperator.self,
+        .sqrt: UnaryOperator.self,
+        .rsqrt: UnaryOperator.self,
     ]
 
     /// The custom operators the engine runs, by `OperatorCode.custom_code`.

@@ -1,7 +1,8 @@
 import PureVisionKernels
 import PureVisionTFLite
 
-/// Element-wise activations: RELU, RELU6, RELU_N1_TO_1, LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU.
+/// Element-wise activations and math functions: RELU, RELU6, RELU_N1_TO_1, LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU,
+/// NEG, SQRT, RSQRT.
 enum UnaryOperator: OperatorLowering {
     static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
         try context.expectArity(inputs: 1...1)
@@ -13,6 +14,9 @@ enum UnaryOperator: OperatorLowering {
         case .logistic: operation = .logistic
         case .tanh: operation = .tanh
         case .hardSwish: operation = .hardSwish
+        case .neg: operation = .neg
+        case .sqrt: operation = .sqrt
+        case .rsqrt: operation = .rsqrt
         case .leakyRelu:
             guard case .leakyRelu(let alpha) = context.builtinOptions(.leakyRelu) else {
                 throw context.failure("options are not LeakyReluOptions")

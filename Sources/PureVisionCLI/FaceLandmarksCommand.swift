@@ -1,0 +1,127 @@
+import Foundation
+import PureVision
+import PureVisionImage
+
+/// `purevision face-landmarks IMAGE... [--model PATH] [--num-faces N] [--blendshapes] [--matrices]
+/// [--mode image|video] [--json] [--out DIR]`
+enum FaceLandmarksCommand {
+    /// How many blendshapes `--out` lists per face, highest score first.
+    static let listedBlendshapes = 6
+
+    static func run(_ arguments: [String]) throws {
+        let parsed = try ParsedArguments(
+            arguments, valueOptions: BatchOptions.valueOptions.union(["--model", "--num-faces", "--out"]),
+            flagOptions: BatchOptions.flagOptions.union(["--blendshapes", "--matrices"]))
+        let batch = try BatchOptions(parsed, modes: [.image, .video])
+        let outputDirectory = try OutputDirectory(parsed.single("--out"))
+        let wantsBlendshapes = parsed.flags.contains("--blendshapes")
+        let wantsMatrices = parsed.flags.contains("--matrices")
+        var options = FaceLandmarkerOptions(
+            baseOptions: BaseOptions(
+                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("face_landmarker.task"),
+                threadCount: batch.threads),
+            runningMode: batch.mode,
+            // The picture lists the top blendshapes, so --out computes them even when the JSON does not show them.
+            outputFaceBlendshapes: wantsBlendshapes || outputDirectory != nil,
+            outputFacialTransformationMatrixes: wantsMatrices)
+        if let value = try parsed.positiveInteger("--num-faces") { options.numFaces = value }
+        try BatchRunner.run(command: "face-landmarks", positional: parsed.positional, options: batch) {
+            let landmarker = try FaceLandmarker(options: options)
+            return { item in
+                let image = try item.image()
+                let result =
+                    batch.mode == .video
+                    ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
+                    : try landmarker.detect(image: image)
+                try outputDirectory?.write(annotate(image, result), for: item, suffix: "face_landmarks")
+                var lines = ["\(item.displayName): \(result.faceLandmarks.count) face(s)"]
+                for (face, scores) in result.faceBlendshapes.enumerated() where wantsBlendshapes {
+                    lines.append(
+                        "  face \(face): "
+                            + top(scores).map { "\($0.name) \(String(format: "%.2f", $0.score))" }
+                            .joined(separator: ", "))
+                }
+                for (face, matrix) in result.facialTransformationMatrixes.enumerated() where wantsMatrices {
+                    lines.append(
+                        String(
+                            format: "  face %d: translation (%.2f, %.2f, %.2f) cm", face, matrix[0, 3], matrix[1, 3],
+                            matrix[2, 3]))
+                }
+                return ItemReport(
+                    json: json(
+                        name: item.name, image: image, timestamp: item.timestampInMilliseconds, result: result,
+                        blendshapes: wantsBlendshapes, matrices: wantsMatrices),
+                    text: lines.joined(separator: "\n"))
+            }
+        }
+    }
+
+    /// One JSON line: `{"image","width","height","timestampMs","faces":[{"landmarks":[[x,y,z]…478],
+    /// "blendshapes":[{"index","score","categoryName"}…52],"transformationMatrix":[16 numbers, row-major]}]}`; the
+    /// last two only when asked for. A face without a matrix (MediaPipe skips faces too compact to fit) has none.
+    static func json(
+        name: String, image: PixelImage, timestamp: Int, result: FaceLandmarkerResult, blendshapes: Bool,
+        matrices: Bool
+    ) -> String {
+        // Matrices are listed per face only when every face has one; MediaPipe's list skips compact faces.
+        let matrixPerFace = result.facialTransformationMatrixes.count == result.faceLandmarks.count
+        let faces = result.faceLandmarks.enumerated().map { index, landmarks -> String in
+            var fields = [#""landmarks":[\#(landmarks.map { "[\($0.x),\($0.y),\($0.z)]" }.joined(separator: ","))]"#]
+            if blendshapes, index < result.faceBlendshapes.count {
+                let scores = result.faceBlendshapes[index].map {
+                    #"{"index":\#($0.index),"score":\#($0.score),"categoryName":\#(JSONText.quoted($0.categoryName ?? ""))}"#
+                }
+                fields.append(#""blendshapes":[\#(scores.joined(separator: ","))]"#)
+            }
+            if matrices, matrixPerFace {
+                let values = result.facialTransformationMatrixes[index].data.map { "\($0)" }
+                fields.append(#""transformationMatrix":[\#(values.joined(separator: ","))]"#)
+            }
+            return "{" + fields.joined(separator: ",") + "}"
+        }
+        return
+            #"{"image":\#(JSONText.quoted(name)),"width":\#(image.width),"height":\#(image.height),"timestampMs":\#(timestamp),"faces":[\#(faces.joined(separator: ","))]}"#
+    }
+
+    /// The highest-scoring blendshapes, `_neutral` left out.
+    static func top(_ scores: [ResultCategory]) -> [(name: String, score: Float)] {
+        scores.filter { $0.index != 0 }.sorted { $0.score > $1.score }.prefix(listedBlendshapes)
+            .map { ($0.categoryName ?? "\($0.index)", $0.score) }
+    }
+
+    /// Draws each face's contours (face oval, eyes, eyebrows, lips) and irises, and lists its top blendshapes.
+    static func annotate(_ image: PixelImage, _ result: FaceLandmarkerResult) throws -> PixelImage {
+        var canvas = ImageCanvas(image: image)
+        let thickness = max(1, min(image.width, image.height) / 300)
+        let scale = max(1, min(image.width, image.height) / 400)
+        for (faceIndex, landmarks) in result.faceLandmarks.enumerated() {
+            let points = landmarks.map { (Double($0.x) * Double(image.width), Double($0.y) * Double(image.height)) }
+            for edge in FaceLandmarksConnections.contours {
+                canvas.drawLine(
+                    from: points[edge.start], to: points[edge.end], color: .green, thickness: Double(thickness))
+            }
+            for edge in FaceLandmarksConnections.irises {
+                canvas.drawLine(
+                    from: points[edge.start], to: points[edge.end], color: .cyan, thickness: Double(thickness))
+            }
+            for centre in [468, 473] {
+                canvas.drawCircle(
+                    center: points[centre], radius: Double(thickness + 1), color: .red, filled: true, thickness: 1)
+            }
+            guard faceIndex < result.faceBlendshapes.count else { continue }
+            let entries = top(result.faceBlendshapes[faceIndex])
+            let labels = entries.map { "\($0.name) \(String(format: "%.2f", $0.score))" }
+            // From the face's left edge, moved left as far as needed for the longest label (6 px a character).
+            let widest = 6 * scale * (labels.map(\.count).max() ?? 0)
+            let left = max(0, min(Int(points.map(\.0).min() ?? 0), image.width - widest))
+            // Below the face, moved up as far as needed for the list to fit in the picture.
+            var y = min(Int(points.map(\.1).max() ?? 0) + 4 * scale, image.height - 10 * scale * entries.count)
+            y = max(0, y)
+            for label in labels {
+                canvas.drawText(label, at: (x: left, y: y), color: .yellow, scale: scale)
+                y += 10 * scale
+            }
+        }
+        return canvas.image
+    }
+}
