@@ -3,9 +3,11 @@ extension PixelImage {
     ///
     /// `.right` rotates the stored pixels 90° clockwise and `.left` 90° counter-clockwise (both swap width and
     /// height); `.down` rotates 180°; `.up` copies.
+    /// A YUV image is converted to `.rgb8` first.
     /// - Throws: `ImageError.mirroredOrientation` for the mirrored orientations, which MediaPipe rejects too.
     public func applyingOrientation() throws(ImageError) -> PixelImage {
         if orientation.isMirrored { throw .mirroredOrientation(orientation) }
+        if format.isYUV { return try converted(to: .rgb8).applyingOrientation() }
         let channels = format.channelCount
         let width = width, height = height, stride = bytesPerRow, orientation = orientation
         let (outWidth, outHeight) = orientation == .left || orientation == .right ? (height, width) : (width, height)
