@@ -333,6 +333,18 @@ extension PixelImage {
                 secondBytesPerRow: second == nil ? 0 : chromaRowBytes, encoding: chroma.encoding))
     }
 
+    /// A YUV image's planes, each packed to its row length: `[Y, chroma]` for `.nv12` / `.nv21` (the chroma plane
+    /// interleaved as stored), `[Y, U, V]` for `.i420`; nil for the interleaved formats.
+    public func packedYUVPlanes() -> [[UInt8]]? {
+        guard format.isYUV else { return nil }
+        let copy = yuvOwnedCopy()
+        guard let chroma = copy.chroma else { return nil }
+        return [copy.storage, chroma.first, chroma.second].compactMap { storage in
+            guard case .owned(let bytes) = storage else { return nil }
+            return bytes
+        }
+    }
+
     /// Every pixel of a YUV image as RGBA levels (alpha 255), row by row: `body(x, y, r, g, b)`.
     func forEachYUVPixel(_ body: (Int, Int, UInt8, UInt8, UInt8) -> Void) {
         _ = withUnsafeYUVPlanes { planes in
