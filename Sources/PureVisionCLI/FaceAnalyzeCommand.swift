@@ -92,7 +92,7 @@ enum FaceAnalyzeCommand {
             if let outputDirectory {
                 let stem = (name as NSString).deletingPathExtension
                 let destination = (outputDirectory as NSString).appendingPathComponent("\(stem)_face_analysis.png")
-                try annotate(image, faces).writePNG(toFile: destination)
+                try annotate(image, faces).uprightImage().writePNG(toFile: destination)
             }
         }
     }

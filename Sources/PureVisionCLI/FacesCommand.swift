@@ -37,7 +37,7 @@ enum FacesCommand {
             if let outputDirectory {
                 let stem = (name as NSString).deletingPathExtension
                 let destination = (outputDirectory as NSString).appendingPathComponent("\(stem)_faces.png")
-                try annotate(image, result).writePNG(toFile: destination)
+                try annotate(image, result).uprightImage().writePNG(toFile: destination)
             }
         }
     }

@@ -54,7 +54,7 @@ enum HandsCommand {
             if let outputDirectory {
                 let stem = (name as NSString).deletingPathExtension
                 let destination = (outputDirectory as NSString).appendingPathComponent("\(stem)_hands.png")
-                try annotate(image, result).writePNG(toFile: destination)
+                try annotate(image, result).uprightImage().writePNG(toFile: destination)
             }
         }
     }
