@@ -83,7 +83,19 @@ public enum GEMM {
         b: UnsafePointer<Float>, ldb: Int, layout: GEMMRightLayout,
         c: UnsafeMutablePointer<Float>, ldc: Int, accumulate: Bool
     ) {
-        _ = blasThreadingConfigured
+        withSingleThreadedBLAS {
+            blasCall(
+                m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, layout: layout, c: c, ldc: ldc,
+                accumulate: accumulate)
+        }
+    }
+
+    private static func blasCall(
+        m: Int, n: Int, k: Int,
+        a: UnsafePointer<Float>, lda: Int,
+        b: UnsafePointer<Float>, ldb: Int, layout: GEMMRightLayout,
+        c: UnsafeMutablePointer<Float>, ldc: Int, accumulate: Bool
+    ) {
         let beta: Float = accumulate ? 1 : 0
         let limit = Int(Int32.max)
         precondition(m <= limit && n <= limit && k <= limit && lda <= limit && ldb <= limit && ldc <= limit,
@@ -138,10 +150,3 @@ public enum GEMM {
         }
     }
 }
-
-#if canImport(CPureVisionOpenBLAS) && !canImport(Accelerate)
-/// Evaluated once, on first use: OpenBLAS's own threads would fight the kernels' pool.
-private let blasThreadingConfigured: Void = openblas_set_num_threads(1)
-#elseif canImport(Accelerate)
-private let blasThreadingConfigured: Void = ()
-#endif
