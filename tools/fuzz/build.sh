@@ -55,6 +55,8 @@ declare -A MODULES=(
     [png]="PureVisionCore PureVisionImage"
     [jpeg]="PureVisionCore PureVisionImage"
     [npy]="PureVisionCore"
+    [exif]="PureVisionCore PureVisionImage"
+    [yuv]="PureVisionCore PureVisionKernels PureVisionTFLite PureVisionEngine PureVisionImage PureVision"
 )
 declare -A LIBS=(
     [tflite_model]="-lopenblas"
@@ -62,10 +64,12 @@ declare -A LIBS=(
     [png]="-lpng -ljpeg"
     [jpeg]="-lpng -ljpeg"
     [npy]=""
+    [exif]="-lpng -ljpeg"
+    [yuv]="-lopenblas -lpng -ljpeg"
 )
 
 targets=("$@")
-(( ${#targets[@]} )) || targets=(npy png jpeg model_bundle tflite_model)
+(( ${#targets[@]} )) || targets=(npy png jpeg exif yuv model_bundle tflite_model)
 build_cjpegsupport
 for target in "${targets[@]}"; do
     [[ -n ${MODULES[$target]+x} ]] || { echo "unknown target $target" >&2; exit 2; }

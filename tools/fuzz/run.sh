@@ -21,6 +21,8 @@ seed_files() {
         npy) find Tests -name '*.npy' -size -64k ;;
         png) find Tests "$TESTDATA" -path '*/fetched' -prune -o -name '*.png' -size -256k -print ;;
         jpeg) find Tests "$TESTDATA" -path '*/fetched' -prune -o \( -name '*.jpg' -o -name '*.jpeg' \) -size -128k -print ;;
+        exif) find Tests/PureVisionImageTests/Fixtures -name '*.jpg' -size -16k ;;
+        yuv) find Tests/PureVisionImageTests/Fixtures/yuv -name '*.npy' -size -8k ;;
         tflite_model) find Tests Models -name '*.tflite' ;;
         model_bundle) find Tests Models -name '*.tflite' -o -name '*.task' ;;
     esac
@@ -45,7 +47,7 @@ fi
 # The op fixtures (≤ 11 KB) are what the tflite_model target learns most from; the real models, cut at max_len,
 # still seed the reader's paths. (A run with max_len 1 MiB managed ~95 executions/s, against ~1,500 at 64 KiB.)
 case $target in
-    npy | tflite_model) max_len=65536 ;;
+    npy | tflite_model | exif | yuv) max_len=65536 ;;
     png) max_len=262144 ;;
     jpeg) max_len=131072 ;;
     *) max_len=1048576 ;;
