@@ -57,6 +57,7 @@ declare -A MODULES=(
     [npy]="PureVisionCore"
     [exif]="PureVisionCore PureVisionImage"
     [yuv]="PureVisionCore PureVisionKernels PureVisionTFLite PureVisionEngine PureVisionImage PureVision"
+    [y4m]="PureVisionCore PureVisionImage"
 )
 declare -A LIBS=(
     [tflite_model]="-lopenblas"
@@ -66,10 +67,11 @@ declare -A LIBS=(
     [npy]=""
     [exif]="-lpng -ljpeg"
     [yuv]="-lopenblas -lpng -ljpeg"
+    [y4m]="-lpng -ljpeg"
 )
 
 targets=("$@")
-(( ${#targets[@]} )) || targets=(npy png jpeg exif yuv model_bundle tflite_model)
+(( ${#targets[@]} )) || targets=(npy png jpeg exif yuv model_bundle tflite_model y4m)
 build_cjpegsupport
 for target in "${targets[@]}"; do
     [[ -n ${MODULES[$target]+x} ]] || { echo "unknown target $target" >&2; exit 2; }

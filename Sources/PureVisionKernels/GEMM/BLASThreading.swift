@@ -1,5 +1,6 @@
 // BLAS must not start threads of its own: the kernels' ThreadPool already splits the work over the cores the
-// caller asked for, and a second pool would fight it.
+// caller asked for, and a second pool would fight it. OpenBLAS is opened single-threaded (OpenBLASLibrary);
+// Accelerate is told per call, here.
 #if canImport(Accelerate)
 
 import Accelerate
@@ -19,18 +20,10 @@ func withSingleThreadedBLAS<R>(_ body: () -> R) -> R {
     return body()
 }
 
-#elseif canImport(CPureVisionOpenBLAS)
+#else
 
-import CPureVisionOpenBLAS
-
-/// Evaluated once, on first use: OpenBLAS's thread count is process-wide.
-private let openBLASThreadingConfigured: Void = openblas_set_num_threads(1)
-
-/// Runs `body` (one BLAS call) with OpenBLAS limited to one thread (set once for the process).
+/// Runs `body`: OpenBLAS is already single-threaded from the moment it is opened (see `OpenBLASLibrary`).
 @inline(__always)
-func withSingleThreadedBLAS<R>(_ body: () -> R) -> R {
-    _ = openBLASThreadingConfigured
-    return body()
-}
+func withSingleThreadedBLAS<R>(_ body: () -> R) -> R { body() }
 
 #endif
