@@ -1,3 +1,7 @@
+/* libjpeg exists on Linux only: on Apple platforms JPEG files are decoded by ImageIO and this file compiles to
+ * nothing (the target links nothing there either). */
+#if defined(__linux__)
+
 #include "jpeg_support.h"
 
 #include <setjmp.h>
@@ -149,3 +153,8 @@ void pv_jpeg_free(pv_jpeg_result *result) {
     free(result->pixels);
     result->pixels = NULL;
 }
+
+#else
+/* ISO C wants at least one declaration in a translation unit. */
+typedef int pv_jpeg_support_unused;
+#endif /* defined(__linux__) */

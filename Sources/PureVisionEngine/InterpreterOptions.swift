@@ -14,7 +14,7 @@ public struct InterpreterOptions: Sendable, Hashable {
     public var kernelMode: KernelMode
     /// The most memory one model may plan, in bytes: the activation arena plus kernel scratch, and any single
     /// tensor. A model that needs more is refused at load with `InterpreterError.limitExceeded`.
-    /// Default `InterpreterLimits.defaultMemoryLimit` (2 GiB).
+    /// Default `InterpreterLimits.defaultMemoryLimit` (2 GiB; 2 GiB − 1 with a 32-bit `Int`).
     public var memoryLimit: Int
     /// Whether an ADD of a residual, a PRELU or a clamping activation that alone consumes a convolution's output is
     /// computed by the convolution on each output block (one operator, no intermediate tensor) rather than as a
@@ -43,8 +43,13 @@ public struct InterpreterOptions: Sendable, Hashable {
 
 /// The sizes an `Interpreter` accepts; a model beyond them is refused at load with `InterpreterError.limitExceeded`.
 public enum InterpreterLimits {
-    /// The default `InterpreterOptions.memoryLimit`: 2 GiB.
-    public static let defaultMemoryLimit = 1 << 31
+    /// The default `InterpreterOptions.memoryLimit`: 2 GiB; with a 32-bit `Int`, `Int.max` (2 GiB − 1).
+    public static let defaultMemoryLimit = defaultMemoryLimit(as: Int.self)
+
+    /// `defaultMemoryLimit` computed in `Integer`: 2 GiB when the type holds it, else the type's maximum.
+    package static func defaultMemoryLimit<Integer: FixedWidthInteger>(as: Integer.Type) -> Integer {
+        Integer.bitWidth - (Integer.isSigned ? 1 : 0) > 31 ? Integer(1) << 31 : Integer.max
+    }
     /// The largest tensor rank.
     public static let maximumRank = 6
 }

@@ -15,9 +15,10 @@ public struct ImageCanvas: Sendable {
     public var orientation: ImageOrientation
     private var pixels: [UInt8]
 
-    /// A canvas holding a copy of `image`'s pixels: gray8 and rgb8 become rgb8, rgba8 and bgra8 become rgba8.
+    /// A canvas holding a copy of `image`'s pixels: gray8, rgb8 and the YUV formats become rgb8; rgba8, bgra8 and
+    /// argb8 become rgba8.
     public init(image: PixelImage) {
-        format = image.format == .rgba8 || image.format == .bgra8 ? .rgba8 : .rgb8
+        format = image.format.channelCount == 4 ? .rgba8 : .rgb8
         let copy = image.converted(to: format)
         width = copy.width
         height = copy.height

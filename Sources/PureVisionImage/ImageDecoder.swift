@@ -12,8 +12,10 @@ extension PixelImage {
 
     /// Decodes PNG or JPEG data, recognised by its signature (`EncodedImageFormat.sniff`).
     ///
-    /// The result owns tightly packed pixels, orientation `.up` (EXIF orientation is not applied, as neither PIL's
-    /// `PixelImage.open` nor MediaPipe's `PixelImage.create_from_file` applies it):
+    /// The result owns tightly packed pixels, as stored in the file. A JPEG's EXIF orientation becomes the image's
+    /// `orientation` (not applied to the pixels): tasks then rotate as MediaPipe does for an oriented `MPImage`, and
+    /// `applyingOrientation()` gives the upright pixels. PNG images are `.up`. Decoding uses libpng / libjpeg on
+    /// Linux and ImageIO on Apple platforms, into the same layouts:
     /// - PNG: `.gray8` for gray, `.rgb8` for RGB and palette, `.rgba8` whenever the file has alpha (an alpha
     ///   channel or a tRNS chunk, gray + alpha included); see `PNGDecoder` for bit depths and gamma.
     /// - JPEG: `.gray8` for grayscale, `.rgb8` for YCbCr and RGB; CMYK and YCCK are `.unsupportedFormat`.

@@ -1,3 +1,6 @@
+// libjpeg exists on Linux only; Apple platforms decode with ImageIO (AppleImageCodec.swift).
+#if canImport(CPureVisionJPEGSupport) && canImport(CPureVisionJPEG)
+
 import CPureVisionJPEGSupport
 
 /// JPEG decoding through libjpeg, in the C helper `pv_jpeg_decode` (libjpeg reports fatal errors by longjmp,
@@ -6,7 +9,7 @@ import CPureVisionJPEGSupport
 /// Settings are libjpeg's defaults, which are also PIL's: `JDCT_ISLOW` integer IDCT, fancy (triangle-filter)
 /// chroma upsampling, block smoothing for progressive scans, no scaling. Running out of data is an error (PIL's
 /// "image file is truncated"); other warnings such as corrupt entropy-coded data are tolerated, with the damaged
-/// blocks as libjpeg substitutes them.
+/// blocks as libjpeg substitutes them. The orientation is the EXIF data's (`EXIFOrientationReader`), `.up` without.
 enum JPEGDecoder {
     static func decode(_ bytes: [UInt8]) throws(ImageError) -> PixelImage {
         var result = pv_jpeg_result()
@@ -36,6 +39,10 @@ enum JPEGDecoder {
         let format: PixelFormat = result.channels == 1 ? .gray8 : .rgb8
         let count = width * height * format.channelCount
         let copy = [UInt8](UnsafeBufferPointer(start: pixels, count: count))
-        return try PixelImage(width: width, height: height, format: format, pixels: copy)
+        return try PixelImage(
+            width: width, height: height, format: format, pixels: copy,
+            orientation: EXIFOrientationReader.orientation(ofJPEG: bytes) ?? .up)
     }
 }
+
+#endif

@@ -1,3 +1,6 @@
+// libpng exists on Linux only; Apple platforms decode with ImageIO (AppleImageCodec.swift).
+#if canImport(CPureVisionPNG)
+
 import CPureVisionPNG
 
 /// PNG decoding through libpng's simplified `png_image` API, which reports errors by return code (no longjmp
@@ -115,3 +118,5 @@ enum PNGDecoder {
         return .corrupt("PNG: \(message)")
     }
 }
+
+#endif

@@ -1,48 +1,21 @@
-import CPureVisionPNG
 import Foundation
 
-/// PNG encoding through libpng's simplified `png_image` write API (8-bit, not interlaced, no ancillary chunks).
+/// PNG encoding (8-bit, not interlaced, no ancillary chunks): libpng's simplified write API on Linux, ImageIO's
+/// `CGImageDestination` on Apple platforms.
 public enum PNGEncoder {
-    /// Encodes the stored pixels of `image` as a PNG: gray8 → gray, rgb8 → RGB, rgba8 and bgra8 → RGBA.
+    /// Encodes the stored pixels of `image` as a PNG: gray8 → gray, rgb8 and the YUV formats → RGB, rgba8, bgra8
+    /// and argb8 → RGBA.
     ///
     /// Orientation is not applied (PNG has no orientation field): call `applyingOrientation()` first to write the
     /// upright image.
-    /// - Throws: `ImageError.corrupt` when libpng fails to encode.
+    /// - Throws: `ImageError.corrupt` when the platform's encoder fails, `.unsupportedFormat` on a platform without
+    ///   one.
     public static func encode(_ image: PixelImage) throws(ImageError) -> [UInt8] {
-        // libpng takes the row stride (in bytes for 8-bit data) as an Int32; wider strides are packed first.
-        let source = image.bytesPerRow <= Int(Int32.max) ? image : image.ownedCopy()
-        var png = png_image()
-        png.version = UInt32(PNG_IMAGE_VERSION)
-        png.width = UInt32(source.width)
-        png.height = UInt32(source.height)
-        png.format = switch source.format {
-        case .gray8: UInt32(PNG_FORMAT_GRAY)
-        case .rgb8: UInt32(PNG_FORMAT_FLAG_COLOR)
-        case .rgba8: UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
-        case .bgra8: UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA | PNG_FORMAT_FLAG_BGR)
+        switch image.format {
+        case .gray8, .rgb8, .rgba8: return try PNGWriter.encode(image)
+        case .bgra8, .argb8: return try PNGWriter.encode(image.converted(to: .rgba8))
+        case .nv12, .nv21, .i420: return try PNGWriter.encode(image.converted(to: .rgb8))
         }
-        let rowStride = Int32(source.bytesPerRow)
-        let result: Result<[UInt8], ImageError> = source.withUnsafePixels { pixels in
-            var size = 0
-            guard png_image_write_to_memory(&png, nil, &size, 0, pixels.baseAddress, rowStride, nil) != 0,
-                size > 0
-            else { return .failure(error(from: &png)) }
-            var output = [UInt8](repeating: 0, count: size)
-            let written = output.withUnsafeMutableBytes { buffer in
-                png_image_write_to_memory(&png, buffer.baseAddress, &size, 0, pixels.baseAddress, rowStride, nil)
-            }
-            guard written != 0 else { return .failure(error(from: &png)) }
-            return .success(Array(output.prefix(size)))
-        }
-        return try result.get()
-    }
-
-    private static func error(from png: inout png_image) -> ImageError {
-        let message = withUnsafeBytes(of: &png.message) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        png_image_free(&png)
-        return .corrupt("PNG encoding failed: \(message)")
     }
 }
 

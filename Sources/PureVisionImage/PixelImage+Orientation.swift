@@ -2,13 +2,29 @@ extension PixelImage {
     /// A tightly packed copy whose pixels are upright, with orientation `.up`.
     ///
     /// `.right` rotates the stored pixels 90° clockwise and `.left` 90° counter-clockwise (both swap width and
-    /// height); `.down` rotates 180°; `.up` copies.
-    /// - Throws: `ImageError.mirroredOrientation` for the mirrored orientations, which MediaPipe rejects too.
+    /// height); `.down` rotates 180°; `.up` copies. A YUV image is converted to `.rgb8` first.
+    /// - Throws: `ImageError.mirroredOrientation` for the mirrored orientations, which MediaPipe rejects too
+    ///   (`uprightImage()` applies those as well).
     public func applyingOrientation() throws(ImageError) -> PixelImage {
         if orientation.isMirrored { throw .mirroredOrientation(orientation) }
+        return uprightImage()
+    }
+
+    /// A tightly packed copy as the orientation says the image is displayed, with orientation `.up`: every
+    /// orientation, the mirrored ones included, as EXIF defines them (Pillow's `ImageOps.exif_transpose`).
+    ///
+    /// Besides `applyingOrientation()`'s four turns: `.upMirrored` flips left–right, `.downMirrored` top–bottom,
+    /// `.leftMirrored` transposes (mirrors across the main diagonal) and `.rightMirrored` transverses (across the
+    /// other diagonal). A YUV image is converted to `.rgb8` first.
+    public func uprightImage() -> PixelImage {
+        if format.isYUV { return converted(to: .rgb8).uprightImage() }
         let channels = format.channelCount
         let width = width, height = height, stride = bytesPerRow, orientation = orientation
-        let (outWidth, outHeight) = orientation == .left || orientation == .right ? (height, width) : (width, height)
+        let swapsSides: Bool = switch orientation {
+        case .left, .right, .leftMirrored, .rightMirrored: true
+        default: false
+        }
+        let (outWidth, outHeight) = swapsSides ? (height, width) : (width, height)
         var output = [UInt8](repeating: 0, count: outWidth * outHeight * channels)
         withUnsafePixels { raw in
             output.withUnsafeMutableBufferPointer { out in
@@ -19,10 +35,14 @@ extension PixelImage {
                     for x in 0..<outWidth {
                         // The stored pixel that lands at upright (x, y).
                         let (sx, sy): (Int, Int) = switch orientation {
+                        case .up: (x, y)
                         case .right: (y, height - 1 - x)
                         case .left: (width - 1 - y, x)
                         case .down: (width - 1 - x, height - 1 - y)
-                        default: (x, y)
+                        case .upMirrored: (width - 1 - x, y)
+                        case .downMirrored: (x, height - 1 - y)
+                        case .leftMirrored: (y, x)
+                        case .rightMirrored: (width - 1 - y, height - 1 - x)
                         }
                         let p = input + sy * stride + sx * channels
                         let q = destination + (y * outWidth + x) * channels

@@ -1,4 +1,4 @@
-/// How the pixels of an `PixelImage` are laid out: interleaved 8-bit channels.
+/// How the pixels of a `PixelImage` are laid out: interleaved 8-bit channels, or YUV 4:2:0 planes.
 public enum PixelFormat: String, Sendable, Hashable, CaseIterable {
     /// One 8-bit luminance channel.
     case gray8
@@ -6,15 +6,33 @@ public enum PixelFormat: String, Sendable, Hashable, CaseIterable {
     case rgb8
     /// Red, green, blue, alpha.
     case rgba8
-    /// Blue, green, red, alpha (the usual camera / CoreVideo layout).
+    /// Blue, green, red, alpha (the usual camera / CoreVideo layout, `kCVPixelFormatType_32BGRA`).
     case bgra8
+    /// Alpha, red, green, blue (`kCVPixelFormatType_32ARGB`).
+    case argb8
+    /// YUV 4:2:0, two planes: full-size Y, then interleaved U, V at half width and height (iOS `420v` / `420f`,
+    /// Android `YUV_420_888` with a chroma pixel stride of 2 and U first).
+    case nv12
+    /// YUV 4:2:0, two planes: full-size Y, then interleaved V, U at half width and height (Android's camera NV21).
+    case nv21
+    /// YUV 4:2:0, three planes: full-size Y, then U, then V, each at half width and height (`YUV_420_888` with a
+    /// chroma pixel stride of 1, most V4L2 webcams' YU12).
+    case i420
 
-    /// Bytes per pixel.
+    /// Bytes per pixel of the interleaved formats; for the YUV formats, of the luma plane (1).
     public var channelCount: Int {
         switch self {
-        case .gray8: 1
+        case .gray8, .nv12, .nv21, .i420: 1
         case .rgb8: 3
-        case .rgba8, .bgra8: 4
+        case .rgba8, .bgra8, .argb8: 4
+        }
+    }
+
+    /// Whether the format is one of the planar YUV 4:2:0 formats (`.nv12`, `.nv21`, `.i420`).
+    public var isYUV: Bool {
+        switch self {
+        case .nv12, .nv21, .i420: true
+        default: false
         }
     }
 }
@@ -73,11 +91,15 @@ public struct PixelImage: @unchecked Sendable {
     /// How the stored pixels are meant to be displayed.
     public var orientation: ImageOrientation
 
-    private enum Storage {
+    /// Bytes of one plane (the interleaved pixels, or one YUV plane): owned, or caller memory.
+    enum Storage {
         case owned([UInt8])
         case borrowed(UnsafeRawPointer)
     }
-    private let storage: Storage
+    /// The interleaved pixels, or a YUV image's luma plane.
+    let storage: Storage
+    /// A YUV image's chroma planes; nil for the interleaved formats.
+    let chroma: ChromaPlanes?
 
     /// Creates an image that owns `pixels`.
     /// - Parameters:
@@ -101,6 +123,7 @@ public struct PixelImage: @unchecked Sendable {
         self.bytesPerRow = stride
         self.orientation = orientation
         self.storage = .owned(pixels)
+        self.chroma = nil
     }
 
     /// Wraps pixels the caller owns, without copying.
@@ -128,9 +151,10 @@ public struct PixelImage: @unchecked Sendable {
             orientation: orientation, storage: .owned(pixels))
     }
 
-    private init(
+    /// The memberwise initializer; the caller has validated everything.
+    init(
         width: Int, height: Int, format: PixelFormat, bytesPerRow: Int, orientation: ImageOrientation,
-        storage: Storage
+        storage: Storage, chroma: ChromaPlanes? = nil
     ) {
         self.width = width
         self.height = height
@@ -138,6 +162,7 @@ public struct PixelImage: @unchecked Sendable {
         self.bytesPerRow = bytesPerRow
         self.orientation = orientation
         self.storage = storage
+        self.chroma = chroma
     }
 
     /// The number of bytes the pixel rows span: `(height − 1) · bytesPerRow + width · channelCount`.
@@ -149,7 +174,8 @@ public struct PixelImage: @unchecked Sendable {
         return false
     }
 
-    /// Calls `body` with the pixel bytes (`byteCount` bytes, rows `bytesPerRow` apart).
+    /// Calls `body` with the pixel bytes (`byteCount` bytes, rows `bytesPerRow` apart): the interleaved pixels, or
+    /// for the YUV formats the luma plane only (`withUnsafeYUVPlanes` gives all three).
     public func withUnsafePixels<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         switch storage {
         case .owned(let bytes):
@@ -162,8 +188,10 @@ public struct PixelImage: @unchecked Sendable {
         }
     }
 
-    /// An image that owns a tightly packed copy of the pixels (same format and orientation).
+    /// An image that owns a tightly packed copy of the pixels (same format and orientation; a YUV image's planes
+    /// are each packed to their row length).
     public func ownedCopy() -> PixelImage {
+        if format.isYUV { return yuvOwnedCopy() }
         let rowBytes = width * format.channelCount
         var packed = [UInt8](repeating: 0, count: rowBytes * height)
         withUnsafePixels { source in
@@ -184,18 +212,34 @@ public struct PixelImage: @unchecked Sendable {
     static func validate(
         width: Int, height: Int, format: PixelFormat, bytesPerRow: Int, byteCount: Int?
     ) throws(ImageError) {
+        guard !format.isYUV else { throw .formatMismatch(format, expected: "an interleaved format") }
+        try validateSize(width: width, height: height)
+        try validatePlane(rowBytes: width * format.channelCount, rows: height, bytesPerRow: bytesPerRow,
+                          byteCount: byteCount, what: nil, width: width, height: height)
+    }
+
+    /// Throws `.invalidDimensions` or `.tooLarge` unless the size is within `ImageLimits`.
+    static func validateSize(width: Int, height: Int) throws(ImageError) {
         guard width > 0, height > 0 else { throw .invalidDimensions(width: width, height: height) }
         guard width <= ImageLimits.maximumDimension, height <= ImageLimits.maximumDimension,
             width * height <= ImageLimits.maximumPixelCount
         else { throw .tooLarge(width: width, height: height) }
-        let rowBytes = width * format.channelCount
+    }
+
+    /// Throws unless `rows` rows of `rowBytes` bytes, `bytesPerRow` apart, fit in `byteCount` bytes (nil: not
+    /// checked) without overflow. `what` names the plane in the error (nil: the pixels).
+    static func validatePlane(
+        rowBytes: Int, rows: Int, bytesPerRow: Int, byteCount: Int?, what: String?, width: Int, height: Int
+    ) throws(ImageError) {
         guard bytesPerRow >= rowBytes else { throw .strideTooShort(bytesPerRow: bytesPerRow, rowBytes: rowBytes) }
-        let (rowStarts, overflow) = (height - 1).multipliedReportingOverflow(by: bytesPerRow)
+        let (rowStarts, overflow) = (rows - 1).multipliedReportingOverflow(by: bytesPerRow)
         guard !overflow, rowStarts <= Int.max - rowBytes else {
             throw .tooLarge(width: width, height: height)
         }
         let needed = rowStarts + rowBytes
-        if let byteCount, byteCount < needed { throw .truncated("\(byteCount) bytes for \(needed) needed") }
+        if let byteCount, byteCount < needed {
+            throw .truncated((what.map { "\($0): " } ?? "") + "\(byteCount) bytes for \(needed) needed")
+        }
     }
 }
 
@@ -221,6 +265,10 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     case corrupt(String)
     /// The data is in a format (or variant) the decoder does not read.
     case unsupportedFormat(String)
+    /// A YUV 4:2:0 image has an odd width or height (its chroma covers 2 × 2 blocks of pixels).
+    case oddYUVDimensions(width: Int, height: Int)
+    /// A YUV constructor was given a format that is not a YUV format of its kind (`expected` names the kinds).
+    case formatMismatch(PixelFormat, expected: String)
     /// A mirrored orientation was given to a task, which cannot process it.
     case mirroredOrientation(ImageOrientation)
     /// A file could not be read or written.
@@ -237,6 +285,8 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
         case .truncated(let what): "image data is truncated: \(what)"
         case .corrupt(let what): "corrupt image: \(what)"
         case .unsupportedFormat(let what): "unsupported image format: \(what)"
+        case .oddYUVDimensions(let w, let h): "YUV 4:2:0 image \(w)×\(h) must have an even width and height"
+        case .formatMismatch(let format, let expected): "format \(format.rawValue) given where \(expected) is needed"
         case .mirroredOrientation(let o): "mirrored orientation \(o) is not supported"
         case .fileAccess(let what): what
         }

@@ -17,6 +17,12 @@ import Synchronization
 ///
 /// A pool is safe to share between kernels and between threads. Calls must not be nested; a call made while
 /// another thread's call is using the workers runs all its tasks inline instead of waiting.
+///
+/// Workers poll for the next call for a short while before they park: 50 µs on Linux, 20 µs on macOS and 10 µs on
+/// iOS, tvOS and visionOS, where a polling core is a core that cannot sleep (battery). On Apple platforms the workers start with
+/// the creating thread's quality of service and take each calling thread's QoS when they join its call, so work
+/// started from a user-interactive thread is not run at a lower class; the atomics they share are padded to 128
+/// bytes there (Apple silicon's cache line), to 64 elsewhere.
 public final class ThreadPool: Sendable {
     /// How many threads work on one `parallelFor` call (≥ 1).
     public let threadCount: Int
@@ -111,8 +117,25 @@ public final class ThreadPool: Sendable {
             return
         }
         parallelFor(chunks) { chunk in
-            body((count * chunk / chunks)..<(count * (chunk + 1) / chunks))
+            body(Self.boundary(count, part: chunk, of: chunks)..<Self.boundary(count, part: chunk + 1, of: chunks))
         }
+    }
+
+    /// The most tasks one call may have: 2³² − 1 (each thread's share packs two task indices into 64 bits), or
+    /// `Integer.max` when that is smaller (a 32-bit `Int`).
+    package static func maximumTaskCount<Integer: FixedWidthInteger>(as: Integer.Type) -> Integer {
+        Integer.bitWidth - (Integer.isSigned ? 1 : 0) >= 32 ? Integer(truncatingIfNeeded: UInt32.max) : Integer.max
+    }
+
+    /// `count · part / parts` (0 ≤ part ≤ parts, count ≥ 0), the start of part `part` of `parts` near-equal
+    /// contiguous parts of `0..<count`, without overflowing `Integer`: with 64-bit integers the product cannot
+    /// overflow (count < 2³², part ≤ parts, which are a few per thread), narrower ones use a double-width product.
+    @inline(__always)
+    package static func boundary<Integer: FixedWidthInteger>(_ count: Integer, part: Integer, of parts: Integer)
+        -> Integer
+    {
+        if Integer.bitWidth >= 64 { return count * part / parts }
+        return parts.dividingFullWidth(count.multipliedFullWidth(by: part)).quotient
     }
 }
 
@@ -145,7 +168,11 @@ private struct RangeSplit<Body: ParallelRangeBody>: ParallelTaskBody {
     let chunks: Int
     let body: Body
 
-    func run(task: Int) { body.run(range: (count * task / chunks)..<(count * (task + 1) / chunks)) }
+    func run(task: Int) {
+        body.run(
+            range: ThreadPool.boundary(count, part: task, of: chunks)..<ThreadPool.boundary(
+                count, part: task + 1, of: chunks))
+    }
 }
 
 /// A task body that does not need to know its thread.
@@ -211,6 +238,11 @@ private final class WorkerTeam: @unchecked Sendable {
     private var context: UnsafeRawPointer?
     /// The generation the current (or last) call publishes. Guarded by `mutex`.
     private var callGeneration = 0
+    #if canImport(Darwin)
+        /// The calling thread's quality of service for the current call, which joining workers take. Guarded by
+        /// `mutex`.
+        private var callQoS = qos_class_self()
+    #endif
 
     init(workerCount: Int) {
         ranges = UnsafeMutablePointer<TaskRange>.allocate(capacity: workerCount + 1)
@@ -222,8 +254,13 @@ private final class WorkerTeam: @unchecked Sendable {
         for _ in 0..<workerCount {
             let start = Unmanaged.passRetained(WorkerStart(team: self, thread: threads.count + 1)).toOpaque()
             #if canImport(Darwin)
+                // Workers start at the creating thread's quality of service (Apple schedules by it).
+                var attributes = pthread_attr_t()
+                pthread_attr_init(&attributes)
+                pthread_attr_set_qos_class_np(&attributes, qos_class_self(), 0)
                 var thread: pthread_t?
-                let status = pthread_create(&thread, nil, workerEntry, start)
+                let status = pthread_create(&thread, &attributes, workerEntry, start)
+                pthread_attr_destroy(&attributes)
                 if status == 0, let thread { threads.append(thread) }
             #else
                 var thread = pthread_t()
@@ -264,7 +301,7 @@ private final class WorkerTeam: @unchecked Sendable {
         _ count: Int, at context: UnsafeRawPointer, invoke: @escaping (UnsafeRawPointer, Int, Int) -> Void,
         _ runTask: (Int) -> Void
     ) {
-        precondition(count <= Int(UInt32.max), "ThreadPool: at most 2^32 - 1 tasks per call")
+        precondition(count <= ThreadPool.maximumTaskCount(as: Int.self), "ThreadPool: at most 2^32 - 1 tasks per call")
         pthread_mutex_lock(mutex)
         self.invoke = invoke
         self.context = context
@@ -272,9 +309,14 @@ private final class WorkerTeam: @unchecked Sendable {
         // thread in every call of the same size, so data one operator leaves in a thread's cache is read there by
         // the next.
         for thread in 0..<participants {
-            ranges[thread].reset(count * thread / participants..<count * (thread + 1) / participants)
+            ranges[thread].reset(
+                ThreadPool.boundary(count, part: thread, of: participants)..<ThreadPool.boundary(
+                    count, part: thread + 1, of: participants))
         }
         unfinished.store(count, ordering: .relaxed)
+        #if canImport(Darwin)
+            callQoS = qos_class_self()
+        #endif
         callGeneration &+= 1
         let published = callGeneration
         pthread_mutex_unlock(mutex)
@@ -316,8 +358,16 @@ private final class WorkerTeam: @unchecked Sendable {
         }
     }
 
-    /// How long a thread polls before it parks: about the gap between two operators of a model run.
-    private static let spinNanoseconds: UInt64 = 50_000
+    /// How long a thread polls before it parks: on Linux about the gap between two operators of a model run; on
+    /// Apple platforms shorter, since a polling core is a core that cannot sleep (battery), shortest on phones and
+    /// other battery-powered devices.
+    #if os(iOS) || os(tvOS) || os(visionOS) || os(watchOS)
+        private static let spinNanoseconds: UInt64 = 10_000
+    #elseif canImport(Darwin)
+        private static let spinNanoseconds: UInt64 = 20_000
+    #else
+        private static let spinNanoseconds: UInt64 = 50_000
+    #endif
 
     /// Runs the current call's tasks from the front of `thread`'s share, then from the back of the other threads'
     /// shares, until none is left.
@@ -340,6 +390,9 @@ private final class WorkerTeam: @unchecked Sendable {
     /// `thread` is the worker's number in the pool (1 …; the calling thread is 0).
     fileprivate func work(thread: Int) {
         var seen = 0
+        #if canImport(Darwin)
+            var ownQoS = qos_class_self()
+        #endif
         while true {
             let polled = poll {
                 $0.generation.load(ordering: .acquiring) != seen || $0.stopping.load(ordering: .relaxed)
@@ -365,7 +418,14 @@ private final class WorkerTeam: @unchecked Sendable {
                 continue
             }
             joined.add(1, ordering: .sequentiallyConsistent)
+            #if canImport(Darwin)
+                let wantedQoS = callQoS
+            #endif
             pthread_mutex_unlock(mutex)
+            #if canImport(Darwin)
+                // Only a change costs a system call; calls from the same thread keep the class.
+                if wantedQoS != ownQoS, pthread_set_qos_class_self_np(wantedQoS, 0) == 0 { ownQoS = wantedQoS }
+            #endif
             drain(thread: thread) { task in invoke(context, task, thread) }
             joined.subtract(1, ordering: .sequentiallyConsistent)
             if callerWaiting.load(ordering: .sequentiallyConsistent) {
@@ -425,10 +485,16 @@ private struct TaskRange: ~Copyable {
     }
 }
 
-/// 64 bytes of nothing: stored between fields that different threads write, so that they sit on different cache
-/// lines.
+/// A cache line of nothing: stored between fields that different threads write, so that they sit on different
+/// cache lines. 128 bytes on Apple platforms (Apple silicon's line), 64 elsewhere.
 private struct CacheLinePadding {
-    private let words: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+    #if canImport(Darwin)
+        private let words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        private let moreWords: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+            (0, 0, 0, 0, 0, 0, 0, 0)
+    #else
+        private let words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    #endif
 }
 
 /// What a new worker thread receives: its team, retained for the thread's lifetime.

@@ -16,7 +16,7 @@ func packedPattern(width: Int, height: Int, format: PixelFormat) -> [UInt8] {
 }
 
 @Suite struct ImageTests {
-    @Test(arguments: PixelFormat.allCases)
+    @Test(arguments: PixelFormat.allCases.filter { !$0.isYUV })
     func wrapsPaddedCallerBufferWithoutCopying(_ format: PixelFormat) throws {
         let width = 5, height = 3, padding = 3
         let stride = width * format.channelCount + padding

@@ -4,8 +4,8 @@ import Testing
 import PureVisionTestSupport
 
 @Suite struct PNGEncoderTests {
-    /// Round trip of every format, packed and with a stride that is not a whole number of pixels.
-    @Test(arguments: PixelFormat.allCases, [0, 1, 5])
+    /// Round trip of every interleaved format, packed and with a stride that is not a whole number of pixels.
+    @Test(arguments: PixelFormat.allCases.filter { !$0.isYUV }, [0, 1, 5])
     func roundTrip(_ format: PixelFormat, padding: Int) throws {
         let width = 7, height = 4, channels = format.channelCount
         let stride = width * channels + padding
@@ -19,8 +19,8 @@ import PureVisionTestSupport
         let encoded = try PNGEncoder.encode(image)
         #expect(EncodedImageFormat.sniff(encoded) == .png)
         let decoded = try PixelImage(encoded: encoded)
-        // bgra8 is written as RGBA; everything else keeps its format.
-        let expectedFormat: PixelFormat = format == .bgra8 ? .rgba8 : format
+        // bgra8 and argb8 are written as RGBA; everything else keeps its format.
+        let expectedFormat: PixelFormat = format == .bgra8 || format == .argb8 ? .rgba8 : format
         #expect(decoded.format == expectedFormat)
         #expect(decoded.width == width && decoded.height == height)
         #expect(packedPixels(decoded) == packedPixels(image.converted(to: expectedFormat)))
@@ -30,6 +30,14 @@ import PureVisionTestSupport
         let image = try PixelImage(width: 1, height: 1, format: .bgra8, pixels: [10, 20, 30, 40])
         let decoded = try PixelImage(encoded: PNGEncoder.encode(image))
         #expect(packedPixels(decoded) == [30, 20, 10, 40])
+    }
+
+    @Test func yuvIsWrittenAsRGB() throws {
+        let image = try PixelImage(
+            width: 2, height: 2, biPlanarFormat: .nv12, luma: [16, 100, 180, 235], chroma: [90, 240])
+        let decoded = try PixelImage(encoded: PNGEncoder.encode(image))
+        #expect(decoded.format == .rgb8)
+        #expect(packedPixels(decoded) == packedPixels(image.converted(to: .rgb8)))
     }
 
     @Test func encodesWrappedImages() throws {

@@ -55,6 +55,8 @@ declare -A MODULES=(
     [png]="PureVisionCore PureVisionImage"
     [jpeg]="PureVisionCore PureVisionImage"
     [npy]="PureVisionCore"
+    [exif]="PureVisionCore PureVisionImage"
+    [yuv]="PureVisionCore PureVisionKernels PureVisionTFLite PureVisionEngine PureVisionImage PureVision"
     [y4m]="PureVisionCore PureVisionImage"
     [geometry_metadata]="PureVisionCore PureVisionTFLite"
 )
@@ -64,12 +66,14 @@ declare -A LIBS=(
     [png]="-lpng -ljpeg"
     [jpeg]="-lpng -ljpeg"
     [npy]=""
+    [exif]="-lpng -ljpeg"
+    [yuv]="-lopenblas -lpng -ljpeg"
     [y4m]="-lpng -ljpeg"
     [geometry_metadata]=""
 )
 
 targets=("$@")
-(( ${#targets[@]} )) || targets=(npy png jpeg model_bundle tflite_model y4m geometry_metadata)
+(( ${#targets[@]} )) || targets=(npy png jpeg exif yuv model_bundle tflite_model y4m geometry_metadata)
 build_cjpegsupport
 for target in "${targets[@]}"; do
     [[ -n ${MODULES[$target]+x} ]] || { echo "unknown target $target" >&2; exit 2; }

@@ -21,6 +21,8 @@ seed_files() {
         npy) find Tests -name '*.npy' -size -64k ;;
         png) find Tests "$TESTDATA" -path '*/fetched' -prune -o -name '*.png' -size -256k -print ;;
         jpeg) find Tests "$TESTDATA" -path '*/fetched' -prune -o \( -name '*.jpg' -o -name '*.jpeg' \) -size -128k -print ;;
+        exif) find Tests/PureVisionImageTests/Fixtures -name '*.jpg' -size -16k ;;
+        yuv) find Tests/PureVisionImageTests/Fixtures/yuv -name '*.npy' -size -8k ;;
         tflite_model) find Tests Models -name '*.tflite' ;;
         model_bundle) find Tests Models -name '*.tflite' -o -name '*.task' ;;
         y4m) find Tests -name '*.y4m' ;;
@@ -52,7 +54,7 @@ fi
 # The op fixtures (≤ 11 KB) are what the tflite_model target learns most from; the real models, cut at max_len,
 # still seed the reader's paths. (A run with max_len 1 MiB managed ~95 executions/s, against ~1,500 at 64 KiB.)
 case $target in
-    npy | tflite_model | y4m | geometry_metadata) max_len=65536 ;;
+    npy | tflite_model | exif | yuv | y4m | geometry_metadata) max_len=65536 ;;
     png) max_len=262144 ;;
     jpeg) max_len=131072 ;;
     *) max_len=1048576 ;;

@@ -6,7 +6,14 @@ import PureVisionImage
 /// probabilities, tracking IDs — is derived from the mesh (`FaceMeshTopology`, `HeadPose`, `FaceClassification`,
 /// `FaceTracker`).
 ///
-/// Positions are in the stored pixels of the image (its `orientation` is not applied). Differences from ML Kit:
+/// The image's `orientation` tells the detector which way is up; positions are in the stored pixels of the image
+/// (as ML Kit's iOS results, which its samples map to the preview with the capture buffer's size). Mirrored
+/// orientations are accepted, as ML Kit accepts them (front cameras report `.leftMirrored`): the mirror only
+/// concerns how the frame is displayed, so the stored pixels are analyzed turned upright without it (`.leftMirrored`
+/// as `.right`, `.rightMirrored` as `.left`, `.upMirrored` as `.up`, `.downMirrored` as `.down`). Left and right
+/// (landmarks, contours, eye probabilities) are then the subject's own; to draw on a mirrored preview, mirror the
+/// positions as the preview mirrors the frame. MediaPipe-shaped tasks (`FaceDetector`, `HandLandmarker` …) keep
+/// refusing mirrored orientations, as MediaPipe does. Differences from ML Kit:
 /// contours are returned for every face, not only the most prominent one; the mesh is recomputed from a fresh
 /// detection in every frame (no landmark-based tracking ROI).
 ///

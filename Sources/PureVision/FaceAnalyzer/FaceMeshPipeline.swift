@@ -133,7 +133,9 @@ final class FaceMeshPipeline: @unchecked Sendable {
     }
 
     /// ML Kit faces for one frame.
-    func faces(_ image: PixelImage) throws(VisionTaskError) -> [Face] {
+    func faces(_ frame: PixelImage) throws(VisionTaskError) -> [Face] {
+        var image = frame
+        image.orientation = frame.orientation.withoutMirroring
         let width = Float(image.width)
         let height = Float(image.height)
         var faces: [Face] = []
@@ -178,5 +180,22 @@ final class FaceMeshPipeline: @unchecked Sendable {
             for (index, id) in tracker.update(faces.map(\.frame)).enumerated() { faces[index].trackingID = id }
         }
         return faces
+    }
+}
+
+extension ImageOrientation {
+    /// The orientation `FaceAnalyzer` analyzes a frame in: the orientation itself, or for a mirrored one the turn
+    /// that shows the stored pixels upright without the mirror (`.upMirrored` → `.up`, `.downMirrored` → `.down`,
+    /// `.leftMirrored` → `.right`, `.rightMirrored` → `.left`). A mirrored orientation says the frame is displayed
+    /// mirrored (a front camera's preview); the stored pixels are the camera's unmirrored view, in which the
+    /// subject's left and right are their own.
+    var withoutMirroring: ImageOrientation {
+        switch self {
+        case .upMirrored: .up
+        case .downMirrored: .down
+        case .leftMirrored: .right
+        case .rightMirrored: .left
+        default: self
+        }
     }
 }

@@ -55,8 +55,22 @@ package struct LevelTableWarpSink: WarpSink {
     package func store(_ value: Int32, at index: Int) { output[index] = table[Int(UInt8(truncatingIfNeeded: value))] }
 }
 
+/// Where a warp reads its pixels: `interpolate` computes one output pixel's three RGB levels from the 2 × 2
+/// neighbourhood at (sx, sy) with the given weights, and hands them to the sink.
+package protocol WarpPixelSource {
+    /// Width of the source image in pixels.
+    var width: Int { get }
+    /// Height of the source image in pixels.
+    var height: Int { get }
+    /// Stores the bilinear levels `(Σ wᵢ·pᵢ + 512) >> 10` of pixels (sx, sy), (sx+1, sy), (sx, sy+1), (sx+1, sy+1)
+    /// at `index`, `index + 1`, `index + 2`; a neighbour outside the image reads as the nearest edge pixel
+    /// (`replicate`) or 0.
+    func interpolate<Sink: WarpSink>(
+        sx: Int, sy: Int, weights: (Int32, Int32, Int32, Int32), replicate: Bool, at index: Int, into sink: Sink)
+}
+
 /// The source of a warp: interleaved 8-bit pixels, and which byte of a pixel feeds each RGB output channel.
-package struct WarpSource {
+package struct WarpSource: WarpPixelSource {
     package var pixels: UnsafePointer<UInt8>
     package var width: Int
     package var height: Int
@@ -76,6 +90,131 @@ package struct WarpSource {
         self.bytesPerPixel = bytesPerPixel
         self.channelOffsets = channelOffsets
     }
+
+    @inline(__always)
+    package func interpolate<Sink: WarpSink>(
+        sx: Int, sy: Int, weights: (Int32, Int32, Int32, Int32), replicate: Bool, at outIndex: Int, into sink: Sink
+    ) {
+        let lastColumn = width - 1
+        let lastRow = height - 1
+        let rowBytes = bytesPerRow
+        let pixelBytes = bytesPerPixel
+        let base = pixels
+        let (w00, w01, w10, w11) = weights
+        let p00: UnsafePointer<UInt8>?
+        let p01: UnsafePointer<UInt8>?
+        let p10: UnsafePointer<UInt8>?
+        let p11: UnsafePointer<UInt8>?
+        if sx >= 0, sx < lastColumn, sy >= 0, sy < lastRow {
+            let p = base + sy * rowBytes + sx * pixelBytes
+            p00 = p
+            p01 = p + pixelBytes
+            p10 = p + rowBytes
+            p11 = p + rowBytes + pixelBytes
+        } else if replicate {
+            let cx0 = min(max(sx, 0), lastColumn)
+            let cx1 = min(max(sx + 1, 0), lastColumn)
+            let row0 = base + min(max(sy, 0), lastRow) * rowBytes
+            let row1 = base + min(max(sy + 1, 0), lastRow) * rowBytes
+            p00 = row0 + cx0 * pixelBytes
+            p01 = row0 + cx1 * pixelBytes
+            p10 = row1 + cx0 * pixelBytes
+            p11 = row1 + cx1 * pixelBytes
+        } else {
+            let inX0 = sx >= 0 && sx <= lastColumn
+            let inX1 = sx + 1 >= 0 && sx + 1 <= lastColumn
+            let inY0 = sy >= 0 && sy <= lastRow
+            let inY1 = sy + 1 >= 0 && sy + 1 <= lastRow
+            let row0 = base + (inY0 ? sy : 0) * rowBytes
+            let row1 = base + (inY1 ? sy + 1 : 0) * rowBytes
+            p00 = inY0 && inX0 ? row0 + sx * pixelBytes : nil
+            p01 = inY0 && inX1 ? row0 + (sx + 1) * pixelBytes : nil
+            p10 = inY1 && inX0 ? row1 + sx * pixelBytes : nil
+            p11 = inY1 && inX1 ? row1 + (sx + 1) * pixelBytes : nil
+        }
+        if pixelBytes == 1 {
+            let v = Self.level(p00, p01, p10, p11, 0, w00, w01, w10, w11)
+            sink.store(v, at: outIndex)
+            sink.store(v, at: outIndex + 1)
+            sink.store(v, at: outIndex + 2)
+        } else {
+            let offsets = channelOffsets
+            sink.store(Self.level(p00, p01, p10, p11, offsets[0], w00, w01, w10, w11), at: outIndex)
+            sink.store(Self.level(p00, p01, p10, p11, offsets[1], w00, w01, w10, w11), at: outIndex + 1)
+            sink.store(Self.level(p00, p01, p10, p11, offsets[2], w00, w01, w10, w11), at: outIndex + 2)
+        }
+    }
+
+    /// One channel's bilinear level; a missing neighbour (outside, zero border) counts as 0.
+    @inline(__always)
+    private static func level(
+        _ p00: UnsafePointer<UInt8>?, _ p01: UnsafePointer<UInt8>?, _ p10: UnsafePointer<UInt8>?,
+        _ p11: UnsafePointer<UInt8>?, _ offset: Int, _ w00: Int32, _ w01: Int32, _ w10: Int32, _ w11: Int32
+    ) -> Int32 {
+        let v00 = p00.map { Int32($0[offset]) } ?? 0
+        let v01 = p01.map { Int32($0[offset]) } ?? 0
+        let v10 = p10.map { Int32($0[offset]) } ?? 0
+        let v11 = p11.map { Int32($0[offset]) } ?? 0
+        return (v00 * w00 + v01 * w01 + v10 * w10 + v11 * w11 + 512) >> 10
+    }
+}
+
+/// The source of a warp over a YUV 4:2:0 image: each of the (at most four) pixels a sample reads is converted to
+/// RGB with `YUVPlanes.rgb` and then interpolated exactly as the same pixels of the converted RGB image would be,
+/// so only the pixels the crop samples are converted, and the result equals the warp of the converted image.
+package struct YUVWarpSource: WarpPixelSource {
+    package let planes: YUVPlanes
+    package let width: Int
+    package let height: Int
+
+    package init(planes: YUVPlanes, width: Int, height: Int) {
+        self.planes = planes
+        self.width = width
+        self.height = height
+    }
+
+    @inline(__always)
+    package func interpolate<Sink: WarpSink>(
+        sx: Int, sy: Int, weights: (Int32, Int32, Int32, Int32), replicate: Bool, at outIndex: Int, into sink: Sink
+    ) {
+        let lastColumn = width - 1
+        let lastRow = height - 1
+        let zero = SIMD3<Int32>(repeating: 0)
+        let c00: SIMD3<Int32>
+        let c01: SIMD3<Int32>
+        let c10: SIMD3<Int32>
+        let c11: SIMD3<Int32>
+        if sx >= 0, sx < lastColumn, sy >= 0, sy < lastRow {
+            c00 = planes.rgb(x: sx, y: sy)
+            c01 = planes.rgb(x: sx + 1, y: sy)
+            c10 = planes.rgb(x: sx, y: sy + 1)
+            c11 = planes.rgb(x: sx + 1, y: sy + 1)
+        } else if replicate {
+            let x0 = min(max(sx, 0), lastColumn)
+            let x1 = min(max(sx + 1, 0), lastColumn)
+            let y0 = min(max(sy, 0), lastRow)
+            let y1 = min(max(sy + 1, 0), lastRow)
+            c00 = planes.rgb(x: x0, y: y0)
+            c01 = planes.rgb(x: x1, y: y0)
+            c10 = planes.rgb(x: x0, y: y1)
+            c11 = planes.rgb(x: x1, y: y1)
+        } else {
+            let inX0 = sx >= 0 && sx <= lastColumn
+            let inX1 = sx + 1 >= 0 && sx + 1 <= lastColumn
+            let inY0 = sy >= 0 && sy <= lastRow
+            let inY1 = sy + 1 >= 0 && sy + 1 <= lastRow
+            c00 = inY0 && inX0 ? planes.rgb(x: sx, y: sy) : zero
+            c01 = inY0 && inX1 ? planes.rgb(x: sx + 1, y: sy) : zero
+            c10 = inY1 && inX0 ? planes.rgb(x: sx, y: sy + 1) : zero
+            c11 = inY1 && inX1 ? planes.rgb(x: sx + 1, y: sy + 1) : zero
+        }
+        let (w00, w01, w10, w11) = weights
+        let sum = c00 &* w00 &+ c01 &* w01 &+ c10 &* w10 &+ c11 &* w11 &+ SIMD3(repeating: 512)
+        let levels = sum &>> 10
+        sink.store(levels.x, at: outIndex)
+        sink.store(levels.y, at: outIndex + 1)
+        sink.store(levels.z, at: outIndex + 2)
+    }
 }
 
 /// OpenCV 3.4.10's `warpPerspective` with `INTER_LINEAR` on 8-bit pixels, in its fixed-point arithmetic.
@@ -88,8 +227,8 @@ package struct WarpSource {
 /// (sx, sy), (sx+1, sy), (sx, sy+1), (sx+1, sy+1); a neighbour outside the image reads 0 (`.zero`) or the nearest
 /// edge pixel (`.replicate`). Output is NHWC `[H, W, 3]`, RGB, each element passed to `sink`.
 package enum FixedPointWarp {
-    package static func warp<Sink: WarpSink>(
-        _ source: WarpSource, inverse m: SIMD16<Double>, outputWidth: Int, outputHeight: Int, border: BorderMode,
+    package static func warp<Source: WarpPixelSource, Sink: WarpSink>(
+        _ source: Source, inverse m: SIMD16<Double>, outputWidth: Int, outputHeight: Int, border: BorderMode,
         into sink: Sink
     ) {
         let blockHeight = min(16, outputHeight)
@@ -103,13 +242,6 @@ package enum FixedPointWarp {
         let m6 = m[6]
         let m7 = m[7]
         let m8 = m[8]
-        let lastColumn = source.width - 1
-        let lastRow = source.height - 1
-        let rowBytes = source.bytesPerRow
-        let pixelBytes = source.bytesPerPixel
-        let base = source.pixels
-        let offsets = source.channelOffsets
-        let isGray = offsets == SIMD3(repeating: 0) && pixelBytes == 1
         let replicate = border == .replicate
         for y in 0..<outputHeight {
             let yd = Double(y)
@@ -132,52 +264,10 @@ package enum FixedPointWarp {
                     let sy = min(max(iy >> 5, -32768), 32767)
                     let ax = Int32(truncatingIfNeeded: ix & 31)
                     let ay = Int32(truncatingIfNeeded: iy & 31)
-                    let w00 = (32 - ax) * (32 - ay)
-                    let w01 = ax * (32 - ay)
-                    let w10 = (32 - ax) * ay
-                    let w11 = ax * ay
-                    let outIndex = (y * outputWidth + x) * 3
-                    let p00: UnsafePointer<UInt8>?
-                    let p01: UnsafePointer<UInt8>?
-                    let p10: UnsafePointer<UInt8>?
-                    let p11: UnsafePointer<UInt8>?
-                    if sx >= 0, sx < lastColumn, sy >= 0, sy < lastRow {
-                        let p = base + sy * rowBytes + sx * pixelBytes
-                        p00 = p
-                        p01 = p + pixelBytes
-                        p10 = p + rowBytes
-                        p11 = p + rowBytes + pixelBytes
-                    } else if replicate {
-                        let cx0 = min(max(sx, 0), lastColumn)
-                        let cx1 = min(max(sx + 1, 0), lastColumn)
-                        let row0 = base + min(max(sy, 0), lastRow) * rowBytes
-                        let row1 = base + min(max(sy + 1, 0), lastRow) * rowBytes
-                        p00 = row0 + cx0 * pixelBytes
-                        p01 = row0 + cx1 * pixelBytes
-                        p10 = row1 + cx0 * pixelBytes
-                        p11 = row1 + cx1 * pixelBytes
-                    } else {
-                        let inX0 = sx >= 0 && sx <= lastColumn
-                        let inX1 = sx + 1 >= 0 && sx + 1 <= lastColumn
-                        let inY0 = sy >= 0 && sy <= lastRow
-                        let inY1 = sy + 1 >= 0 && sy + 1 <= lastRow
-                        let row0 = base + (inY0 ? sy : 0) * rowBytes
-                        let row1 = base + (inY1 ? sy + 1 : 0) * rowBytes
-                        p00 = inY0 && inX0 ? row0 + sx * pixelBytes : nil
-                        p01 = inY0 && inX1 ? row0 + (sx + 1) * pixelBytes : nil
-                        p10 = inY1 && inX0 ? row1 + sx * pixelBytes : nil
-                        p11 = inY1 && inX1 ? row1 + (sx + 1) * pixelBytes : nil
-                    }
-                    if isGray {
-                        let v = level(p00, p01, p10, p11, 0, w00, w01, w10, w11)
-                        sink.store(v, at: outIndex)
-                        sink.store(v, at: outIndex + 1)
-                        sink.store(v, at: outIndex + 2)
-                    } else {
-                        sink.store(level(p00, p01, p10, p11, offsets[0], w00, w01, w10, w11), at: outIndex)
-                        sink.store(level(p00, p01, p10, p11, offsets[1], w00, w01, w10, w11), at: outIndex + 1)
-                        sink.store(level(p00, p01, p10, p11, offsets[2], w00, w01, w10, w11), at: outIndex + 2)
-                    }
+                    let weights = ((32 - ax) * (32 - ay), ax * (32 - ay), (32 - ax) * ay, ax * ay)
+                    source.interpolate(
+                        sx: sx, sy: sy, weights: weights, replicate: replicate, at: (y * outputWidth + x) * 3,
+                        into: sink)
                 }
                 blockStart = blockEnd
             }
@@ -200,18 +290,5 @@ package enum FixedPointWarp {
     package static func roundedToNearestEven(_ value: Double) -> Double {
         let magic = 6_755_399_441_055_744.0
         return (value + magic) - magic
-    }
-
-    /// One channel's bilinear level; a missing neighbour (outside, zero border) counts as 0.
-    @inline(__always)
-    private static func level(
-        _ p00: UnsafePointer<UInt8>?, _ p01: UnsafePointer<UInt8>?, _ p10: UnsafePointer<UInt8>?,
-        _ p11: UnsafePointer<UInt8>?, _ offset: Int, _ w00: Int32, _ w01: Int32, _ w10: Int32, _ w11: Int32
-    ) -> Int32 {
-        let v00 = p00.map { Int32($0[offset]) } ?? 0
-        let v01 = p01.map { Int32($0[offset]) } ?? 0
-        let v10 = p10.map { Int32($0[offset]) } ?? 0
-        let v11 = p11.map { Int32($0[offset]) } ?? 0
-        return (v00 * w00 + v01 * w01 + v10 * w10 + v11 * w11 + 512) >> 10
     }
 }

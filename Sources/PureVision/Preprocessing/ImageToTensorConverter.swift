@@ -33,7 +33,8 @@ public struct ImageToTensorResult: Sendable {
 /// 2. With `keepAspectRatio`, the ROI grows to the tensor's aspect ratio (`PadRoi`); the padding is reported.
 /// 3. The ROI's corners map to the tensor's corners, (0, H'), (0, 0), (W', 0), (W', H'); a tensor pixel index is
 ///    used directly as a coordinate (no half-pixel shift). See `FixedPointWarp` for the per-pixel arithmetic.
-/// 4. Output channels are RGB: gray is replicated, RGBA drops alpha, BGRA is reordered. A level `v` is written as
+/// 4. Output channels are RGB: gray is replicated, RGBA drops alpha, BGRA and ARGB are reordered; a YUV 4:2:0
+///    image's pixels are converted (`YUVEncoding`) as the warp reads them, so only the sampled ones are. A level `v` is written as
 ///    `fma(v, scale, min)` (Float) into the float tensor, or unchanged into the 8-bit one.
 ///
 /// The image's `orientation` is not applied here: fold it into the rect with
@@ -136,11 +137,19 @@ public struct ImageToTensorConverter: Sendable {
         let corners = PerspectiveTransform.corners(of: roi)
         let forward = PerspectiveTransform.solve(source: corners, destination: destination)
         let inverse = PerspectiveTransform.inverted(forward)
+        let border = options.border
+        let isYUV = image.withUnsafeYUVPlanes { planes in
+            FixedPointWarp.warp(
+                YUVWarpSource(planes: planes, width: image.width, height: image.height), inverse: inverse,
+                outputWidth: outputWidth, outputHeight: outputHeight, border: border, into: sink)
+        } != nil
+        if isYUV { return result }
         let offsets: SIMD3<Int>
         switch image.format {
-        case .gray8: offsets = SIMD3(0, 0, 0)
+        case .gray8, .nv12, .nv21, .i420: offsets = SIMD3(0, 0, 0)
         case .rgb8, .rgba8: offsets = SIMD3(0, 1, 2)
         case .bgra8: offsets = SIMD3(2, 1, 0)
+        case .argb8: offsets = SIMD3(1, 2, 3)
         }
         image.withUnsafePixels { bytes in
             guard let pixels = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
@@ -149,7 +158,7 @@ public struct ImageToTensorConverter: Sendable {
                 bytesPerPixel: image.format.channelCount, channelOffsets: offsets)
             FixedPointWarp.warp(
                 source, inverse: inverse, outputWidth: outputWidth, outputHeight: outputHeight,
-                border: options.border, into: sink)
+                border: border, into: sink)
         }
         return result
     }

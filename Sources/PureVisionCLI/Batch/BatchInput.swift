@@ -170,8 +170,9 @@ struct OutputDirectory: Sendable {
         (path as NSString).appendingPathComponent("\(item.outputStem)_\(suffix)")
     }
 
-    /// Writes `image` as `<stem>_<suffix>.png`.
+    /// Writes `image`, upright, as `<stem>_<suffix>.png`.
     func write(_ image: PixelImage, for item: BatchItem, suffix: String) throws {
-        try image.writePNG(toFile: file(for: item, suffix: suffix + ".png"))
+        // PNG has no orientation field: the file shows the image as its orientation says it is displayed.
+        try image.uprightImage().writePNG(toFile: file(for: item, suffix: suffix + ".png"))
     }
 }

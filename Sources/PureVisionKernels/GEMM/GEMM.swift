@@ -87,6 +87,19 @@ public enum GEMM {
         b: UnsafePointer<Float>, ldb: Int, layout: GEMMRightLayout,
         c: UnsafeMutablePointer<Float>, ldc: Int, accumulate: Bool
     ) {
+        withSingleThreadedBLAS {
+            blasCall(
+                m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, layout: layout, c: c, ldc: ldc,
+                accumulate: accumulate)
+        }
+    }
+
+    private static func blasCall(
+        m: Int, n: Int, k: Int,
+        a: UnsafePointer<Float>, lda: Int,
+        b: UnsafePointer<Float>, ldb: Int, layout: GEMMRightLayout,
+        c: UnsafeMutablePointer<Float>, ldc: Int, accumulate: Bool
+    ) {
         let beta: Float = accumulate ? 1 : 0
         let limit = Int(Int32.max)
         precondition(m <= limit && n <= limit && k <= limit && lda <= limit && ldb <= limit && ldc <= limit,

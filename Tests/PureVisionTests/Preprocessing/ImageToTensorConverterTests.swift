@@ -132,7 +132,7 @@ import PureVisionTestSupport
 
     // MARK: Geometry and layout
 
-    @Test(arguments: [PixelFormat.gray8, .rgb8, .rgba8, .bgra8], [BorderMode.zero, .replicate])
+    @Test(arguments: [PixelFormat.gray8, .rgb8, .rgba8, .bgra8, .argb8], [BorderMode.zero, .replicate])
     func identityReproducesPixels(_ format: PixelFormat, _ border: BorderMode) throws {
         let (width, height) = (37, 23)
         var random = SplitMix64(seed: 7)
@@ -143,9 +143,10 @@ import PureVisionTestSupport
         var out = [UInt8](repeating: 0, count: converter.elementCount)
         let result = try out.withUnsafeMutableBufferPointer { try converter.convert(image, into: $0.baseAddress!) }
         let rgbOffsets: [Int] = switch format {
-        case .gray8: [0, 0, 0]
+        case .gray8, .nv12, .nv21, .i420: [0, 0, 0]
         case .rgb8, .rgba8: [0, 1, 2]
         case .bgra8: [2, 1, 0]
+        case .argb8: [1, 2, 3]
         }
         var expected = [UInt8]()
         for pixel in 0..<(width * height) {
