@@ -43,6 +43,10 @@ enum OperatorRegistry {
         .depthToSpace: DepthToSpaceOperator.self,
         .densify: DensifyOperator.self,
         .transpose: TransposeOperator.self,
+        .reduceMax: ReduceExtremumOperator.self,
+        .reduceMin: ReduceExtremumOperator.self,
+        .gather: GatherOperator.self,
+        .unpack: UnpackOperator.self,
     ]
 
     /// The lowering for a builtin operator, or nil when the engine does not support it.
