@@ -14,6 +14,7 @@ extension Bench {
             ("hand_landmarker_image", measureHandsImage),
             ("hand_landmarker_video_per_frame", measureHandsVideo),
             ("image_classifier", measureClassifier),
+            ("gesture_recognizer_video_per_frame", measureGestureRecognizerVideo),
         ]
         for pipeline in pipelines where options.filter.map({ pipeline.name.contains($0) }) ?? true {
             for threads in options.threadCounts {

@@ -8,6 +8,7 @@ enum CommandLineTool {
         usage: purevision run MODEL --input IN.npy [--input IN2.npy ...] --output-dir DIR [--threads N] [--reference]
                purevision faces IMAGE... [--model PATH] [--min-confidence X] [--json] [--out DIR]
                purevision hands IMAGE... [--model PATH] [--num-hands N] [--mode image|video] [--json] [--out DIR]
+               purevision gestures IMAGE... [--model PATH] [--num-hands N] [--mode image|video] [--json] [--out DIR]
                purevision face-analyze IMAGE... [--accurate] [--landmarks] [--contours] [--classify]
                                        [--mode image|video] [--json] [--out DIR] [--models DIR]
                purevision classify IMAGE... [--model PATH] [--max-results K] [--score-threshold X] [--allow a,b]
@@ -33,6 +34,12 @@ enum CommandLineTool {
                  --json one line per image: {"image","width","height","timestampMs","hands":[{"handedness":{"index",
                  "score","categoryName"},"landmarks":[[x,y,z]...21],"worldLandmarks":[[x,y,z]...21]}]}. In --mode
                  video the images are consecutive frames 33 ms apart. --out draws the landmarks and skeleton.
+          gestures  Hand gestures (MediaPipe's GestureRecognizer; default model: the bundled
+                 gesture_recognizer.task; a Model Maker bundle adds its custom gestures). With --json one line per
+                 image: {"image","width","height","timestampMs","hands":[{"gestures":[{"index","score","categoryName"}],
+                 "handedness":{"index","score","categoryName"},"landmarks":[[x,y,z]...21],"worldLandmarks":[[x,y,z]
+                 ...21]}]} (gesture index -1 as in MediaPipe). In --mode video the images are consecutive frames 33 ms
+                 apart. --out draws the skeleton with the gesture name.
           classify  Classify images (MediaPipe's ImageClassifier; default model: the bundled efficientnet_lite0).
                  With --json one line per image: {"image","classifications":[{"headIndex","headName","categories":
                  [{"index","score","categoryName","displayName"}]}]}.
@@ -50,6 +57,7 @@ enum CommandLineTool {
         case "faces": try FacesCommand.run(rest)
         case "face-analyze": try FaceAnalyzeCommand.run(rest)
         case "hands": try HandsCommand.run(rest)
+        case "gestures": try GesturesCommand.run(rest)
         case "classify": try ClassifyCommand.run(rest)
         case "labels": try LabelsCommand.run(rest)
         case "-h", "--help", "help": print(usage)
