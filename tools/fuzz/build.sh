@@ -52,6 +52,7 @@ build_module() {
 declare -A MODULES=(
     [tflite_model]="PureVisionCore PureVisionKernels PureVisionTFLite PureVisionEngine"
     [model_bundle]="PureVisionCore PureVisionTFLite"
+    [nested_bundle]="PureVisionCore PureVisionTFLite"
     [png]="PureVisionCore PureVisionImage"
     [jpeg]="PureVisionCore PureVisionImage"
     [npy]="PureVisionCore"
@@ -59,13 +60,14 @@ declare -A MODULES=(
 declare -A LIBS=(
     [tflite_model]="-lopenblas"
     [model_bundle]=""
+    [nested_bundle]=""
     [png]="-lpng -ljpeg"
     [jpeg]="-lpng -ljpeg"
     [npy]=""
 )
 
 targets=("$@")
-(( ${#targets[@]} )) || targets=(npy png jpeg model_bundle tflite_model)
+(( ${#targets[@]} )) || targets=(npy png jpeg model_bundle nested_bundle tflite_model)
 build_cjpegsupport
 for target in "${targets[@]}"; do
     [[ -n ${MODULES[$target]+x} ]] || { echo "unknown target $target" >&2; exit 2; }
