@@ -108,16 +108,17 @@ public final class GestureRecognizer: Sendable {
         landmarks: [NormalizedLandmark], worldLandmarks: [Landmark], handedness: ResultCategory, imageWidth: Int,
         imageHeight: Int, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> ResultCategory? {
+        guard imageWidth > 0, imageHeight > 0 else {
+            throw .invalidOption(
+                name: "imageWidth", reason: "the image size must be positive, got \(imageWidth)×\(imageHeight)")
+        }
         let rotation: Float
         do throws(PreprocessingError) {
             rotation = try (imageProcessingOptions ?? ImageProcessingOptions()).normalizedRect(
-                imageWidth: max(1, imageWidth), imageHeight: max(1, imageHeight), roiAllowed: false
+                imageWidth: imageWidth, imageHeight: imageHeight, roiAllowed: false
             ).rotation
         } catch {
             throw FaceDetectionPipeline.taskError(error)
-        }
-        guard imageWidth > 0, imageHeight > 0 else {
-            throw .invalidOption(name: "imageWidth", reason: "the image size must be positive, got \(imageWidth)×\(imageHeight)")
         }
         return try gestures.recognize(
             landmarks: landmarks, worldLandmarks: worldLandmarks, handedness: handedness, imageWidth: imageWidth,
