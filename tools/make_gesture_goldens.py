@@ -35,7 +35,9 @@ import json
 import os
 import re
 import sys
+import time
 import zipfile
+from unittest import mock
 
 import numpy as np
 import PIL
@@ -203,7 +205,9 @@ def write_wrong_classifier():
     writer = metadata_writer.MetadataWriter.create(bytes(model))
     writer.add_feature_input(name="hand_embedding")
     writer.add_classification_output(metadata_writer.Labels().add(CANNED_LABELS))
-    data, _ = writer.populate()
+    # The labels ZIP the writer appends stamps its entries with the current time: pin it so re-runs are identical.
+    with mock.patch("time.localtime", return_value=time.struct_time((1980, 1, 1, 0, 0, 0, 1, 1, 0))):
+        data, _ = writer.populate()
     with open(os.path.join(OUT_DIR, "classifier_5_outputs_8_labels.tflite"), "wb") as f:
         f.write(data)
 
