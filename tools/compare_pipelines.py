@@ -8,7 +8,9 @@ the same models and the same decoded images (the committed fixtures the bench us
   - FaceDetector (IMAGE) on faces/grace_hopper.jpg with Models/face_detection_short_range.tflite;
   - HandLandmarker (IMAGE) on hands/hand_dst.jpg, and (VIDEO) over the 48 frames of hands/video, looped, per frame;
   - GestureRecognizer (VIDEO) over the same frames with Models/gesture_recognizer.task, per frame;
-  - ImageClassifier (IMAGE) on classifier/skimage_chelsea.png with Models/efficientnet_lite0.tflite.
+  - ImageClassifier (IMAGE) on classifier/skimage_chelsea.png with Models/efficientnet_lite0.tflite;
+  - ImageSegmenter (IMAGE, category mask and confidence masks) on faces/grace_hopper.jpg with
+    Models/selfie_segmenter.tflite and Models/deeplab_v3.tflite (image_segmenter_selfie, image_segmenter_deeplab).
 Each is timed over R calls after 5 warm-up calls; medians are compared (ratio = ours / MediaPipe; below 1 we are
 faster). MediaPipe chooses its own thread count; run the whole script under `taskset -c 0` to compare on one core.
 
@@ -99,6 +101,13 @@ def theirs(runs):
         vision.ImageClassifierOptions(base_options=base(model_asset_path="Models/efficientnet_lite0.tflite")))
     image = mp.Image.create_from_file(f"{FIXTURES}/classifier/skimage_chelsea.png")
     results["image_classifier"] = median_ms(lambda: classifier.classify(image), runs)
+
+    image = mp.Image.create_from_file(f"{FIXTURES}/faces/grace_hopper.jpg")
+    for name, model in (("image_segmenter_selfie", "selfie_segmenter"), ("image_segmenter_deeplab", "deeplab_v3")):
+        segmenter = vision.ImageSegmenter.create_from_options(vision.ImageSegmenterOptions(
+            base_options=base(model_asset_path=f"Models/{model}.tflite"), output_category_mask=True,
+            output_confidence_masks=True))
+        results[name] = median_ms(lambda: segmenter.segment(image), runs)
     return results
 
 

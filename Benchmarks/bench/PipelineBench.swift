@@ -15,6 +15,7 @@ extension Bench {
             ("hand_landmarker_video_per_frame", measureHandsVideo),
             ("image_classifier", measureClassifier),
             ("gesture_recognizer_video_per_frame", measureGestureRecognizerVideo),
+            ("image_segmenter_selfie", measureSegmenterSelfie), ("image_segmenter_deeplab", measureSegmenterDeeplab),
         ]
         for pipeline in pipelines where options.filter.map({ pipeline.name.contains($0) }) ?? true {
             for threads in options.threadCounts {

@@ -29,6 +29,8 @@ public enum BuiltinOptions: Sendable, Hashable {
     case gather(axis: Int, batchDims: Int)
     /// UNPACK: `count` outputs along `axis` (negative counts from the end).
     case unpack(count: Int, axis: Int)
+    /// TRANSPOSE_CONV: padding, strides and a fused activation.
+    case transposeConv(TransposeConvOptions)
     /// An options table this reader does not decode; `typeCode` is its `BuiltinOptions` union code.
     case other(typeCode: UInt8)
 
@@ -55,6 +57,7 @@ public enum BuiltinOptions: Sendable, Hashable {
         case .leakyRelu: .leakyRelu(alpha: 0)
         case .gather: .gather(axis: 0, batchDims: 0)
         case .unpack: .unpack(count: 0, axis: 0)
+        case .transposeConv: .transposeConv(TransposeConvOptions())
         default: .none
         }
     }
@@ -136,6 +139,13 @@ public enum BuiltinOptions: Sendable, Hashable {
             o.offset = try bool(5)
             return .stridedSlice(o)
         case 64: return .unpack(count: try int(0), axis: try int(1))
+        case 49:
+            var o = TransposeConvOptions()
+            o.padding = try padding(0)
+            o.strideW = try int(1)
+            o.strideH = try int(2)
+            o.activation = try act(3)
+            return .transposeConv(o)
         case 74: return .resizeNearestNeighbor(alignCorners: try bool(0), halfPixelCenters: try bool(1))
         case 75: return .leakyRelu(alpha: try table.float(0, default: 0, what: what))
         case 94: return .depthToSpace(blockSize: try int(0))
