@@ -19,7 +19,9 @@ public enum GestureEmbedderInput {
     /// 3. Wrist origin and scale (see `normalizeObject`).
     ///
     /// - Parameters:
-    ///   - imageWidth, imageHeight: the input image's size in stored pixels (MediaPipe's `ImageProperties`, unrotated).
+    ///   - landmarks: the hand's 21 landmarks, normalized to the image.
+    ///   - imageWidth: the input image's width in stored pixels (MediaPipe's `ImageProperties`, unrotated).
+    ///   - imageHeight: the input image's height in stored pixels.
     ///   - rotation: the task's image rotation in radians (`−rotationDegrees·π/180`), not the hand region's.
     ///   - output: `3 · landmarks.count` floats.
     public static func imageLandmarks(
@@ -43,6 +45,11 @@ public enum GestureEmbedderInput {
     /// World landmarks → the embedder's `world_hand` input: the same rotation about (0.5, 0.5) (applied to metres,
     /// as MediaPipe does; its round trip through `x − 0.5` quantizes the values) and object normalization, no
     /// aspect step.
+    ///
+    /// - Parameters:
+    ///   - landmarks: the hand's 21 world landmarks, in metres.
+    ///   - rotation: the task's image rotation in radians.
+    ///   - output: `3 · landmarks.count` floats.
     public static func worldLandmarks(
         _ landmarks: [Landmark], rotation: Float, into output: UnsafeMutablePointer<Float>
     ) {

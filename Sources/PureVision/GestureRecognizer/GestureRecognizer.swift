@@ -99,7 +99,11 @@ public final class GestureRecognizer: Sendable {
     /// `HandLandmarkerResult`'s), in any running mode. Stateless, so it can run beside the other calls.
     ///
     /// - Parameters:
-    ///   - imageWidth, imageHeight: the size of the image the landmarks are normalized to (stored pixels).
+    ///   - landmarks: the hand's 21 landmarks, normalized to the image.
+    ///   - worldLandmarks: the hand's 21 world landmarks, in metres.
+    ///   - handedness: the hand's handedness category ("Right" or "Left" with its score).
+    ///   - imageWidth: the width of the image the landmarks are normalized to (stored pixels).
+    ///   - imageHeight: the height of that image.
     ///   - imageProcessingOptions: the rotation the landmarks were found with (it also turns the embedder's inputs).
     /// - Returns: the gesture (index −1), or nil when the classifier options filtered every category away.
     /// - Throws: `VisionTaskError.model` unless there are 21 landmarks of each kind and a "Right" / "Left"
