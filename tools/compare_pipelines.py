@@ -2,12 +2,13 @@
 """Times the task pipelines end to end, ours beside MediaPipe Tasks 0.10.14, in one run, and prints the ratios.
 
 Our side: `BENCH --json --runs R --threads T`, reading its "kind":"pipeline" lines (face_detector,
-hand_landmarker_image, hand_landmarker_video_per_frame, image_classifier, object_detector, image_embedder,
+hand_landmarker_image, hand_landmarker_video_per_frame, gesture_recognizer_video_per_frame, image_classifier, object_detector, image_embedder,
 image_segmenter_selfie, image_segmenter_deeplab, face_landmarker_image, face_landmarker_video_per_frame). MediaPipe's
 side, in the same script run: the same models and the same decoded images (the committed fixtures the bench uses),
 image decoding excluded:
   - FaceDetector (IMAGE) on faces/grace_hopper.jpg with Models/face_detection_short_range.tflite;
   - HandLandmarker (IMAGE) on hands/hand_dst.jpg, and (VIDEO) over the 48 frames of hands/video, looped, per frame;
+  - GestureRecognizer (VIDEO) over the same frames with Models/gesture_recognizer.task, per frame;
   - ImageClassifier (IMAGE) on classifier/skimage_chelsea.png with Models/efficientnet_lite0.tflite;
   - ObjectDetector (IMAGE, default options) on detector/opencv_basketball1.png with Models/efficientdet_lite0.tflite;
   - ImageEmbedder (IMAGE) on detector/skimage_chelsea.png with Models/efficientnet_lite0_embedder.tflite;
@@ -87,6 +88,19 @@ def theirs(runs):
         counter[0] += 1
 
     results["hand_landmarker_video_per_frame"] = median_ms(next_frame, runs)
+
+    gestures = vision.GestureRecognizer.create_from_options(
+        vision.GestureRecognizerOptions(
+            base_options=base(model_asset_path="Models/gesture_recognizer.task"),
+            running_mode=vision.RunningMode.VIDEO))
+    gesture_counter = [0]
+
+    def next_gesture_frame():
+        i = gesture_counter[0]
+        gestures.recognize_for_video(frames[i % len(frames)], 33 * i)
+        gesture_counter[0] += 1
+
+    results["gesture_recognizer_video_per_frame"] = median_ms(next_gesture_frame, runs)
 
     classifier = vision.ImageClassifier.create_from_options(
         vision.ImageClassifierOptions(base_options=base(model_asset_path="Models/efficientnet_lite0.tflite")))

@@ -16,6 +16,7 @@ extension Bench {
             ("image_classifier", measureClassifier),
             ("object_detector", measureObjectDetector),
             ("image_embedder", measureImageEmbedder),
+            ("gesture_recognizer_video_per_frame", measureGestureRecognizerVideo),
             ("image_segmenter_selfie", measureSegmenterSelfie), ("image_segmenter_deeplab", measureSegmenterDeeplab),
             ("face_landmarker_image", measureFaceLandmarkerImage),
             ("face_landmarker_video_per_frame", measureFaceLandmarkerVideo),

@@ -10,6 +10,7 @@ enum CommandLineTool {
                purevision hands IMAGE... [--model PATH] [--num-hands N] [--mode image|video] [--json] [--out DIR]
                purevision face-landmarks IMAGE... [--model PATH] [--num-faces N] [--blendshapes] [--matrices]
                                          [--mode image|video] [--json] [--out DIR]
+               purevision gestures IMAGE... [--model PATH] [--num-hands N] [--mode image|video] [--json] [--out DIR]
                purevision face-analyze IMAGE... [--accurate] [--landmarks] [--contours] [--classify]
                                        [--mode image|video] [--json] [--out DIR] [--models DIR]
                purevision classify IMAGE... [--model PATH] [--max-results K] [--score-threshold X] [--allow a,b]
@@ -58,6 +59,12 @@ enum CommandLineTool {
                  last two only when asked for). In --mode video the inputs are consecutive frames, tracked (and with
                  one face smoothed) as MediaPipe does. --out draws the contours and irises and lists the top
                  blendshapes.
+          gestures  Hand gestures (MediaPipe's GestureRecognizer; default model: the bundled
+                 gesture_recognizer.task; a Model Maker bundle adds its custom gestures). With --json one line per
+                 image: {"image","width","height","timestampMs","hands":[{"gestures":[{"index","score","categoryName"}],
+                 "handedness":{"index","score","categoryName"},"landmarks":[[x,y,z]...21],"worldLandmarks":[[x,y,z]
+                 ...21]}]} (gesture index -1 as in MediaPipe). In --mode video the images are consecutive frames 33 ms
+                 apart. --out draws the skeleton with the gesture name.
           classify  Classify images (MediaPipe's ImageClassifier; default model: the bundled efficientnet_lite0).
                  With --json one line per image: {"image","classifications":[{"headIndex","headName","categories":
                  [{"index","score","categoryName","displayName"}]}]}.
@@ -92,6 +99,7 @@ enum CommandLineTool {
         case "face-analyze": try FaceAnalyzeCommand.run(rest)
         case "hands": try HandsCommand.run(rest)
         case "face-landmarks": try FaceLandmarksCommand.run(rest)
+        case "gestures": try GesturesCommand.run(rest)
         case "classify": try ClassifyCommand.run(rest)
         case "labels": try LabelsCommand.run(rest)
         case "objects": try ObjectsCommand.run(rest)

@@ -52,6 +52,7 @@ build_module() {
 declare -A MODULES=(
     [tflite_model]="PureVisionCore PureVisionKernels PureVisionTFLite PureVisionEngine"
     [model_bundle]="PureVisionCore PureVisionTFLite"
+    [nested_bundle]="PureVisionCore PureVisionTFLite"
     [png]="PureVisionCore PureVisionImage"
     [jpeg]="PureVisionCore PureVisionImage"
     [npy]="PureVisionCore"
@@ -63,6 +64,7 @@ declare -A MODULES=(
 declare -A LIBS=(
     [tflite_model]="-lopenblas"
     [model_bundle]=""
+    [nested_bundle]=""
     [png]="-lpng -ljpeg"
     [jpeg]="-lpng -ljpeg"
     [npy]=""
@@ -73,7 +75,7 @@ declare -A LIBS=(
 )
 
 targets=("$@")
-(( ${#targets[@]} )) || targets=(npy png jpeg exif yuv model_bundle tflite_model y4m geometry_metadata)
+(( ${#targets[@]} )) || targets=(npy png jpeg exif yuv model_bundle tflite_model y4m geometry_metadata nested_bundle)
 build_cjpegsupport
 for target in "${targets[@]}"; do
     [[ -n ${MODULES[$target]+x} ]] || { echo "unknown target $target" >&2; exit 2; }

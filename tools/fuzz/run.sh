@@ -25,6 +25,7 @@ seed_files() {
         yuv) find Tests/PureVisionImageTests/Fixtures/yuv -name '*.npy' -size -8k ;;
         tflite_model) find Tests Models -name '*.tflite' ;;
         model_bundle) find Tests Models -name '*.tflite' -o -name '*.task' ;;
+        nested_bundle) find Tests Models -name '*.task' -size -1M ;;
         y4m) find Tests -name '*.y4m' ;;
         geometry_metadata) find Tests -name '*.binarypb' ;;
     esac
@@ -33,6 +34,16 @@ seed_files() {
 if [[ -z $(ls -A "$seeds") ]]; then
     i=0
     while read -r f; do cp "$f" "$seeds/$(printf %04d $i)_$(basename "$f")"; i=$((i + 1)); done < <(seed_files)
+    if [[ $target == nested_bundle ]]; then
+        # A small bundle nesting two bundles of small models, each inner ZIP after 3 leading bytes (as MediaPipe's).
+        tmp=$(mktemp -d)
+        cp Tests/PureVisionTests/Fixtures/classifier/tiny_meta.tflite "$tmp/a.tflite"
+        cp Tests/PureVisionTests/Fixtures/classifier/tiny_nometa.tflite "$tmp/b.tflite"
+        (cd "$tmp" && zip -q -0 inner.zip a.tflite b.tflite && { printf '\0\0\0'; cat inner.zip; } > one.task \
+            && cp one.task two.task && zip -q -0 outer.zip one.task two.task && { printf '\0\0'; cat outer.zip; } > nested.task)
+        cp "$tmp/nested.task" "$seeds/small_nested_bundle.task"
+        rm -r "$tmp"
+    fi
     if [[ $target == model_bundle ]]; then
         # A small stored .task bundle of small models, so the fuzzer meets a whole ZIP within max_len.
         tmp=$(mktemp -d)

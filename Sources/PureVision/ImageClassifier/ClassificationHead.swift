@@ -51,10 +51,33 @@ struct ClassificationHead: Sendable {
         return Classifications(headIndex: headIndex, headName: labels.headName, categories: categories)
     }
 
-    /// Configures head `index` from the model's metadata and the options.
+    /// The classifier options a head uses (MediaPipe's `ClassifierOptions` plus a labels file), shared by the
+    /// tasks that post-process classifier outputs.
+    struct Settings {
+        var displayNamesLocale: String
+        var maxResults: Int
+        var scoreThreshold: Float?
+        var categoryAllowlist: [String]
+        var categoryDenylist: [String]
+        var labelsFilePath: String?
+    }
+
+    /// Configures head `index` from the model's metadata and the image classifier's options.
     static func make(
         index: Int, output: TensorDescription, model: TFLiteModel, metadata: SubGraphMetadata?,
         options: ImageClassifierOptions
+    ) throws(VisionTaskError) -> ClassificationHead {
+        try make(
+            index: index, output: output, model: model, metadata: metadata,
+            settings: Settings(
+                displayNamesLocale: options.displayNamesLocale, maxResults: options.maxResults,
+                scoreThreshold: options.scoreThreshold, categoryAllowlist: options.categoryAllowlist,
+                categoryDenylist: options.categoryDenylist, labelsFilePath: options.labelsFilePath))
+    }
+
+    /// Configures head `index` from the model's metadata and the settings.
+    static func make(
+        index: Int, output: TensorDescription, model: TFLiteModel, metadata: SubGraphMetadata?, settings options: Settings
     ) throws(VisionTaskError) -> ClassificationHead {
         let classCount = output.shape.elementCount
         guard classCount > 0 else { throw .model("output \(index) '\(output.name)' is empty") }

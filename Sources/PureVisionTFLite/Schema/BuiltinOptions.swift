@@ -27,6 +27,8 @@ public enum BuiltinOptions: Sendable, Hashable {
     case squeeze(squeezeDims: [Int])
     case leakyRelu(alpha: Float)
     case gather(axis: Int, batchDims: Int)
+    /// UNPACK: `count` outputs along `axis` (negative counts from the end).
+    case unpack(count: Int, axis: Int)
     /// TRANSPOSE_CONV: padding, strides and a fused activation.
     case transposeConv(TransposeConvOptions)
     /// An options table this reader does not decode; `typeCode` is its `BuiltinOptions` union code.
@@ -54,6 +56,7 @@ public enum BuiltinOptions: Sendable, Hashable {
         case .squeeze: .squeeze(squeezeDims: [])
         case .leakyRelu: .leakyRelu(alpha: 0)
         case .gather: .gather(axis: 0, batchDims: 0)
+        case .unpack: .unpack(count: 0, axis: 0)
         case .transposeConv: .transposeConv(TransposeConvOptions())
         default: .none
         }
@@ -135,6 +138,7 @@ public enum BuiltinOptions: Sendable, Hashable {
             o.shrinkAxisMask = try i32(4)
             o.offset = try bool(5)
             return .stridedSlice(o)
+        case 64: return .unpack(count: try int(0), axis: try int(1))
         case 49:
             var o = TransposeConvOptions()
             o.padding = try padding(0)

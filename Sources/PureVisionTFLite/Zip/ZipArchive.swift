@@ -25,6 +25,14 @@ public struct ZipArchive: Sendable {
     public let bytes: [UInt8]
     /// The entries, in central-directory order.
     public var entries: [Entry]
+    /// How many archives enclose this one: 0 for an archive read from a file, 1 for one opened with
+    /// `nestedArchive(named:)` from it, and so on.
+    public let nestingDepth: Int
+
+    /// The deepest `nestingDepth` that `nestedArchive(named:)` opens. MediaPipe's bundles nest one level
+    /// (`gesture_recognizer.task` holds `hand_landmarker.task` and `hand_gesture_recognizer.task`); the limit keeps
+    /// a crafted archive of archives from being followed without end.
+    public static let maximumNestingDepth = 4
 
     private static let eocdSignature: UInt32 = 0x0605_4B50
     private static let zip64LocatorSignature: UInt32 = 0x0706_4B50
@@ -36,7 +44,12 @@ public struct ZipArchive: Sendable {
     ///
     /// - Throws: `.malformedZip` describing the first inconsistency found.
     public init(bytes: [UInt8]) throws(ModelFormatError) {
+        try self.init(bytes: bytes, nestingDepth: 0)
+    }
+
+    private init(bytes: [UInt8], nestingDepth: Int) throws(ModelFormatError) {
         self.bytes = bytes
+        self.nestingDepth = nestingDepth
         let reader = ZipByteReader(bytes: bytes)
         let eocd = try Self.findEOCD(reader)
         var entryCount = Int(try reader.u16(eocd + 10))
@@ -164,6 +177,25 @@ public struct ZipArchive: Sendable {
             throw .zipChecksumMismatch(name: name, expected: entry.crc32, actual: actual)
         }
         return data
+    }
+
+    /// The stored entry `name`, itself a ZIP archive (a `.task` bundle inside a `.task` bundle), opened as one.
+    ///
+    /// The entry's bytes are CRC-checked as by `data(named:)` and copied. Like any archive they may be preceded by
+    /// other bytes (MediaPipe's nested bundles start 2–3 bytes in): entries are found through the end of central
+    /// directory record.
+    /// - Throws: `data(named:)`'s errors; `.context("nested archive NAME", …)` around any error reading the inner
+    ///   archive; `.malformedZip` when the result would nest deeper than `maximumNestingDepth`.
+    public func nestedArchive(named name: String) throws(ModelFormatError) -> ZipArchive {
+        guard nestingDepth < Self.maximumNestingDepth else {
+            throw .malformedZip(
+                "entry \(name) would open an archive nested \(nestingDepth + 1) deep; at most "
+                    + "\(Self.maximumNestingDepth) levels are followed")
+        }
+        let data = try data(named: name)
+        return try withContext("nested archive \(name)") { () throws(ModelFormatError) -> ZipArchive in
+            try ZipArchive(bytes: Array(data), nestingDepth: nestingDepth + 1)
+        }
     }
 
     /// The position of the End Of Central Directory record: the last signature within the final 65,535 + 22
