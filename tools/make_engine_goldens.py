@@ -22,7 +22,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pvtools  # noqa: E402
 from ai_edge_litert import schema_py_generated as schema  # noqa: E402
 
-TESTDATA = "/work/shared/testdata"
+# The committed copies of the source photos; PUREVISION_TESTDATA may point at another folder of the same layout.
+TESTDATA = os.environ.get(
+    "PUREVISION_TESTDATA", os.path.join(pvtools.REPO_ROOT, "Tests", "PureVisionImageTests", "Fixtures", "photos"))
 OUT_DIR = os.path.join(pvtools.REPO_ROOT, "Tests", "PureVisionEngineTests", "Fixtures", "models")
 SEEDS = [1, 2, 3]
 COMMAND = "python3 tools/make_engine_goldens.py"
