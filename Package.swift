@@ -95,6 +95,9 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(
+            name: "PureVisionCLITests",
+            dependencies: ["PureVisionCLI", "PureVision", "PureVisionEngine", "PureVisionImage", "PureVisionTestSupport"]),
+        .testTarget(
             name: "PureVisionEngineTests",
             dependencies: ["PureVisionEngine", "PureVisionTFLite", "PureVisionTestSupport"],
             exclude: ["Fixtures"]
