@@ -108,6 +108,9 @@ let package = Package(
         .testTarget(
             name: "PureVisionMLKitTests", dependencies: ["PureVisionMLKit", "PureVision", "PureVisionTestSupport"]),
         .testTarget(
+            name: "PureVisionCLITests",
+            dependencies: ["PureVisionCLI", "PureVision", "PureVisionEngine", "PureVisionImage", "PureVisionTestSupport"]),
+        .testTarget(
             name: "PureVisionEngineTests",
             dependencies: ["PureVisionEngine", "PureVisionTFLite", "PureVisionTestSupport"],
             exclude: ["Fixtures"]

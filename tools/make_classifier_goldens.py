@@ -53,7 +53,10 @@ import tflite_builder as tb  # noqa: E402
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = os.path.join(REPO_ROOT, "Tests", "PureVisionTests", "Fixtures", "classifier")
 MODEL = os.path.join("Models", "efficientnet_lite0.tflite")
-PHOTO_DIR = os.environ.get("PUREVISION_TESTDATA", "/work/shared/testdata")
+# The committed copies of the source photos (faces/, hands/, objects/ as in the test-data folder they came from);
+# PUREVISION_TESTDATA may point at another folder of the same layout.
+PHOTO_DIR = os.environ.get(
+    "PUREVISION_TESTDATA", os.path.join(REPO_ROOT, "Tests", "PureVisionImageTests", "Fixtures", "photos"))
 MAX_SIDE = 300
 TOP = 20
 COMMAND = "python3 tools/make_classifier_goldens.py"

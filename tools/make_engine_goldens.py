@@ -6,6 +6,10 @@ Swift tests regenerate these, so they are not committed) and on one real photo (
 committed as photo_input_u8.npy). Outputs are float32 .npy files in the subgraph's output order. A manifest.json
 records names, shapes, seeds, photo provenance and the float32 normalization constants.
 
+Beside each builtin-kernel output, `<run>_xnnpack_output<i>.npy` holds LiteRT's default interpreter (the XNNPACK
+delegate, one thread) on the same input: a second correct implementation. The Swift tests allow an element beyond
+1e-4 + 1e-3·|reference| only where XNNPACK's own output is at least as far from the reference.
+
 Run from the repository root:  python3 tools/make_engine_goldens.py
 """
 
@@ -22,7 +26,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pvtools  # noqa: E402
 from ai_edge_litert import schema_py_generated as schema  # noqa: E402
 
-TESTDATA = "/work/shared/testdata"
+# The committed copies of the source photos; PUREVISION_TESTDATA may point at another folder of the same layout.
+TESTDATA = os.environ.get(
+    "PUREVISION_TESTDATA", os.path.join(pvtools.REPO_ROOT, "Tests", "PureVisionImageTests", "Fixtures", "photos"))
 OUT_DIR = os.path.join(pvtools.REPO_ROOT, "Tests", "PureVisionEngineTests", "Fixtures", "models")
 SEEDS = [1, 2, 3]
 COMMAND = "python3 tools/make_engine_goldens.py"
@@ -70,6 +76,7 @@ def make_model_goldens(stem, photo_key, scale, offset):
 
     interp = pvtools.reference_interpreter(model_path=model_path)
     interp.allocate_tensors()
+    xnnpack = pvtools.xnnpack_interpreter(model_path=model_path, num_threads=1)
     inputs = interp.get_input_details()
     outputs = interp.get_output_details()
     output_indices = [int(d["index"]) for d in outputs]
@@ -81,6 +88,8 @@ def make_model_goldens(stem, photo_key, scale, offset):
         values = pvtools.splitmix64_inputs(seed, input_shapes)
         for i, out in enumerate(pvtools.run(interp, values)):
             pvtools.save_npy(os.path.join(out_dir, f"seed{seed}_output{i}.npy"), out.astype(np.float32))
+        for i, out in enumerate(pvtools.run(xnnpack, values)):
+            pvtools.save_npy(os.path.join(out_dir, f"seed{seed}_xnnpack_output{i}.npy"), out.astype(np.float32))
 
     if len(inputs) != 1:
         raise RuntimeError(f"{stem}: the photo golden expects one image input")
@@ -94,6 +103,8 @@ def make_model_goldens(stem, photo_key, scale, offset):
     photo_outputs = pvtools.run(interp, [x])
     for i, out in enumerate(photo_outputs):
         pvtools.save_npy(os.path.join(out_dir, f"photo_output{i}.npy"), out.astype(np.float32))
+    for i, out in enumerate(pvtools.run(xnnpack, [x])):
+        pvtools.save_npy(os.path.join(out_dir, f"photo_xnnpack_output{i}.npy"), out.astype(np.float32))
 
     return {
         "file": model_file,
@@ -105,9 +116,12 @@ def make_model_goldens(stem, photo_key, scale, offset):
                     for i, d in enumerate(outputs)],
         "seeds": SEEDS,
         "seed_output_files": [[f"seed{s}_output{i}.npy" for i in range(len(outputs))] for s in SEEDS],
+        "seed_xnnpack_output_files": [[f"seed{s}_xnnpack_output{i}.npy" for i in range(len(outputs))]
+                                      for s in SEEDS],
         "photo": {
             "input_file": "photo_input_u8.npy",
             "output_files": [f"photo_output{i}.npy" for i in range(len(outputs))],
+            "xnnpack_output_files": [f"photo_xnnpack_output{i}.npy" for i in range(len(outputs))],
             "source": os.path.join("testdata", photo_path),
             "licence": photo_licence,
             "resize": f"PIL {Image.__version__} Image.resize to {width}x{height}, BILINEAR, RGB",
@@ -136,6 +150,7 @@ def main():
         "generator": COMMAND,
         "litert": f"ai-edge-litert {pvtools.LITERT_VERSION}",
         "reference_kernels": "Interpreter(experimental_op_resolver_type=BUILTIN_WITHOUT_DEFAULT_DELEGATES)",
+        "xnnpack": "Interpreter(num_threads=1), default resolver (XNNPACK delegate): *_xnnpack_output*.npy",
         "input_stream": {
             "algorithm": "SplitMix64",
             "definition": "state = seed; per value: state += 0x9E3779B97F4A7C15; z = state; "

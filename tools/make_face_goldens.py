@@ -35,7 +35,10 @@ from mediapipe.tasks.python.vision.core.image_processing_options import ImagePro
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = os.path.join(REPO_ROOT, "Tests", "PureVisionTests", "Fixtures", "faces")
 SHORT_RANGE_MODEL = os.path.join("Models", "face_detection_short_range.tflite")
-PHOTO_DIR = os.environ.get("PUREVISION_TESTDATA", "/work/shared/testdata")
+# The committed copies of the source photos (faces/, hands/, objects/ as in the test-data folder they came from);
+# PUREVISION_TESTDATA may point at another folder of the same layout.
+PHOTO_DIR = os.environ.get(
+    "PUREVISION_TESTDATA", os.path.join(REPO_ROOT, "Tests", "PureVisionImageTests", "Fixtures", "photos"))
 
 # (fixture stem, file under testdata/faces, source line from testdata/SOURCES.md)
 PHOTOS = [

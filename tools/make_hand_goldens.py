@@ -45,7 +45,10 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = os.path.join(REPO_ROOT, "Tests", "PureVisionTests", "Fixtures", "hands")
 VIDEO_DIR = os.path.join(OUT_DIR, "video")
 MODEL = os.path.join("Models", "hand_landmarker.task")
-PHOTO_DIR = os.environ.get("PUREVISION_TESTDATA", "/work/shared/testdata")
+# The committed copies of the source photos (faces/, hands/, objects/ as in the test-data folder they came from);
+# PUREVISION_TESTDATA may point at another folder of the same layout.
+PHOTO_DIR = os.environ.get(
+    "PUREVISION_TESTDATA", os.path.join(REPO_ROOT, "Tests", "PureVisionImageTests", "Fixtures", "photos"))
 
 _OPENCV_DOC = "Debian opencv-doc 4.6.0, /usr/share/doc/opencv-doc/opencv4/html/ (Apache-2.0 AND BSD-3-Clause)"
 # (fixture stem, file under testdata/hands, source line from testdata/SOURCES.md)
@@ -104,7 +107,7 @@ HAND_LANDMARKER_FACTS = {
     "sources": "google-ai-edge/mediapipe v0.10.14: tasks/cc/vision/hand_detector/hand_detector_graph.cc, "
                "hand_landmarker/hand_landmarks_detector_graph.cc, hand_landmarker/hand_landmarker_graph.cc, "
                "modules/hand_landmark/calculators/hand_landmarks_to_rect_calculator.cc; "
-               "/work/shared/docs/mediapipe-pipelines.md sections 1-3",
+               "the project's MediaPipe pipeline notes (mediapipe-pipelines.md), sections 1-3",
 }
 
 CONVENTIONS = (

@@ -11,7 +11,7 @@ small PNG writer below; PIL only reads them.
 
 `rgb.png.L.npy` is PIL's convert("L") of rgb.png (its RGB to luma conversion).
 
-`photos.json` lists the photos in /work/shared/testdata/{faces,hands,objects}: size, mode and the SHA-256 of PIL's
+`photos.json` lists the photos committed in photos/{faces,hands,objects}: size, mode and the SHA-256 of PIL's
 decoded pixels (row-major, channels interleaved), and `photo_<stem>_rows.npy` holds their first, middle and last
 rows so a mismatch can be located.
 
@@ -29,7 +29,8 @@ import PIL
 from PIL import Image
 
 OUT = pathlib.Path("Tests/PureVisionImageTests/Fixtures")
-PHOTOS = pathlib.Path("/work/shared/testdata")
+# The source photos, committed beside the fixtures (faces/, hands/, objects/ of the project's test-data folder).
+PHOTOS = OUT / "photos"
 WIDTH, HEIGHT = 37, 23
 
 
@@ -91,7 +92,7 @@ def expected(path, mode):
 
 def main():
     OUT.mkdir(parents=True, exist_ok=True)
-    for old in list(OUT.glob("*.png")) + list(OUT.glob("*.jpg")) + list(OUT.glob("*.npy")):
+    for old in list(OUT.glob("*.png")) + list(OUT.glob("*.jpg")) + list(OUT.glob("*.npy")):  # not photos/
         old.unlink()
     cases = []
 
@@ -168,7 +169,7 @@ def main():
         })
 
     (OUT / "cases.json").write_text(json.dumps({"pillow": PIL.__version__, "cases": cases}, indent=1) + "\n")
-    (OUT / "photos.json").write_text(json.dumps({"pillow": PIL.__version__, "root": str(PHOTOS),
+    (OUT / "photos.json").write_text(json.dumps({"pillow": PIL.__version__, "root": PHOTOS.relative_to(OUT).as_posix(),
                                                  "photos": photos}, indent=1) + "\n")
     total = sum(f.stat().st_size for f in OUT.iterdir())
     print(f"{len(cases)} cases, {len(photos)} photos, {total} bytes in {OUT}")

@@ -33,7 +33,10 @@ from mediapipe.python._framework_bindings import calculator_graph, image_frame
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(REPO_ROOT, "Tests", "PureVisionTests", "Fixtures")
 OUT_DIR = os.path.join(FIXTURES, "warp_mediapipe")
-PHOTO_DIR = os.environ.get("PUREVISION_TESTDATA", "/work/shared/testdata")
+# The committed copies of the source photos (faces/, hands/, objects/ as in the test-data folder they came from);
+# PUREVISION_TESTDATA may point at another folder of the same layout.
+PHOTO_DIR = os.environ.get(
+    "PUREVISION_TESTDATA", os.path.join(REPO_ROOT, "Tests", "PureVisionImageTests", "Fixtures", "photos"))
 HAND_PHOTO = ("hands", "opencvdoc_handSrc.jpg")
 HAND_PNG = "hand_opencvdoc_handSrc.png"
 COMMAND = "python3 tools/make_mediapipe_graph_goldens.py"

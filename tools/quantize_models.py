@@ -3,13 +3,14 @@
 
 Steps per model: float16 weights behind DEQUANTIZE are folded into float32 constants (the quantizer wants float32
 weights), a `serving_default` signature is added, the model is calibrated on seeded uniform [-1, 1) inputs plus the
-permissive object / hand / face photos of ../shared/testdata (resized, scaled to [-1, 1]), and quantized with the
+permissive object / hand / face photos committed in Tests/PureVisionImageTests/Fixtures/photos (or
+$PUREVISION_TESTDATA; resized, scaled to [-1, 1]), and quantized with the
 `static_wi8_ai8` recipe (int8 activations, per-channel int8 weights; inputs and outputs stay float32 behind
 QUANTIZE / DEQUANTIZE, so the results are mixed float / int8 graphs).
 
 The outputs are not committed (they are checked with tools/check_int8_parity.py and reported); write them anywhere:
 
-    python3 tools/quantize_models.py --out /tmp/int8_models [--models palm_detection_full ...]
+    python3 tools/quantize_models.py --out OUT_DIR [--models palm_detection_full ...]
 """
 
 import argparse
@@ -81,7 +82,8 @@ def calibration_inputs(float_model, count=8, seed=7):
     samples = []
     for _ in range(count):
         samples.append({n: rng.uniform(-1, 1, d["shape"]).astype(np.float32) for n, d in zip(names, details)})
-    testdata = os.path.join(pvtools.REPO_ROOT, "..", "..", "shared", "testdata")
+    testdata = os.environ.get(
+        "PUREVISION_TESTDATA", os.path.join(pvtools.REPO_ROOT, "Tests", "PureVisionImageTests", "Fixtures", "photos"))
     photos = sorted(glob.glob(os.path.join(testdata, "*", "*.jpg")) + glob.glob(os.path.join(testdata, "*", "*.png")))[:12]
     if len(details) == 1 and len(details[0]["shape"]) == 4:
         from PIL import Image

@@ -256,7 +256,9 @@ def image_to_tensor(image, rect, out_w, out_h, keep_aspect, border):
 
 # --- Fixtures -------------------------------------------------------------------------------------------------
 
-TESTDATA = "/work/shared/testdata"
+# The committed copies of the source photos (relative to the repository root, where the tool runs);
+# PUREVISION_TESTDATA may point at another folder of the same layout.
+TESTDATA = os.environ.get("PUREVISION_TESTDATA", "Tests/PureVisionImageTests/Fixtures/photos")
 FIXTURES = "Tests/PureVisionTests/Fixtures/warp"
 
 # name: (photo below TESTDATA, output width, gray?)

@@ -51,15 +51,21 @@ import PureVisionTestSupport
         }
     }
 
+    /// Random bytes behind a valid "TFL3" identifier: every one must be refused (and none may crash).
     @Test func randomBytesAreRejected() {
         var random = SplitMix64(seed: 11)
+        var loaded = 0
         for length in [8, 16, 100, 1000, 10_000] {
             for _ in 0..<20 {
                 var bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-                if length >= 8 { bytes.replaceSubrange(4..<8, with: Array("TFL3".utf8)) }
-                Self.loadAndRun(bytes)
+                bytes.replaceSubrange(4..<8, with: Array("TFL3".utf8))
+                if Self.loadAndRun(bytes) { loaded += 1 }
+                #expect(throws: InterpreterError.self, "\(length) random bytes") {
+                    try Interpreter(bytes: bytes, options: Self.options)
+                }
             }
         }
+        #expect(loaded == 0, "\(loaded) of 100 random buffers loaded")
     }
 
     /// 1,200 mutants of two real models: single bit flips anywhere, and 32-bit words overwritten with hostile values

@@ -113,7 +113,7 @@ func expectPixels(
     }
 }
 
-/// One photo of /work/shared/testdata as `photos.json` describes it.
+/// One of the photos committed under `Fixtures/photos/`, as `photos.json` describes it.
 struct PhotoCase: Decodable, CustomTestStringConvertible, Sendable {
     var file: String
     var width: Int
@@ -124,6 +124,7 @@ struct PhotoCase: Decodable, CustomTestStringConvertible, Sendable {
     var testDescription: String { file }
 
     struct Manifest: Decodable {
+        /// The photos' folder, relative to the fixtures.
         var root: String
         var photos: [PhotoCase]
     }
@@ -145,7 +146,7 @@ struct PhotoCase: Decodable, CustomTestStringConvertible, Sendable {
     @Test(arguments: PhotoCase.manifest?.photos ?? [])
     func decodesLikePIL(_ photo: PhotoCase) throws {
         let root = try #require(PhotoCase.manifest).root
-        let image = try PixelImage(contentsOfFile: "\(root)/\(photo.file)")
+        let image = try PixelImage(contentsOfFile: fixturePath("\(root)/\(photo.file)"))
         #expect(image.width == photo.width && image.height == photo.height)
         let format: PixelFormat = switch photo.mode {
         case "L": .gray8

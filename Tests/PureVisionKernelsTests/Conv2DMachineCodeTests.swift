@@ -4,7 +4,7 @@ import Testing
 /// The generated AVX2/FMA GEMM behind ``Conv2DKernel`` (`generatesMachineCode: true`) against `Reference.conv2D`:
 /// row counts around the 6-row tile, K around the 4-step unroll and beyond one L2 panel group, N with and without
 /// the 8-wide panel; its in-register epilogues against the same code's output followed by the reference operators.
-@Suite(.enabled(if: HostCPU.supportsGeneratedAVX2))
+@Suite(.enabled(if: GeneratedCode.runs, GeneratedCode.skipComment))
 struct Conv2DMachineCodeTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var geometry: Conv2DGeometry

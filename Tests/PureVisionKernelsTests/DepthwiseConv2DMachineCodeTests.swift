@@ -136,7 +136,7 @@ struct DepthwiseConv2DMachineCodeTests {
         }
     }
 
-    @Test(.enabled(if: HostCPU.supportsGeneratedAVX2), arguments: cases)
+    @Test(.enabled(if: GeneratedCode.runs, GeneratedCode.skipComment), arguments: cases)
     func generatedMatchesReference(_ c: Case) {
         Self.expectBitwiseReference(c, pools: [ThreadPool.serial, ThreadPool(threadCount: 2)])
     }
@@ -166,7 +166,7 @@ struct DepthwiseConv2DMachineCodeTests {
         return cases
     }()
 
-    @Test(.enabled(if: HostCPU.supportsGeneratedAVX2), arguments: rowGroupCases)
+    @Test(.enabled(if: GeneratedCode.runs, GeneratedCode.skipComment), arguments: rowGroupCases)
     func rowGroupsMatchReference(_ c: Case) {
         Self.expectBitwiseReference(c, pools: [ThreadPool.serial, Self.twoThreads, Self.threeThreads])
     }
@@ -176,7 +176,7 @@ struct DepthwiseConv2DMachineCodeTests {
 
     /// Both loop orders occur with each way of walking a row: unrolled whole (every row-group case, at most 16
     /// columns) and looping over interior groups (the 97-column cases).
-    @Test(.enabled(if: HostCPU.supportsGeneratedAVX2))
+    @Test(.enabled(if: GeneratedCode.runs, GeneratedCode.skipComment))
     func rowGroupCasesCoverTheirPaths() throws {
         var seen = Set<[Bool]>()
         for c in Self.rowGroupCases + Self.cases {
@@ -192,7 +192,7 @@ struct DepthwiseConv2DMachineCodeTests {
 
     /// The cases run both loop orders (pixel groups outermost, channel steps outermost), with and without a partial
     /// last channel block.
-    @Test(.enabled(if: HostCPU.supportsGeneratedAVX2))
+    @Test(.enabled(if: GeneratedCode.runs, GeneratedCode.skipComment))
     func casesCoverBothLoopOrders() throws {
         var seen = Set<[Bool]>()
         for c in Self.cases {
@@ -206,7 +206,7 @@ struct DepthwiseConv2DMachineCodeTests {
 
     /// A fused residual ADD + PRELU + RELU6 after the generated rows equals the same epilogue after the Swift rows
     /// (the 672- and 264-channel cases sweep rows, the epilogue following each thread's range).
-    @Test(.enabled(if: HostCPU.supportsGeneratedAVX2), arguments: [(8, 1), (40, 2), (24, 1), (672, 1), (264, 2)])
+    @Test(.enabled(if: GeneratedCode.runs, GeneratedCode.skipComment), arguments: [(8, 1), (40, 2), (24, 1), (672, 1), (264, 2)])
     func epilogueFollowsGeneratedRows(channels: Int, stride: Int) {
         let g = Self.geometry(
             batch: 2, outputHeight: 5, outputWidth: 13, channels: channels, kernel: (5, 5), stride: stride,
@@ -246,7 +246,7 @@ struct DepthwiseConv2DMachineCodeTests {
     /// The generated rows round like LiteRT's builtin kernel (and the reference): a separate multiply and add per tap,
     /// not a fused multiply-add. With input 1 + 2⁻²³, a centre weight 1 − 2⁻²³ (other weights 0) and bias −1, the
     /// rounded product is 1 and every pixel, interior and SAME-padded border, is exactly 0; an FMA would give −2⁻⁴⁶.
-    @Test(.enabled(if: HostCPU.supportsGeneratedAVX2))
+    @Test(.enabled(if: GeneratedCode.runs, GeneratedCode.skipComment))
     func roundsLikeSeparateMultiplyAndAdd() {
         let g = Self.geometry(
             batch: 1, outputHeight: 3, outputWidth: 9, channels: 16, kernel: (3, 3), stride: 1, dilation: 1,
@@ -296,7 +296,7 @@ struct DepthwiseConv2DMachineCodeTests {
 
     /// The generated code reads only the input and writes only the output: with the input flush against an
     /// inaccessible page on either side and the output flush against one after it, a stray access would fault.
-    @Test(.enabled(if: HostCPU.supportsGeneratedAVX2), arguments: [false, true])
+    @Test(.enabled(if: GeneratedCode.runs, GeneratedCode.skipComment), arguments: [false, true])
     func accessesStayInsideTheTensors(inputAtPageEnd: Bool) throws {
         let geometries = [
             Self.geometry(

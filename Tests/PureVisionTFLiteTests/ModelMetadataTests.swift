@@ -66,17 +66,21 @@ struct ModelMetadataTests {
         }
     }
 
+    /// Every cut of the metadata flatbuffer before its last string's final character is refused. (The buffer ends
+    /// with "ImageClassifier" and its NUL terminator, which the reader does not need, so only the full length and
+    /// the cut of that NUL may parse — and then to the same metadata.)
     @Test func truncatedMetadataThrows() throws {
         let model = try TestModels.model("efficientnet_lite0.tflite")
         let bytes = Array(try #require(model.bufferData(164)))
-        var failures = 0
-        for length in stride(from: 8, to: bytes.count, by: 7) {
-            do {
-                _ = try ModelMetadata(bytes: Array(bytes.prefix(length)))
-            } catch {
-                failures += 1
+        let full = String(describing: try ModelMetadata(bytes: bytes))
+        #expect(bytes.count == 676 && bytes.last == 0)
+        for length in Array(0..<16) + Array(stride(from: 16, to: bytes.count - 1, by: 7)) + [bytes.count - 2] {
+            #expect(throws: ModelFormatError.self, "metadata cut to \(length) of \(bytes.count) bytes parsed") {
+                try ModelMetadata(bytes: Array(bytes.prefix(length)))
             }
         }
-        #expect(failures > 0)
+        if let parsed = try? ModelMetadata(bytes: Array(bytes.dropLast())) {
+            #expect(String(describing: parsed) == full, "the cut of the final NUL parsed to other metadata")
+        }
     }
 }

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 target=${1:?usage: tools/fuzz/run.sh TARGET [libFuzzer flags]}
 shift
 OUT=.build/fuzz
-TESTDATA=${PUREVISION_TESTDATA:-/work/shared/testdata}
+TESTDATA=${PUREVISION_TESTDATA:-Tests/PureVisionImageTests/Fixtures/photos}
 corpus=$OUT/corpus/$target seeds=$OUT/seeds/$target
 mkdir -p "$corpus" "$seeds" "$OUT/artifacts/$target" "$OUT/logs"
 

@@ -17,9 +17,9 @@ import PureVisionTestSupport
         let images: [Entry]
     }
 
-    /// The contract is 0.01 (normalized units); the pipeline reaches ~1.5e-5 (same warp, same float
-    /// order, kernels within LiteRT's rounding), so a tenth of the contract still catches any pipeline slip.
-    static let tolerance: Float = 0.001
+    /// The contract is 0.01 (normalized units); the pipeline reaches 2.3e-5 over the seven photos (same warp,
+    /// same float order, kernels within LiteRT's rounding): held to that times a safety factor of 6.5.
+    static let tolerance: Float = 1.5e-4
 
     @Test func meshMatchesMediaPipeOnEveryPhoto() throws {
         let data = try Data(

@@ -130,9 +130,10 @@ import PureVisionTestSupport
         try Self.check(golden, model: "face_detection_short_range.tflite", exactPixels: true)
     }
 
+    /// The legacy solution's relative boxes, truncated to pixels as the Tasks API does, equal ours on every golden.
     @Test(arguments: fullRange)
     func fullRangeMatchesMediaPipeLegacy(_ golden: Golden) throws {
-        try Self.check(golden, model: "face_detection_full_range_sparse.tflite", exactPixels: false)
+        try Self.check(golden, model: "face_detection_full_range_sparse.tflite", exactPixels: true)
     }
 }
 
@@ -142,7 +143,7 @@ extension FaceDetectorParityTests {
     @Test func worstCaseDifferences() throws {
         for (name, goldens, model, exact) in [
             ("short range vs Tasks", Self.shortRange, "face_detection_short_range.tflite", true),
-            ("full range vs legacy", Self.fullRange, "face_detection_full_range_sparse.tflite", false),
+            ("full range vs legacy", Self.fullRange, "face_detection_full_range_sparse.tflite", true),
         ] {
             var keypointError: Float = 0
             var scoreError: Float = 0
@@ -159,7 +160,10 @@ extension FaceDetectorParityTests {
                 let result = try detector.detect(
                     image: image,
                     imageProcessingOptions: ImageProcessingOptions(rotationDegrees: golden.rotationDegrees))
-                guard result.detections.count == golden.detections.count else { continue }
+                guard result.detections.count == golden.detections.count else {
+                    Issue.record("\(name) \(golden.testDescription): \(result.detections.count) faces")
+                    continue
+                }
                 for (ours, theirs) in zip(result.detections, golden.detections) {
                     faces += 1
                     let b = ours.boundingBox
@@ -175,8 +179,10 @@ extension FaceDetectorParityTests {
             print(
                 "FaceDetector \(name): \(goldens.count) images, \(faces) faces, boxes identical \(boxesExact)/\(faces), "
                     + "min IoU \(minimumIoU), max keypoint error \(keypointError), max score error \(scoreError)")
-            #expect(keypointError <= 1e-5, "\(name)")
-            #expect(scoreError <= 1e-5, "\(name)")
+            // Measured: keypoints 2.4e-7, scores 6.0e-7 (both models); bounds are those times a factor of 8.4.
+            #expect(keypointError <= 2e-6, "\(name)")
+            #expect(scoreError <= 5e-6, "\(name)")
+            #expect(faces == goldens.reduce(0) { $0 + $1.detections.count }, "\(name): face count")
             if exact { #expect(boxesExact == faces, "\(name)") }
         }
     }

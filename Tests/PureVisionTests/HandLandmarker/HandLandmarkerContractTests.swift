@@ -105,27 +105,55 @@ import PureVisionTestSupport
         }
     }
 
+    /// Every submitted frame gets one event, in order, through the handler and through `liveStreamResults()`; none
+    /// fails, the first and the newest are answered, and every answer finds the hand. The first frame (nothing
+    /// tracked yet) equals VIDEO mode's first frame exactly.
     @Test func liveStreamDeliversEveryFrameInOrder() async throws {
         let image = try Self.photo()
         let log = HandEventLog()
         var options = Self.options(.liveStream)
-        options.resultHandler = { log.append($0.timestampInMilliseconds) }
+        options.resultHandler = { log.append($0) }
         let landmarker = try HandLandmarker(options: options)
+        let stream = landmarker.liveStreamResults()
         for t in 0..<30 { try landmarker.detectAsync(image: image, timestampInMilliseconds: t) }
         landmarker.close()
-        #expect(log.all == Array(0..<30))
+        let events = log.all
+        #expect(events.map(\.timestampInMilliseconds) == Array(0..<30))
+        var answered: [Int] = []
+        for event in events {
+            switch event {
+            case .result(let result, _, let t):
+                answered.append(t)
+                #expect(result.landmarks.count == 1 && result.landmarks.first?.count == 21, "frame \(t)")
+            case .dropped: break
+            case .failed(let error, let t): Issue.record("frame \(t) failed: \(error)")
+            }
+        }
+        #expect(answered.first == 0 && answered.last == 29, "answered frames \(answered)")
+        let video = try HandLandmarker(options: Self.options(.video))
+        // A synchronous context, so that the synchronous VIDEO form is the one called.
+        let firstVideo = try { () throws -> HandLandmarkerResult in
+            try video.detect(videoFrame: image, timestampInMilliseconds: 0)
+        }()
+        if case .result(let first, _, _) = events.first { #expect(first == firstVideo) }
+        var streamed: [Int] = []
+        for await event in stream {
+            streamed.append(event.timestampInMilliseconds)
+            if case .failed(let error, let t) = event { Issue.record("streamed frame \(t) failed: \(error)") }
+        }
+        #expect(streamed == Array(0..<30), "liveStreamResults() saw other events than the handler")
     }
 }
 
 final class HandEventLog: @unchecked Sendable {
     private let lock = NSLock()
-    private var values: [Int] = []
-    func append(_ value: Int) {
+    private var values: [LiveStreamEvent<HandLandmarkerResult>] = []
+    func append(_ value: LiveStreamEvent<HandLandmarkerResult>) {
         lock.lock()
         values.append(value)
         lock.unlock()
     }
-    var all: [Int] {
+    var all: [LiveStreamEvent<HandLandmarkerResult>] {
         lock.lock()
         defer { lock.unlock() }
         return values

@@ -9,10 +9,31 @@ import PureVisionTestSupport
 /// Goldens: `tools/make_hand_goldens.py`.
 ///
 /// Acceptance (the issue's): same number of hands, same handedness label, handedness score within 0.03, every
-/// landmark within 0.02 and on average within 0.005 (normalized), world landmarks within 0.01 m.
+/// landmark within 0.02 and on average within 0.005 (normalized, x, y and z), world landmarks within 0.01 m. Every
+/// hand has 21 landmarks and 21 world landmarks, checked before any value. The worst cases over all goldens are also
+/// held to `MeasuredBounds`: the measured error times a safety factor, so a 10× regression cannot pass.
 @Suite struct HandLandmarkerParityTests {
     static let directory = Fixtures.testFile("PureVisionTests/Fixtures/hands")
     static let bundle = Fixtures.model("hand_landmarker.task")
+
+    /// IMAGE mode: the worst errors measured over every golden (the 110 image runs and the 96 runs on the video
+    /// frames; x, y and z), times a safety factor of about 5 for float reassociation on other CPUs and BLAS builds
+    /// (the kernels differ from LiteRT's by rounding only). Measured (x86-64, AVX2 code and Swift kernels alike):
+    /// landmarks 8.0e-5 (z 7.6e-5), world 3.6e-5 m, handedness score 2.2e-4.
+    enum MeasuredBounds {
+        static let landmark: Float = 4e-4
+        static let world: Float = 2e-4
+        static let handedness: Float = 1e-3
+    }
+
+    /// VIDEO mode (tracking: each frame's crop comes from the previous frame's landmarks, so differences carry over
+    /// and grow): measured landmarks 4.7e-3 (the largest in z), world 3.5e-3 m, handedness 9.9e-3 over the 48
+    /// frames; held to twice that, which is still tighter than the acceptance bounds.
+    enum VideoBounds {
+        static let landmark: Float = 1e-2
+        static let world: Float = 7e-3
+        static let handedness: Float = 0.02
+    }
 
     struct GoldenHand: Sendable {
         let index: Int
@@ -64,6 +85,8 @@ import PureVisionTestSupport
     /// Differences between one result and its golden.
     struct Differences {
         var maxLandmark: Float = 0
+        /// The largest z error (relative depth, on the scale of x).
+        var maxDepth: Float = 0
         var sumLandmark: Float = 0
         var landmarkCount = 0
         var maxWorld: Float = 0
@@ -72,13 +95,18 @@ import PureVisionTestSupport
 
         mutating func add(_ result: HandLandmarkerResult, _ golden: [GoldenHand], context: String) {
             #expect(result.landmarks.count == golden.count, "\(context): \(result.landmarks.count) hands")
+            #expect(result.worldLandmarks.count == golden.count && result.handedness.count == golden.count)
             for (hand, expected) in zip(result.hands, golden) {
+                #expect(hand.landmarks.count == 21 && expected.landmarks.count == 21, "\(context): landmark count")
+                #expect(hand.worldLandmarks.count == 21 && expected.world.count == 21, "\(context): world count")
+                #expect(expected.landmarks.allSatisfy { $0.count == 3 } && expected.world.allSatisfy { $0.count == 3 })
                 #expect(hand.handedness?.categoryName == expected.label, "\(context): handedness label")
                 #expect(hand.handedness?.index == expected.index, "\(context): handedness index")
                 maxHandedness = max(maxHandedness, abs((hand.handedness?.score ?? -1) - expected.score))
                 for (p, q) in zip(hand.landmarks, expected.landmarks) {
-                    let error = max(abs(p.x - q[0]), abs(p.y - q[1]))
+                    let error = max(abs(p.x - q[0]), abs(p.y - q[1]), abs(p.z - q[2]))
                     maxLandmark = max(maxLandmark, error)
+                    maxDepth = max(maxDepth, abs(p.z - q[2]))
                     sumLandmark += error
                     landmarkCount += 1
                 }
@@ -86,6 +114,25 @@ import PureVisionTestSupport
                     maxWorld = max(maxWorld, abs(p.x - q[0]), abs(p.y - q[1]), abs(p.z - q[2]))
                 }
             }
+        }
+
+        /// The worst case over a whole golden set of IMAGE-mode runs against the measured bounds.
+        func expectWithinMeasuredBounds(_ context: String) {
+            #expect(maxLandmark <= MeasuredBounds.landmark, "\(context): landmark error \(maxLandmark)")
+            #expect(maxWorld <= MeasuredBounds.world, "\(context): world landmark error \(maxWorld)")
+            #expect(maxHandedness <= MeasuredBounds.handedness, "\(context): handedness error \(maxHandedness)")
+        }
+
+        /// The worst case over a VIDEO-mode sequence against the measured bounds of tracking.
+        func expectWithinVideoBounds(_ context: String) {
+            #expect(maxLandmark <= VideoBounds.landmark, "\(context): landmark error \(maxLandmark)")
+            #expect(maxWorld <= VideoBounds.world, "\(context): world landmark error \(maxWorld)")
+            #expect(maxHandedness <= VideoBounds.handedness, "\(context): handedness error \(maxHandedness)")
+        }
+
+        var summary: String {
+            "max landmark error \(maxLandmark) (z \(maxDepth)), mean \(meanLandmark), world \(maxWorld), "
+                + "handedness \(maxHandedness)"
         }
 
         func expectWithinAcceptance(_ context: String) {
@@ -132,18 +179,39 @@ import PureVisionTestSupport
             differences.add(result, Self.hands(frame["hands"]), context: "video \(name)")
         }
         differences.expectWithinAcceptance("video numHands \(numHands)")
+        differences.expectWithinVideoBounds("video numHands \(numHands)")
         // Tracking: palm detection runs only while fewer than numHands hands are tracked. The sequence shows one
         // hand, so with numHands 1 it runs on frame 0 only (as MediaPipe does, verified in the doc), and with
         // numHands 2 on every frame.
         #expect(landmarker.palmDetectionCount == (numHands == 1 ? 1 : frames.count))
         print(
             "HandLandmarker video numHands \(numHands): \(frames.count) frames, palm detections "
-                + "\(landmarker.palmDetectionCount), max landmark error \(differences.maxLandmark), mean "
-                + "\(differences.meanLandmark), world \(differences.maxWorld), handedness \(differences.maxHandedness)")
+                + "\(landmarker.palmDetectionCount), \(differences.summary)")
     }
 
-    /// The worst case over every image golden, printed for the record and held to bounds far tighter than the
-    /// acceptance thresholds: the port follows MediaPipe's arithmetic.
+    /// IMAGE mode on every frame of the video sequence (`hands_video_image_mode.json`, numHands 1 and 2): no
+    /// tracking, a palm detection per frame, each frame against MediaPipe's IMAGE mode on it.
+    @Test func imageModeOnTheVideoFramesMatchesMediaPipe() throws {
+        let results = Self.json("hands_video_image_mode.json")["results"] as? [[String: Any]] ?? []
+        try #require(results.count == 96)
+        var landmarkers: [Int: HandLandmarker] = [:]
+        var all = Differences()
+        for entry in results {
+            let image = entry["image"] as? String ?? ""
+            let numHands = (entry["options"] as? [String: Any])?["num_hands"] as? Int ?? 1
+            let landmarker = try landmarkers[numHands] ?? HandLandmarker(
+                options: HandLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: Self.bundle), numHands: numHands))
+            landmarkers[numHands] = landmarker
+            let result = try landmarker.detect(image: try PixelImage(contentsOfFile: Self.directory + "/" + image))
+            all.add(result, Self.hands(entry["hands"]), context: "\(image) numHands \(numHands)")
+        }
+        print("HandLandmarker image mode on the video frames: \(results.count) runs, \(all.summary)")
+        all.expectWithinAcceptance("image mode on the video frames")
+        all.expectWithinMeasuredBounds("image mode on the video frames")
+    }
+
+    /// The worst case over every image golden, printed for the record and held to the measured bounds: the port
+    /// follows MediaPipe's arithmetic.
     @Test func imageModeWorstCase() throws {
         var all = Differences()
         var landmarkers: [Int: HandLandmarker] = [:]
@@ -157,11 +225,7 @@ import PureVisionTestSupport
                 image: image, imageProcessingOptions: ImageProcessingOptions(rotationDegrees: golden.rotationDegrees))
             all.add(result, golden.hands, context: golden.testDescription)
         }
-        print(
-            "HandLandmarker image mode: \(Self.imageGoldens.count) runs, max landmark error \(all.maxLandmark), mean "
-                + "\(all.meanLandmark), world \(all.maxWorld), handedness \(all.maxHandedness)")
-        #expect(all.maxLandmark <= 1e-3)
-        #expect(all.maxWorld <= 1e-3)
-        #expect(all.maxHandedness <= 1e-3)
+        print("HandLandmarker image mode: \(Self.imageGoldens.count) runs, \(all.summary)")
+        all.expectWithinMeasuredBounds("image mode")
     }
 }

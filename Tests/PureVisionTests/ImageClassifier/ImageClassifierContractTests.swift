@@ -257,14 +257,21 @@ import PureVisionTestSupport
         for t in 1...5 { try live.classifyAsync(image: image, timestampInMilliseconds: t) }
         live.close()
         var delivered: [Int] = []
+        var answered: [Int] = []
         for await event in events {
             delivered.append(event.timestampInMilliseconds)
-            if case .result(let result, _, let t) = event {
+            switch event {
+            case .result(let result, _, let t):
+                answered.append(t)
                 #expect(result.classifications == reference.classifications)
                 #expect(result.timestampInMilliseconds == t)
+            case .dropped: break
+            case .failed(let error, let t): Issue.record("frame \(t) failed: \(error)")
             }
         }
         #expect(delivered == [1, 2, 3, 4, 5])
+        // A frame may be dropped for a newer one, but the first and the newest are always answered.
+        #expect(answered.first == 1 && answered.last == 5, "answered frames \(answered)")
         let asyncImage = try ImageClassifier(options: Self.tinyOptions("tiny_meta.tflite"))
         #expect(try await asyncImage.classify(image: image) == reference)
     }

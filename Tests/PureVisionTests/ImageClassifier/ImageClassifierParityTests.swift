@@ -13,6 +13,8 @@ import PureVisionTestSupport
 /// top 5 (up to 20) and the category count are checked too.
 @Suite struct ImageClassifierParityTests {
     static let directory = Fixtures.testFile("PureVisionTests/Fixtures/classifier")
+    /// Measured: at most 2.4e-6 over every run and all 1000 classes; held to that times a safety factor of 8.4.
+    static let scoreTolerance: Float = 2e-5
 
     struct Golden: Sendable, CustomTestStringConvertible {
         let image: String
@@ -134,8 +136,7 @@ import PureVisionTestSupport
         // The bar: top 5; the stored top 20 are held to the same rule.
         Self.expectRanking(head.categories, golden.categories, count: 5, golden.testDescription)
         let worst = Self.expectRanking(head.categories, golden.categories, count: 20, golden.testDescription)
-        // Measured: at most 2.4e-6 over all runs; a regression far above that is worth seeing.
-        #expect(worst <= 1e-4, "\(golden.testDescription): largest score error \(worst)")
+        #expect(worst <= Self.scoreTolerance, "\(golden.testDescription): largest score error \(worst)")
         for category in head.categories {
             #expect(category.displayName == nil, "efficientnet_lite0 has no display names")
         }
@@ -153,7 +154,7 @@ import PureVisionTestSupport
             }
         }
         print("ImageClassifier parity: largest score error over all 1000 classes \(worst)")
-        #expect(worst <= 1e-4)
+        #expect(worst <= Self.scoreTolerance)
     }
 
     /// MediaPipe's refusals of invalid combinations, recorded by the golden script, are ours too.
