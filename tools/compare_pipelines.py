@@ -6,12 +6,15 @@ hand_landmarker_image, hand_landmarker_video_per_frame, image_classifier). Media
 the same models and the same decoded images (the committed fixtures the bench uses), image decoding excluded:
   - FaceDetector (IMAGE) on faces/grace_hopper.jpg with Models/face_detection_short_range.tflite;
   - HandLandmarker (IMAGE) on hands/hand_dst.jpg, and (VIDEO) over the 48 frames of hands/video, looped, per frame;
-  - ImageClassifier (IMAGE) on classifier/skimage_chelsea.png with Models/efficientnet_lite0.tflite.
+  - ImageClassifier (IMAGE) on classifier/skimage_chelsea.png with Models/efficientnet_lite0.tflite;
+  - PoseLandmarker (IMAGE) on pose/obama.png, and (VIDEO) over the 20 frames of pose/video/single_NNN.png, looped,
+    per frame, with Models/pose_landmarker_full.task.
 Each is timed over R calls after 5 warm-up calls; medians are compared (ratio = ours / MediaPipe; below 1 we are
 faster). MediaPipe chooses its own thread count; run the whole script under `taskset -c 0` to compare on one core.
 
 Run from the repository root:
     python3 tools/compare_pipelines.py [--bench .build/release/bench] [--runs 50] [--threads 1] [--json]
+                                       [--only SUBSTRING]
 """
 
 import argparse
@@ -30,8 +33,8 @@ FIXTURES = "Tests/PureVisionTests/Fixtures"
 WARMUP = 5
 
 
-def ours(bench, runs, threads):
-    command = [bench, "--json", "--runs", str(runs), "--threads", str(threads), "--filter", "_"]
+def ours(bench, runs, threads, only="_"):
+    command = [bench, "--json", "--runs", str(runs), "--threads", str(threads), "--filter", only]
     out = subprocess.run(command, capture_output=True, text=True, check=False).stdout
     results = {}
     for line in out.splitlines():
@@ -53,7 +56,33 @@ def median_ms(call, runs):
     return float(np.median(times))
 
 
-def theirs(runs):
+def theirs_pose(runs):
+    results = {}
+    base = mp_tasks.BaseOptions
+    pose = vision.PoseLandmarker.create_from_options(
+        vision.PoseLandmarkerOptions(base_options=base(model_asset_path="Models/pose_landmarker_full.task")))
+    image = mp.Image.create_from_file(f"{FIXTURES}/pose/obama.png")
+    results["pose_landmarker_image"] = median_ms(lambda: pose.detect(image), runs)
+
+    video = vision.PoseLandmarker.create_from_options(
+        vision.PoseLandmarkerOptions(
+            base_options=base(model_asset_path="Models/pose_landmarker_full.task"),
+            running_mode=vision.RunningMode.VIDEO))
+    frames = [mp.Image.create_from_file(f"{FIXTURES}/pose/video/single_{i:03d}.png") for i in range(20)]
+    counter = [0]
+
+    def next_frame():
+        i = counter[0]
+        video.detect_for_video(frames[i % len(frames)], 33 * i)
+        counter[0] += 1
+
+    results["pose_landmarker_video_per_frame"] = median_ms(next_frame, runs)
+    return results
+
+
+def theirs(runs, only="_"):
+    if only != "_" and "pose" in only:
+        return {k: v for k, v in theirs_pose(runs).items() if only in k}
     results = {}
     base = mp_tasks.BaseOptions
     face = vision.FaceDetector.create_from_options(
@@ -84,7 +113,8 @@ def theirs(runs):
         vision.ImageClassifierOptions(base_options=base(model_asset_path="Models/efficientnet_lite0.tflite")))
     image = mp.Image.create_from_file(f"{FIXTURES}/classifier/skimage_chelsea.png")
     results["image_classifier"] = median_ms(lambda: classifier.classify(image), runs)
-    return results
+    results.update(theirs_pose(runs))
+    return {k: v for k, v in results.items() if only in k}
 
 
 def main():
@@ -93,9 +123,10 @@ def main():
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--threads", type=int, default=1, help="our thread count (default 1)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--only", default="_", help="time only the pipelines whose name contains this")
     args = parser.parse_args()
-    ours_ms = ours(args.bench, args.runs, args.threads)
-    theirs_ms = theirs(args.runs)
+    ours_ms = ours(args.bench, args.runs, args.threads, args.only)
+    theirs_ms = theirs(args.runs, args.only)
     rows = []
     for name, mediapipe_ms in theirs_ms.items():
         ours_median = ours_ms.get(name)

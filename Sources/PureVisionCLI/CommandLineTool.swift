@@ -8,6 +8,8 @@ enum CommandLineTool {
         usage: purevision run MODEL --input IN.npy [--input IN2.npy ...] --output-dir DIR [--threads N] [--reference]
                purevision faces IMAGE... [--model PATH] [--min-confidence X] [--json] [--out DIR]
                purevision hands IMAGE... [--model PATH] [--num-hands N] [--mode image|video] [--json] [--out DIR]
+               purevision pose IMAGE... [--model PATH] [--num-poses N] [--mode image|video] [--segmentation-masks]
+                               [--json] [--out DIR]
                purevision face-analyze IMAGE... [--accurate] [--landmarks] [--contours] [--classify]
                                        [--mode image|video] [--json] [--out DIR] [--models DIR]
                purevision classify IMAGE... [--model PATH] [--max-results K] [--score-threshold X] [--allow a,b]
@@ -33,6 +35,12 @@ enum CommandLineTool {
                  --json one line per image: {"image","width","height","timestampMs","hands":[{"handedness":{"index",
                  "score","categoryName"},"landmarks":[[x,y,z]...21],"worldLandmarks":[[x,y,z]...21]}]}. In --mode
                  video the images are consecutive frames 33 ms apart. --out draws the landmarks and skeleton.
+          pose   Body pose landmarks (MediaPipe's PoseLandmarker; default model: the bundled pose_landmarker_full.task).
+                 With --json one line per image: {"image","width","height","timestampMs","poses":[{"landmarks":
+                 [[x,y,z,visibility,presence]...33],"worldLandmarks":[[x,y,z,visibility,presence]...33]}]}. In
+                 --mode video the images are consecutive frames 33 ms apart. --out draws the skeleton (MediaPipe's
+                 35 connections); with --segmentation-masks it also writes DIR/<stem>_pose<i>_mask.npy (float32
+                 H×W) and a tinted PNG overlay DIR/<stem>_pose<i>_mask.png.
           classify  Classify images (MediaPipe's ImageClassifier; default model: the bundled efficientnet_lite0).
                  With --json one line per image: {"image","classifications":[{"headIndex","headName","categories":
                  [{"index","score","categoryName","displayName"}]}]}.
@@ -50,6 +58,7 @@ enum CommandLineTool {
         case "faces": try FacesCommand.run(rest)
         case "face-analyze": try FaceAnalyzeCommand.run(rest)
         case "hands": try HandsCommand.run(rest)
+        case "pose": try PoseCommand.run(rest)
         case "classify": try ClassifyCommand.run(rest)
         case "labels": try LabelsCommand.run(rest)
         case "-h", "--help", "help": print(usage)
