@@ -54,14 +54,12 @@ struct MediaPipeOneEuroFilter {
         self.minCutoff = minCutoff
         self.beta = beta
         self.derivativeCutoff = derivativeCutoff
-        x = MediaPipeLowPassFilter(alpha: 0)
-        dx = MediaPipeLowPassFilter(alpha: 0)
-        x = MediaPipeLowPassFilter(alpha: Float(alpha(cutoff: minCutoff)))
-        dx = MediaPipeLowPassFilter(alpha: Float(alpha(cutoff: derivativeCutoff)))
+        x = MediaPipeLowPassFilter(alpha: Float(Self.alpha(cutoff: minCutoff, frequency: frequency)))
+        dx = MediaPipeLowPassFilter(alpha: Float(Self.alpha(cutoff: derivativeCutoff, frequency: frequency)))
     }
 
     /// `1 / (1 + τ/Tₑ)` with `Tₑ = 1/frequency`, `τ = 1/(2π·cutoff)`, in double.
-    private func alpha(cutoff: Double) -> Double {
+    private static func alpha(cutoff: Double, frequency: Double) -> Double {
         let te = 1.0 / frequency
         let tau = 1.0 / (2 * Double.pi * cutoff)
         return 1.0 / (1.0 + tau / te)
@@ -71,17 +69,16 @@ struct MediaPipeOneEuroFilter {
     mutating func apply(timestampNanoseconds: Int64, valueScale: Double, value: Double) -> Double {
         guard lastTimeNanoseconds < timestampNanoseconds else { return value }
         if lastTimeNanoseconds != 0 && timestampNanoseconds != 0 {
-            let (difference, overflow) = timestampNanoseconds.subtractingReportingOverflow(lastTimeNanoseconds)
-            frequency = 1.0 / (Double(difference) * 1e-9)
-            // The first call's difference from Int64.min wraps in C++; its frequency is never used for a value
-            // (the first sample passes through) and is replaced on the next call.
-            _ = overflow
+            // The first call's difference from Int64.min wraps, as in the C++; that frequency only shapes the first
+            // sample's α, and the first sample passes through.
+            frequency = 1.0 / (Double(timestampNanoseconds &- lastTimeNanoseconds) * 1e-9)
         }
         lastTimeNanoseconds = timestampNanoseconds
         let derivative = x.isInitialized ? (value - Double(x.lastRawValue)) * valueScale * frequency : 0.0
-        let smoothedDerivative = Double(dx.apply(Float(derivative), alpha: Float(alpha(cutoff: derivativeCutoff))))
+        let derivativeAlpha = Float(Self.alpha(cutoff: derivativeCutoff, frequency: frequency))
+        let smoothedDerivative = Double(dx.apply(Float(derivative), alpha: derivativeAlpha))
         let cutoff = minCutoff + beta * abs(smoothedDerivative)
-        return Double(x.apply(Float(value), alpha: Float(alpha(cutoff: cutoff))))
+        return Double(x.apply(Float(value), alpha: Float(Self.alpha(cutoff: cutoff, frequency: frequency))))
     }
 }
 

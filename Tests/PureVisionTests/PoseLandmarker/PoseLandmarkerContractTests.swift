@@ -97,6 +97,20 @@ import Testing
         #expect(PoseLandmarkName.allCases.count == 33)
     }
 
+    @Test func masksDecodeOnlyWithMatchingSizes() throws {
+        let mask = PoseSegmentationMask(width: 2, height: 2, values: [0, 0.25, 0.5, 1])
+        let data = try JSONEncoder().encode(mask)
+        #expect(try JSONDecoder().decode(PoseSegmentationMask.self, from: data) == mask)
+        for text in [
+            #"{"width":3,"height":2,"values":[0,0.25,0.5,1]}"#, #"{"width":-1,"height":-4,"values":[0,0.25,0.5,1]}"#,
+            #"{"width":4611686018427387904,"height":4,"values":[]}"#,
+        ] {
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(PoseSegmentationMask.self, from: Data(text.utf8)) }
+        }
+        #expect(PoseSegmentationMask(width: 1 << 40, height: 1 << 40, values: []).values.isEmpty)
+        #expect(PoseSegmentationMask(width: 2, height: 1, values: [1]).values == [1, 0])
+    }
+
     @Test func wrongModeCallsAreErrors() throws {
         let image = try Self.photo()
         let landmarker = try PoseLandmarker(options: Self.options(.video))
