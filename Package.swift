@@ -94,6 +94,7 @@ let package = Package(
             ],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "PureVisionCLITests", dependencies: ["PureVisionTestSupport"]),
         .testTarget(
             name: "PureVisionEngineTests",
             dependencies: ["PureVisionEngine", "PureVisionTFLite", "PureVisionTestSupport"],

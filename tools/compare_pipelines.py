@@ -7,6 +7,8 @@ the same models and the same decoded images (the committed fixtures the bench us
   - FaceDetector (IMAGE) on faces/grace_hopper.jpg with Models/face_detection_short_range.tflite;
   - HandLandmarker (IMAGE) on hands/hand_dst.jpg, and (VIDEO) over the 48 frames of hands/video, looped, per frame;
   - ImageClassifier (IMAGE) on classifier/skimage_chelsea.png with Models/efficientnet_lite0.tflite;
+  - ImageSegmenter (IMAGE, category mask and confidence masks) on faces/grace_hopper.jpg with
+    Models/selfie_segmenter.tflite and Models/deeplab_v3.tflite (image_segmenter_selfie, image_segmenter_deeplab);
   - PoseLandmarker (IMAGE) on pose/obama.png, and (VIDEO) over the 20 frames of pose/video/single_NNN.png, looped,
     per frame, with Models/pose_landmarker_full.task.
 Each is timed over R calls after 5 warm-up calls; medians are compared (ratio = ours / MediaPipe; below 1 we are
@@ -113,6 +115,13 @@ def theirs(runs, only="_"):
         vision.ImageClassifierOptions(base_options=base(model_asset_path="Models/efficientnet_lite0.tflite")))
     image = mp.Image.create_from_file(f"{FIXTURES}/classifier/skimage_chelsea.png")
     results["image_classifier"] = median_ms(lambda: classifier.classify(image), runs)
+
+    image = mp.Image.create_from_file(f"{FIXTURES}/faces/grace_hopper.jpg")
+    for name, model in (("image_segmenter_selfie", "selfie_segmenter"), ("image_segmenter_deeplab", "deeplab_v3")):
+        segmenter = vision.ImageSegmenter.create_from_options(vision.ImageSegmenterOptions(
+            base_options=base(model_asset_path=f"Models/{model}.tflite"), output_category_mask=True,
+            output_confidence_masks=True))
+        results[name] = median_ms(lambda: segmenter.segment(image), runs)
     results.update(theirs_pose(runs))
     return {k: v for k, v in results.items() if only in k}
 

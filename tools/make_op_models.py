@@ -398,6 +398,24 @@ def _chain(b, rng):
     return [tb.add_softmax(b, f)]
 
 
+# TRANSPOSE_CONV (output size given; odd sizes, strides that do not divide, overlapping taps)
+
+def _tconv_case(shape, out_channels, output_hw, **kw):
+    return lambda b, rng: [tb.add_transpose_conv(b, b.input(shape), rng, out_channels, output_hw, **kw)]
+
+
+register_family("transpose_conv_3x3_s2_same", _tconv_case([1, 4, 5, 3], 5, (8, 10)))
+register_family("transpose_conv_3x3_s2_same_odd", _tconv_case([1, 4, 5, 3], 5, (7, 9)))
+register_family("transpose_conv_3x2_s2x3_valid", _tconv_case([1, 3, 4, 6], 7, (7, 11), kernel=(3, 2), stride=(2, 3),
+                                                             padding=PAD.VALID))
+register_family("transpose_conv_2x2_s2_selfie", _tconv_case([1, 5, 7, 16], 1, (10, 14), kernel=(2, 2)))
+register_family("transpose_conv_4x4_s2_relu", _tconv_case([1, 3, 3, 9], 17, (6, 6), kernel=(4, 4),
+                                                          activation="RELU"))
+register_family("transpose_conv_1x1_s1_nobias", _tconv_case([1, 3, 5, 4], 3, (3, 5), kernel=(1, 1), stride=(1, 1),
+                                                            bias=False))
+register_family("transpose_conv_5x5_s1_same", _tconv_case([2, 4, 3, 2], 3, (4, 3), kernel=(5, 5), stride=(1, 1)))
+
+
 @case("two_inputs_two_outputs")
 def _two_two(b, rng):
     a = b.input([1, 4, 4, 3], name="image")

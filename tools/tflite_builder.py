@@ -210,6 +210,23 @@ def add_depthwise(b, x, rng, kernel=(3, 3), stride=(1, 1), dilation=(1, 1), padd
     return b.op(BO.DEPTHWISE_CONV_2D, inputs, [n, oh, ow, out_channels], OPT.DepthwiseConv2DOptions, options)
 
 
+def add_transpose_conv(b, x, rng, out_channels, output_hw, kernel=(3, 3), stride=(2, 2), padding=PAD.SAME,
+                       activation="NONE", bias=True):
+    """TRANSPOSE_CONV: inputs [output_shape int32[4], weights OHWI, input, bias?]; the output shape is given."""
+    n, h, w, c = b.shape(x)
+    weights = rng.standard_normal((out_channels, kernel[0], kernel[1], c)).astype(np.float32)
+    weights /= np.sqrt(kernel[0] * kernel[1] * c)
+    out_shape = [n, output_hw[0], output_hw[1], out_channels]
+    inputs = [b.const_i32(out_shape), b.const(weights), x]
+    if bias:
+        inputs.append(b.const(rng.standard_normal(out_channels).astype(np.float32) * 0.1))
+    options = schema.TransposeConvOptionsT()
+    options.padding = padding
+    options.strideH, options.strideW = stride
+    options.fusedActivationFunction = ACTIVATIONS[activation]
+    return b.op(BO.TRANSPOSE_CONV, inputs, out_shape, OPT.TransposeConvOptions, options)
+
+
 def add_fully_connected(b, x, rng, units, bias=True, activation="NONE", keep_num_dims=False):
     shape = b.shape(x)
     k = shape[-1]

@@ -7,9 +7,8 @@ struct BenchOptions {
     var runs = 50
     /// Untimed runs before timing: at least this many, and at least ``minimumWarmupSeconds``.
     var warmup = 5
-    /// Warm-up time before timing, so that one-time start-up work is over: OpenBLAS's server threads, started when
-    /// the library loads, poll for about 0.1 s; measured during that time, two-thread runs here took the one-thread
-    /// time (the pollers held the second core). LiteRT, timed inside a long-running Python process, is past it.
+    /// Warm-up time before timing, so that one-time start-up work (page faults, caches, lazily opened libraries) is
+    /// over; LiteRT, timed inside a long-running Python process, is past it.
     static let minimumWarmupSeconds = 0.3
     var threadCounts = [1, 2]
     var modelsDirectory = "Models"

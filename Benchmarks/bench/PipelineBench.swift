@@ -14,6 +14,7 @@ extension Bench {
             ("hand_landmarker_image", measureHandsImage),
             ("hand_landmarker_video_per_frame", measureHandsVideo),
             ("image_classifier", measureClassifier),
+            ("image_segmenter_selfie", measureSegmenterSelfie), ("image_segmenter_deeplab", measureSegmenterDeeplab),
             ("pose_landmarker_image", measurePoseImage), ("pose_landmarker_video_per_frame", measurePoseVideo),
         ]
         for pipeline in pipelines where options.filter.map({ pipeline.name.contains($0) }) ?? true {

@@ -11,17 +11,21 @@ enum ClassifyCommand {
     static func run(_ arguments: [String]) throws {
         let parsed = try ParsedArguments(
             arguments,
-            valueOptions: [
+            valueOptions: BatchOptions.valueOptions.union([
                 "--model", "--max-results", "--score-threshold", "--allow", "--deny", "--normalization", "--labels",
-            ],
-            flagOptions: ["--json"])
-        guard !parsed.positional.isEmpty else { throw CommandLineError.usage("classify needs at least one IMAGE") }
+            ]),
+            flagOptions: BatchOptions.flagOptions)
+        let batch = try BatchOptions(parsed)
         var options = ImageClassifierOptions(
             baseOptions: BaseOptions(
-                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("efficientnet_lite0.tflite")))
+                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("efficientnet_lite0.tflite"),
+                threadCount: batch.threads))
         if let text = try parsed.single("--max-results") {
             guard let value = Int(text) else { throw CommandLineError.usage("--max-results takes an integer") }
             options.maxResults = value
+        } else if !batch.json {
+            // Human-readable output shows the few best; --json keeps MediaPipe's default (every category).
+            options.maxResults = humanDefaultMaxResults
         }
         if let text = try parsed.single("--score-threshold") {
             guard let value = Float(text) else { throw CommandLineError.usage("--score-threshold takes a number") }
@@ -37,26 +41,27 @@ enum ClassifyCommand {
         options.labelsFilePath = try parsed.single("--labels")
         options.categoryAllowlist = try names(parsed.single("--allow"))
         options.categoryDenylist = try names(parsed.single("--deny"))
-        let classifier = try ImageClassifier(options: options)
-        for path in parsed.positional {
-            let result = try classifier.classify(image: try PixelImage(contentsOfFile: path))
-            let name = (path as NSString).lastPathComponent
-            if parsed.flags.contains("--json") {
-                print(json(name: name, result: result))
-            } else {
-                print("\(name):")
+        try BatchRunner.run(command: "classify", positional: parsed.positional, options: batch) {
+            let classifier = try ImageClassifier(options: options)
+            return { item in
+                let result = try classifier.classify(image: try item.image())
+                var lines = ["\(item.displayName):"]
                 for head in result.classifications {
-                    if result.classifications.count > 1 { print("  head \(head.headIndex) \(head.headName ?? "")") }
+                    if result.classifications.count > 1 { lines.append("  head \(head.headIndex) \(head.headName ?? "")") }
                     for category in head.categories {
                         let label =
                             category.displayName.flatMap { $0.isEmpty ? nil : $0 }
                             ?? category.categoryName ?? "#\(category.index)"
-                        print("  \(String(format: "%.4f", category.score))  \(label) (\(category.index))")
+                        lines.append("  \(String(format: "%.4f", category.score))  \(label) (\(category.index))")
                     }
                 }
+                return ItemReport(json: json(name: item.name, result: result), text: lines.joined(separator: "\n"))
             }
         }
     }
+
+    /// How many categories the human-readable output shows when `--max-results` is not given.
+    static let humanDefaultMaxResults = 5
 
     /// A comma-separated list of category names (names may contain spaces; empty items are dropped).
     static func names(_ text: String?) -> [String] {

@@ -15,6 +15,17 @@ enum CommandLineTool {
                purevision classify IMAGE... [--model PATH] [--max-results K] [--score-threshold X] [--allow a,b]
                                    [--deny a,b] [--json]
                purevision labels MODEL
+               purevision segment IMAGE... [--model PATH] [--json] [--out DIR] [--background blur|#RRGGBB|IMAGE]
+
+        Inputs of the image subcommands (faces, hands, face-analyze, classify, …):
+          IMAGE...            image files (PNG, JPEG), in order
+          -                   image paths on standard input, one per line, processed as they arrive
+          --paths-from FILE   image paths from FILE, one per line
+          --mode video        with one argument: a .y4m file or - (a YUV4MPEG2 stream), or a directory of frames
+          --jobs J            J task instances at once (image mode), results still in input order
+          --threads N         threads per task instance
+        Results are flushed one per input; an input that fails gives an error line (--json) or an 'error:' message
+        and the run goes on; the exit status is 1 if any input failed; a summary goes to standard error.
 
         Subcommands:
           run    Run a .tflite model on .npy inputs; writes DIR/output_0.npy, output_1.npy, ... (float32 outputs
@@ -45,6 +56,13 @@ enum CommandLineTool {
                  With --json one line per image: {"image","classifications":[{"headIndex","headName","categories":
                  [{"index","score","categoryName","displayName"}]}]}.
           labels Print a model's labels (from its metadata), one per line.
+          segment  Segment images (MediaPipe's ImageSegmenter; default model: the bundled selfie_segmenter). With
+                 --json one line per image: {"image","width","height","labels":[...],"categoryPixelCounts":[...]}
+                 (pixels per label; a one-class model's background is not counted). --out DIR writes
+                 DIR/<stem>_category.png (the 8-bit category mask as MediaPipe gives it: class indices, or 0 = the
+                 class and 255 = background for a one-class model), DIR/<stem>_confidence.npy (float32 H x W x K)
+                 and, with --background, DIR/<stem>_background.png: the foreground kept over the blurred image, a
+                 colour or another image, blended by the confidence mask.
         """
 
     static func run(_ arguments: [String]) throws {
@@ -61,6 +79,7 @@ enum CommandLineTool {
         case "pose": try PoseCommand.run(rest)
         case "classify": try ClassifyCommand.run(rest)
         case "labels": try LabelsCommand.run(rest)
+        case "segment": try SegmentCommand.run(rest)
         case "-h", "--help", "help": print(usage)
         default: throw CommandLineError.usage("unknown subcommand '\(subcommand)'")
         }
@@ -71,11 +90,14 @@ enum CommandLineTool {
 enum CommandLineError: Error, CustomStringConvertible {
     case usage(String)
     case file(String)
+    /// Some inputs of a batch failed (each was reported where it occurred); the exit status is 1.
+    case inputsFailed(Int, of: Int)
 
     var description: String {
         switch self {
         case .usage(let message): "\(message) (see 'purevision --help')"
         case .file(let message): message
+        case .inputsFailed(let failed, let total): "\(failed) of \(total) input(s) failed"
         }
     }
 }
@@ -110,6 +132,15 @@ struct ParsedArguments {
         guard let list = values[name] else { return nil }
         guard list.count == 1 else { throw CommandLineError.usage("\(name) given more than once") }
         return list[0]
+    }
+
+    /// The value of `name` as a whole number ≥ 1, or nil when the option is absent.
+    func positiveInteger(_ name: String) throws -> Int? {
+        guard let text = try single(name) else { return nil }
+        guard let value = Int(text), value >= 1 else {
+            throw CommandLineError.usage("\(name) takes a whole number ≥ 1, got '\(text)'")
+        }
+        return value
     }
 }
 

@@ -46,53 +46,39 @@ enum FaceAnalyzeCommand {
 
     static func run(_ arguments: [String]) throws {
         let parsed = try ParsedArguments(
-            arguments, valueOptions: ["--mode", "--out", "--models"],
-            flagOptions: ["--accurate", "--landmarks", "--contours", "--classify", "--json"])
-        guard !parsed.positional.isEmpty else { throw CommandLineError.usage("face-analyze needs at least one IMAGE") }
-        let mode: RunningMode
-        switch try parsed.single("--mode") ?? "image" {
-        case "image": mode = .image
-        case "video": mode = .video
-        case let other: throw CommandLineError.usage("--mode must be image or video, got '\(other)'")
-        }
+            arguments, valueOptions: BatchOptions.valueOptions.union(["--out", "--models"]),
+            flagOptions: BatchOptions.flagOptions.union(["--accurate", "--landmarks", "--contours", "--classify"]))
+        let batch = try BatchOptions(parsed, modes: [.image, .video])
         let modelDirectory =
             try parsed.single("--models")
             ?? (BundledModels.path(FaceAnalyzerOptions.landmarkModelFile) as NSString).deletingLastPathComponent
-        let options = FaceAnalyzerOptions(
+        var options = FaceAnalyzerOptions(
             modelDirectory: modelDirectory.isEmpty ? "." : modelDirectory,
             performanceMode: parsed.flags.contains("--accurate") ? .accurate : .fast,
             landmarkMode: parsed.flags.contains("--landmarks") ? .all : .none,
             contourMode: parsed.flags.contains("--contours") ? .all : .none,
             classificationMode: parsed.flags.contains("--classify") ? .all : .none,
-            isTrackingEnabled: mode == .video, runningMode: mode)
-        let analyzer = try FaceAnalyzer(options: options)
-        let outputDirectory = try parsed.single("--out")
-        if let outputDirectory {
-            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-        }
+            isTrackingEnabled: batch.mode == .video, runningMode: batch.mode)
+        options.threadCount = batch.threads
+        let outputDirectory = try OutputDirectory(parsed.single("--out"))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        for (index, path) in parsed.positional.enumerated() {
-            let image = try PixelImage(contentsOfFile: path)
-            let timestamp = mode == .video ? 33 * index : 0
-            let faces =
-                mode == .video
-                ? try analyzer.results(inVideoFrame: image, timestampInMilliseconds: timestamp)
-                : try analyzer.results(in: image)
-            let name = (path as NSString).lastPathComponent
-            if parsed.flags.contains("--json") {
+        try BatchRunner.run(command: "face-analyze", positional: parsed.positional, options: batch) {
+            let analyzer = try FaceAnalyzer(options: options)
+            return { item in
+                let image = try item.image()
+                let faces =
+                    batch.mode == .video
+                    ? try analyzer.results(inVideoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
+                    : try analyzer.results(in: image)
+                try outputDirectory?.write(annotate(image, faces), for: item, suffix: "face_analysis")
                 let line = ImageJSON(
-                    image: name, width: image.width, height: image.height, timestampMs: timestamp,
-                    faces: faces.map(FaceJSON.init))
-                print(String(decoding: try encoder.encode(line), as: UTF8.self))
-            } else {
-                print("\(name): \(faces.count) face(s)")
-                for face in faces { print("  " + summary(face)) }
-            }
-            if let outputDirectory {
-                let stem = (name as NSString).deletingPathExtension
-                let destination = (outputDirectory as NSString).appendingPathComponent("\(stem)_face_analysis.png")
-                try annotate(image, faces).writePNG(toFile: destination)
+                    image: item.name, width: image.width, height: image.height,
+                    timestampMs: item.timestampInMilliseconds, faces: faces.map(FaceJSON.init))
+                let text = (["\(item.displayName): \(faces.count) face(s)"] + faces.map { "  " + summary($0) })
+                return ItemReport(
+                    json: String(decoding: try encoder.encode(line), as: UTF8.self),
+                    text: text.joined(separator: "\n"))
             }
         }
     }

@@ -6,38 +6,31 @@ import PureVision
 enum FacesCommand {
     static func run(_ arguments: [String]) throws {
         let parsed = try ParsedArguments(
-            arguments, valueOptions: ["--model", "--min-confidence", "--out"], flagOptions: ["--json"])
-        guard !parsed.positional.isEmpty else { throw CommandLineError.usage("faces needs at least one IMAGE") }
+            arguments, valueOptions: BatchOptions.valueOptions.union(["--model", "--min-confidence", "--out"]),
+            flagOptions: BatchOptions.flagOptions)
+        let batch = try BatchOptions(parsed)
         var options = FaceDetectorOptions(
             baseOptions: BaseOptions(
-                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("face_detection_short_range.tflite")))
+                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("face_detection_short_range.tflite"),
+                threadCount: batch.threads))
         if let text = try parsed.single("--min-confidence") {
             guard let value = Float(text) else { throw CommandLineError.usage("--min-confidence takes a number") }
             options.minDetectionConfidence = value
         }
-        let detector = try FaceDetector(options: options)
-        let outputDirectory = try parsed.single("--out")
-        if let outputDirectory {
-            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-        }
-        for path in parsed.positional {
-            let image = try PixelImage(contentsOfFile: path)
-            let result = try detector.detect(image: image)
-            let name = (path as NSString).lastPathComponent
-            if parsed.flags.contains("--json") {
-                print(json(name: name, image: image, result: result))
-            } else {
-                print("\(name): \(result.detections.count) face(s)")
+        let outputDirectory = try OutputDirectory(parsed.single("--out"))
+        try BatchRunner.run(command: "faces", positional: parsed.positional, options: batch) {
+            let detector = try FaceDetector(options: options)
+            return { item in
+                let image = try item.image()
+                let result = try detector.detect(image: image)
+                try outputDirectory?.write(annotate(image, result), for: item, suffix: "faces")
+                var text = "\(item.displayName): \(result.detections.count) face(s)"
                 for detection in result.detections {
                     let b = detection.boundingBox
                     let score = detection.categories.first?.score ?? 0
-                    print("  score \(score)  box x \(b.originX) y \(b.originY) w \(b.width) h \(b.height)")
+                    text += "\n  score \(score)  box x \(b.originX) y \(b.originY) w \(b.width) h \(b.height)"
                 }
-            }
-            if let outputDirectory {
-                let stem = (name as NSString).deletingPathExtension
-                let destination = (outputDirectory as NSString).appendingPathComponent("\(stem)_faces.png")
-                try annotate(image, result).writePNG(toFile: destination)
+                return ItemReport(json: json(name: item.name, image: image, result: result), text: text)
             }
         }
     }

@@ -12,49 +12,31 @@ enum HandsCommand {
 
     static func run(_ arguments: [String]) throws {
         let parsed = try ParsedArguments(
-            arguments, valueOptions: ["--model", "--num-hands", "--mode", "--out"], flagOptions: ["--json"])
-        guard !parsed.positional.isEmpty else { throw CommandLineError.usage("hands needs at least one IMAGE") }
-        let mode: RunningMode
-        switch try parsed.single("--mode") ?? "image" {
-        case "image": mode = .image
-        case "video": mode = .video
-        case let other: throw CommandLineError.usage("--mode must be image or video, got '\(other)'")
-        }
+            arguments, valueOptions: BatchOptions.valueOptions.union(["--model", "--num-hands", "--out"]),
+            flagOptions: BatchOptions.flagOptions)
+        let batch = try BatchOptions(parsed, modes: [.image, .video])
         var options = HandLandmarkerOptions(
             baseOptions: BaseOptions(
-                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("hand_landmarker.task")),
-            runningMode: mode)
-        if let text = try parsed.single("--num-hands") {
-            guard let value = Int(text), value >= 1 else {
-                throw CommandLineError.usage("--num-hands takes a whole number ≥ 1, got '\(text)'")
-            }
-            options.numHands = value
-        }
-        let landmarker = try HandLandmarker(options: options)
-        let outputDirectory = try parsed.single("--out")
-        if let outputDirectory {
-            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-        }
-        for (index, path) in parsed.positional.enumerated() {
-            let image = try PixelImage(contentsOfFile: path)
-            let timestamp = mode == .video ? 33 * index : 0
-            let result =
-                mode == .video
-                ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: timestamp)
-                : try landmarker.detect(image: image)
-            let name = (path as NSString).lastPathComponent
-            if parsed.flags.contains("--json") {
-                print(json(name: name, image: image, timestamp: timestamp, result: result))
-            } else {
+                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("hand_landmarker.task"),
+                threadCount: batch.threads),
+            runningMode: batch.mode)
+        if let value = try parsed.positiveInteger("--num-hands") { options.numHands = value }
+        let outputDirectory = try OutputDirectory(parsed.single("--out"))
+        try BatchRunner.run(command: "hands", positional: parsed.positional, options: batch) {
+            let landmarker = try HandLandmarker(options: options)
+            return { item in
+                let image = try item.image()
+                let result =
+                    batch.mode == .video
+                    ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
+                    : try landmarker.detect(image: image)
+                try outputDirectory?.write(annotate(image, result), for: item, suffix: "hands")
                 let labels = result.hands.map { hand in
                     "\(hand.handedness?.categoryName ?? "?") (\(hand.handedness.map { String(format: "%.2f", $0.score) } ?? "?"))"
                 }
-                print("\(name): \(result.landmarks.count) hand(s) \(labels.joined(separator: ", "))")
-            }
-            if let outputDirectory {
-                let stem = (name as NSString).deletingPathExtension
-                let destination = (outputDirectory as NSString).appendingPathComponent("\(stem)_hands.png")
-                try annotate(image, result).writePNG(toFile: destination)
+                return ItemReport(
+                    json: json(name: item.name, image: image, timestamp: item.timestampInMilliseconds, result: result),
+                    text: "\(item.displayName): \(result.landmarks.count) hand(s) \(labels.joined(separator: ", "))")
             }
         }
     }

@@ -11,56 +11,39 @@ enum PoseCommand {
 
     static func run(_ arguments: [String]) throws {
         let parsed = try ParsedArguments(
-            arguments, valueOptions: ["--model", "--num-poses", "--mode", "--out"],
-            flagOptions: ["--json", "--segmentation-masks"])
-        guard !parsed.positional.isEmpty else { throw CommandLineError.usage("pose needs at least one IMAGE") }
-        let mode: RunningMode
-        switch try parsed.single("--mode") ?? "image" {
-        case "image": mode = .image
-        case "video": mode = .video
-        case let other: throw CommandLineError.usage("--mode must be image or video, got '\(other)'")
-        }
+            arguments, valueOptions: BatchOptions.valueOptions.union(["--model", "--num-poses", "--out"]),
+            flagOptions: BatchOptions.flagOptions.union(["--segmentation-masks"]))
+        let batch = try BatchOptions(parsed, modes: [.image, .video])
         var options = PoseLandmarkerOptions(
             baseOptions: BaseOptions(
-                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("pose_landmarker_full.task")),
-            runningMode: mode, outputSegmentationMasks: parsed.flags.contains("--segmentation-masks"))
-        if let text = try parsed.single("--num-poses") {
-            guard let value = Int(text), value >= 1 else {
-                throw CommandLineError.usage("--num-poses takes a whole number ≥ 1, got '\(text)'")
-            }
-            options.numPoses = value
-        }
-        let landmarker = try PoseLandmarker(options: options)
-        let outputDirectory = try parsed.single("--out")
-        if let outputDirectory {
-            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-        }
-        for (index, path) in parsed.positional.enumerated() {
-            let image = try PixelImage(contentsOfFile: path)
-            let timestamp = mode == .video ? 33 * index : 0
-            let result =
-                mode == .video
-                ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: timestamp)
-                : try landmarker.detect(image: image)
-            let name = (path as NSString).lastPathComponent
-            if parsed.flags.contains("--json") {
-                print(json(name: name, image: image, timestamp: timestamp, result: result))
-            } else {
-                print("\(name): \(result.landmarks.count) pose(s)")
-            }
-            if let outputDirectory {
-                let stem = (name as NSString).deletingPathExtension
-                let directory = outputDirectory as NSString
-                try annotate(image, result).writePNG(toFile: directory.appendingPathComponent("\(stem)_pose.png"))
-                for (poseIndex, mask) in (result.segmentationMasks ?? []).enumerated() {
-                    let tensor = try Tensor(shape: TensorShape([mask.height, mask.width]), floats: mask.values)
-                    let file = directory.appendingPathComponent("\(stem)_pose\(poseIndex)_mask.npy")
-                    guard FileManager.default.createFile(atPath: file, contents: Data(NumpyFile.encode(tensor))) else {
-                        throw CommandLineError.file("cannot write '\(file)'")
+                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("pose_landmarker_full.task"),
+                threadCount: batch.threads),
+            runningMode: batch.mode, outputSegmentationMasks: parsed.flags.contains("--segmentation-masks"))
+        if let value = try parsed.positiveInteger("--num-poses") { options.numPoses = value }
+        let outputDirectory = try OutputDirectory(parsed.single("--out"))
+        try BatchRunner.run(command: "pose", positional: parsed.positional, options: batch) {
+            let landmarker = try PoseLandmarker(options: options)
+            return { item in
+                let image = try item.image()
+                let result =
+                    batch.mode == .video
+                    ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
+                    : try landmarker.detect(image: image)
+                if let outputDirectory {
+                    try outputDirectory.write(annotate(image, result), for: item, suffix: "pose")
+                    for (poseIndex, mask) in (result.segmentationMasks ?? []).enumerated() {
+                        let tensor = try Tensor(shape: TensorShape([mask.height, mask.width]), floats: mask.values)
+                        let file = outputDirectory.file(for: item, suffix: "pose\(poseIndex)_mask.npy")
+                        guard FileManager.default.createFile(atPath: file, contents: Data(NumpyFile.encode(tensor)))
+                        else { throw CommandLineError.file("cannot write '\(file)'") }
+                        try outputDirectory.write(
+                            tinted(image, mask: mask, color: poseColors[poseIndex % poseColors.count]), for: item,
+                            suffix: "pose\(poseIndex)_mask")
                     }
-                    try tinted(image, mask: mask, color: poseColors[poseIndex % poseColors.count]).writePNG(
-                        toFile: directory.appendingPathComponent("\(stem)_pose\(poseIndex)_mask.png"))
                 }
+                return ItemReport(
+                    json: json(name: item.name, image: image, timestamp: item.timestampInMilliseconds, result: result),
+                    text: "\(item.displayName): \(result.landmarks.count) pose(s)")
             }
         }
     }

@@ -203,4 +203,9 @@ public final class Interpreter: @unchecked Sendable {
 
     /// The builtin operators a model may use.
     public static var supportedOperators: [BuiltinOperator] { OperatorRegistry.supported }
+
+    /// The custom operators (`OperatorCode.custom_code`) a model may use, sorted: MediaPipe's
+    /// `Convolution2DTransposeBias`. Any other custom operator is refused with
+    /// `InterpreterError.unsupportedOperator`.
+    public static var supportedCustomOperators: [String] { OperatorRegistry.customTable.keys.sorted() }
 }

@@ -80,7 +80,13 @@ public struct PixelImage: @unchecked Sendable {
     private let storage: Storage
 
     /// Creates an image that owns `pixels`.
-    /// - Parameter bytesPerRow: the row stride; defaults to `width · format.channelCount`.
+    /// - Parameters:
+    ///   - width: width in pixels.
+    ///   - height: height in pixels.
+    ///   - format: the pixels' layout.
+    ///   - pixels: `height` rows, `bytesPerRow` bytes apart.
+    ///   - bytesPerRow: the row stride; defaults to `width · format.channelCount`.
+    ///   - orientation: how the stored pixels are meant to be displayed.
     /// - Throws: `ImageError` when the dimensions are invalid or too large, the stride is shorter than a row, or
     ///   `pixels` is too short for `height` rows.
     public init(

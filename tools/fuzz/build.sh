@@ -55,6 +55,7 @@ declare -A MODULES=(
     [png]="PureVisionCore PureVisionImage"
     [jpeg]="PureVisionCore PureVisionImage"
     [npy]="PureVisionCore"
+    [y4m]="PureVisionCore PureVisionImage"
 )
 declare -A LIBS=(
     [tflite_model]="-lopenblas"
@@ -62,10 +63,11 @@ declare -A LIBS=(
     [png]="-lpng -ljpeg"
     [jpeg]="-lpng -ljpeg"
     [npy]=""
+    [y4m]="-lpng -ljpeg"
 )
 
 targets=("$@")
-(( ${#targets[@]} )) || targets=(npy png jpeg model_bundle tflite_model)
+(( ${#targets[@]} )) || targets=(npy png jpeg model_bundle tflite_model y4m)
 build_cjpegsupport
 for target in "${targets[@]}"; do
     [[ -n ${MODULES[$target]+x} ]] || { echo "unknown target $target" >&2; exit 2; }

@@ -23,6 +23,7 @@ seed_files() {
         jpeg) find Tests "$TESTDATA" -path '*/fetched' -prune -o \( -name '*.jpg' -o -name '*.jpeg' \) -size -128k -print ;;
         tflite_model) find Tests Models -name '*.tflite' ;;
         model_bundle) find Tests Models -name '*.tflite' -o -name '*.task' ;;
+        y4m) find Tests -name '*.y4m' ;;
     esac
 }
 
@@ -45,7 +46,7 @@ fi
 # The op fixtures (≤ 11 KB) are what the tflite_model target learns most from; the real models, cut at max_len,
 # still seed the reader's paths. (A run with max_len 1 MiB managed ~95 executions/s, against ~1,500 at 64 KiB.)
 case $target in
-    npy | tflite_model) max_len=65536 ;;
+    npy | tflite_model | y4m) max_len=65536 ;;
     png) max_len=262144 ;;
     jpeg) max_len=131072 ;;
     *) max_len=1048576 ;;

@@ -25,6 +25,7 @@ public enum DetectionDecoder {
     ///   - rawBoxes: `numBoxes × numCoords` floats, row-major (the model's `[1, numBoxes, numCoords]`).
     ///   - rawScores: `numBoxes × numClasses` floats, row-major.
     ///   - anchors: at least `numBoxes` anchors, in the order the model was trained with.
+    ///   - options: the decoder's settings (MediaPipe's `TensorsToDetectionsCalculatorOptions`).
     /// - Throws: `DetectionError` when the options are inconsistent or a buffer is too small.
     public static func decode(
         rawBoxes: UnsafeBufferPointer<Float>,

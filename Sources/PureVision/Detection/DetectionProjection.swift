@@ -5,8 +5,10 @@ public enum DetectionProjection {
     /// (`x' = x·m[0] + y·m[1] + m[3]`, `y' = x·m[4] + y·m[5] + m[7]`, float, in that order), then replaces the
     /// box with the axis-aligned bounds of the projected corners (`width = right − left`).
     ///
-    /// - Parameter matrix: 16 floats, a 4×4 row-major matrix from tensor-normalized to image-normalized
-    ///   coordinates (the preprocessing's MATRIX output).
+    /// - Parameters:
+    ///   - detections: detections in tensor-normalized coordinates.
+    ///   - matrix: 16 floats, a 4×4 row-major matrix from tensor-normalized to image-normalized coordinates (the
+    ///     preprocessing's MATRIX output).
     /// - Throws: `DetectionError.invalidMatrix` unless `matrix` has 16 elements.
     public static func project(_ detections: [NormalizedDetection], matrix: [Float]) throws(DetectionError) -> [NormalizedDetection] {
         guard matrix.count == 16 else { throw .invalidMatrix(count: matrix.count) }

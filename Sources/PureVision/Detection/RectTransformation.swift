@@ -15,8 +15,13 @@ public enum RectTransformation {
     /// - Scale: `w ·= scaleX`, `h ·= scaleY`. The rotation is left unchanged.
     ///
     /// - Parameters:
+    ///   - rect: the rect to transform, normalized to the image.
     ///   - imageWidth: image width in pixels (the rect's normalization base).
     ///   - imageHeight: image height in pixels.
+    ///   - scaleX: factor applied to the width.
+    ///   - scaleY: factor applied to the height.
+    ///   - shiftX: shift of the centre, in units of the rect's width.
+    ///   - shiftY: shift of the centre, in units of the rect's height.
     ///   - squareLong: make the rect square in pixels using its longer side; wins over `squareShort`.
     ///   - squareShort: make the rect square in pixels using its shorter side.
     public static func transform(

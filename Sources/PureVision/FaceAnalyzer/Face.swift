@@ -1,9 +1,12 @@
 /// A point in the input image's pixels (ML Kit's `VisionPoint`): x to the right, y down, origin at the top-left
 /// corner of the stored pixels.
 public struct VisionPoint: Sendable, Hashable, Codable {
+    /// Horizontal position in pixels, to the right.
     public var x: Float
+    /// Vertical position in pixels, downwards.
     public var y: Float
 
+    /// Creates a point at (`x`, `y`) pixels.
     public init(x: Float, y: Float) {
         self.x = x
         self.y = y
@@ -12,11 +15,16 @@ public struct VisionPoint: Sendable, Hashable, Codable {
 
 /// An axis-aligned rectangle in pixels (ML Kit's `Face.frame`, a `CGRect`).
 public struct PixelRect: Sendable, Hashable, Codable {
+    /// Left edge in pixels.
     public var originX: Float
+    /// Top edge in pixels.
     public var originY: Float
+    /// Width in pixels.
     public var width: Float
+    /// Height in pixels.
     public var height: Float
 
+    /// Creates a rectangle from its top-left corner and size, in pixels.
     public init(originX: Float, originY: Float, width: Float, height: Float) {
         self.originX = originX
         self.originY = originY
@@ -39,9 +47,12 @@ public struct PixelRect: Sendable, Hashable, Codable {
 
 /// One ML Kit face landmark: its type and position in pixels.
 public struct FaceLandmark: Sendable, Hashable, Codable {
+    /// Which landmark this is.
     public var type: FaceLandmarkType
+    /// Where it is, in pixels.
     public var position: VisionPoint
 
+    /// Creates a landmark of `type` at `position`.
     public init(type: FaceLandmarkType, position: VisionPoint) {
         self.type = type
         self.position = position
@@ -50,9 +61,12 @@ public struct FaceLandmark: Sendable, Hashable, Codable {
 
 /// One ML Kit face contour: its type and its points in pixels, in the order `FaceMeshTopology` documents.
 public struct FaceContour: Sendable, Hashable, Codable {
+    /// Which contour this is.
     public var type: FaceContourType
+    /// Its points in pixels.
     public var points: [VisionPoint]
 
+    /// Creates a contour of `type` through `points`.
     public init(type: FaceContourType, points: [VisionPoint]) {
         self.type = type
         self.points = points
@@ -88,6 +102,7 @@ public struct Face: Sendable, Hashable, Codable {
     /// order. Always present: everything else is derived from them.
     public var meshLandmarks: [NormalizedLandmark]
 
+    /// Creates a face; every property but the frame is optional, as in ML Kit.
     public init(
         frame: PixelRect, headEulerAngleX: Float? = nil, headEulerAngleY: Float? = nil, headEulerAngleZ: Float? = nil,
         landmarks: [FaceLandmark]? = nil, contours: [FaceContour]? = nil, smilingProbability: Float? = nil,

@@ -8,19 +8,25 @@ public enum FacePerformanceMode: String, Sendable, Hashable, Codable {
 
 /// Whether a `FaceAnalyzer` reports the 10 ML Kit landmarks (`FaceDetectorLandmarkMode`).
 public enum FaceLandmarkMode: String, Sendable, Hashable, Codable {
+    /// No landmarks.
     case none
+    /// All 10 landmarks.
     case all
 }
 
 /// Whether a `FaceAnalyzer` reports the 15 ML Kit contours (`FaceDetectorContourMode`).
 public enum FaceContourMode: String, Sendable, Hashable, Codable {
+    /// No contours.
     case none
+    /// All 15 contours.
     case all
 }
 
 /// Whether a `FaceAnalyzer` reports the smiling and eyes-open probabilities (`FaceDetectorClassificationMode`).
 public enum FaceClassificationMode: String, Sendable, Hashable, Codable {
+    /// No probabilities.
     case none
+    /// The smiling and both eyes-open probabilities.
     case all
 }
 

@@ -23,11 +23,13 @@
 /// below about 0.1, as the lid points then nearly coincide. Limits: narrow or squinting eyes, glasses' rims and
 /// strong pitch lower EAR.
 public enum FaceClassification {
-    /// Smile ratio centre and slope.
+    /// The smile ratio at which the smiling probability is 0.5.
     public static let smileCentre: Float = 0.64
+    /// The logistic's slope over the smile ratio.
     public static let smileSlope: Float = 30
-    /// Eye aspect ratio centre and slope.
+    /// The eye aspect ratio at which the eye-open probability is 0.5.
     public static let eyeOpenCentre: Float = 0.15
+    /// The logistic's slope over the eye aspect ratio.
     public static let eyeOpenSlope: Float = 50
 
     /// Mouth width over outer eye-corner distance.

@@ -1,20 +1,36 @@
 /// The 33 BlazePose landmarks, by index (MediaPipe's `pose_topology.h`). Left and right are the subject's own.
 public enum PoseLandmarkName: Int, Sendable, CaseIterable, Hashable {
+    /// 0: the nose.
     case nose = 0
+    /// 1–3: the left eye's inner corner, centre and outer corner.
     case leftEyeInner, leftEye, leftEyeOuter
+    /// 4–6: the right eye's inner corner, centre and outer corner.
     case rightEyeInner, rightEye, rightEyeOuter
+    /// 7–8: the ears.
     case leftEar, rightEar
+    /// 9–10: the mouth's corners.
     case mouthLeft, mouthRight
+    /// 11–12: the shoulders.
     case leftShoulder, rightShoulder
+    /// 13–14: the elbows.
     case leftElbow, rightElbow
+    /// 15–16: the wrists.
     case leftWrist, rightWrist
+    /// 17–18: the little fingers' knuckles.
     case leftPinky, rightPinky
+    /// 19–20: the index fingers' knuckles.
     case leftIndex, rightIndex
+    /// 21–22: the thumbs.
     case leftThumb, rightThumb
+    /// 23–24: the hips.
     case leftHip, rightHip
+    /// 25–26: the knees.
     case leftKnee, rightKnee
+    /// 27–28: the ankles.
     case leftAnkle, rightAnkle
+    /// 29–30: the heels.
     case leftHeel, rightHeel
+    /// 31–32: the tips of the feet (big toes).
     case leftFootIndex, rightFootIndex
 }
 

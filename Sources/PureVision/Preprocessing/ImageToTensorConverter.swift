@@ -55,6 +55,7 @@ public struct ImageToTensorConverter: Sendable {
 
     /// Writes the float32 NHWC tensor `[1, outputHeight, outputWidth, 3]` for `rect` of `image` into `output`.
     /// - Parameters:
+    ///   - image: the source image.
     ///   - rect: the region to crop (nil: the whole image). MediaPipe skips a rect with width = height = 0 without
     ///     producing a tensor; callers do the same, as this method throws for it.
     ///   - output: `elementCount` writable floats (for example the interpreter's input tensor).

@@ -33,7 +33,7 @@ struct GraphBuilder {
             }
             let code = model.operatorCodes[op.opcodeIndex]
             let firstInput = op.inputs.first.flatMap { $0 >= 0 && $0 < tensors.count ? tensors[$0].elementType : nil }
-            guard let lowering = OperatorRegistry.lowering(for: code.builtin, inputType: firstInput) else {
+            guard let lowering = OperatorRegistry.lowering(for: code, inputType: firstInput) else {
                 throw .unsupportedOperator(
                     operatorIndex: operatorIndex, name: code.builtin.name, customName: code.customName)
             }
@@ -53,7 +53,7 @@ struct GraphBuilder {
 
             var context = LoweringContext(
                 operatorIndex: operatorIndex, builtin: code.builtin, op: op, options: options, pool: pool,
-                tensors: tensors)
+                tensors: tensors, customName: code.customName)
             let lowered = try lowering.lower(&context)
             tensors = context.tensors
 

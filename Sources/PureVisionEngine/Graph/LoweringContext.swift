@@ -12,9 +12,11 @@ struct LoweringContext {
     let pool: ThreadPool
     /// The graph's tensors; a lowering sets the shape and type of the operator's outputs here.
     var tensors: [GraphTensor]
+    /// The custom operator's name when `builtin` is `.custom`.
+    var customName: String? = nil
 
-    /// The operator's TFLite name, e.g. `CONV_2D`.
-    var name: String { builtin.name }
+    /// The operator's TFLite name, e.g. `CONV_2D`, or a custom operator's own name.
+    var name: String { builtin == .custom ? customName ?? builtin.name : builtin.name }
 
     var useReference: Bool { options.kernelMode == .reference }
 

@@ -43,6 +43,12 @@ enum OperatorRegistry {
         .depthToSpace: DepthToSpaceOperator.self,
         .densify: DensifyOperator.self,
         .transpose: TransposeOperator.self,
+        .transposeConv: TransposeConvOperator.self,
+    ]
+
+    /// The custom operators the engine runs, by `OperatorCode.custom_code`.
+    static let customTable: [String: any OperatorLowering.Type] = [
+        TransposeConvBiasOperator.customName: TransposeConvBiasOperator.self
     ]
 
     /// The lowering for a builtin operator, or nil when the engine does not support it.
@@ -51,10 +57,18 @@ enum OperatorRegistry {
     /// The lowering for an operator whose first input has `inputType`: the quantized lowering
     /// (`QuantizedOperatorRegistry`) when that input is int8 / uint8, and always for QUANTIZE; the float one otherwise.
     static func lowering(for op: BuiltinOperator, inputType: ElementType?) -> (any OperatorLowering.Type)? {
+        if op == .custom { return nil }
         if let quantized = QuantizedOperatorRegistry.table[op], op == .quantize || inputType?.isQuantized8 == true {
             return quantized
         }
         return table[op]
+    }
+
+    /// The lowering for an operator code: a custom operator by its name, a builtin one as
+    /// `lowering(for:inputType:)`.
+    static func lowering(for code: OperatorCode, inputType: ElementType?) -> (any OperatorLowering.Type)? {
+        if code.builtin == .custom { return code.customName.flatMap { customTable[$0] } }
+        return lowering(for: code.builtin, inputType: inputType)
     }
 
     /// Every supported builtin operator, sorted by code.

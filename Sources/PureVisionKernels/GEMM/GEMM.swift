@@ -16,8 +16,9 @@ public enum GEMMRightLayout: Sendable, Hashable {
 /// Single-precision matrix multiply `C[m×n] = A[m×k] · B[k×n]`, all row-major with explicit leading dimensions,
 /// plus the fused bias-and-clamp epilogue the convolution and fully-connected kernels apply to its output.
 ///
-/// Backed by CBLAS `sgemm` (OpenBLAS on Linux, Accelerate on Apple), forced single-threaded so that the kernels'
-/// `ThreadPool` does all the splitting; a portable Swift loop nest is used when neither library is available.
+/// Backed by CBLAS `sgemm` (OpenBLAS on Linux, opened at the first call with its threads off — see
+/// `OpenBLASLibrary`; Accelerate on Apple), single-threaded so that the kernels' `ThreadPool` does all the
+/// splitting; a portable Swift loop nest runs when no BLAS library is available.
 public enum GEMM {
     /// Overwrites `c` with `A · B`, or adds `A · B` to it when `accumulate` is true (so a caller can prefill `c`
     /// with a bias and skip a separate pass).
@@ -47,12 +48,15 @@ public enum GEMM {
             return
         }
         #if canImport(Accelerate) || canImport(CPureVisionOpenBLAS)
-        blasMultiply(
-            m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, layout: layout, c: c, ldc: ldc, accumulate: accumulate)
-        #else
+        if isBLASAvailable {
+            blasMultiply(
+                m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, layout: layout, c: c, ldc: ldc,
+                accumulate: accumulate)
+            return
+        }
+        #endif
         portableMultiply(
             m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, layout: layout, c: c, ldc: ldc, accumulate: accumulate)
-        #endif
     }
 
     /// Adds `bias[j]` (when given) to every element of column `j` of the `m × n` matrix `c` and applies `clamp`,
@@ -83,7 +87,6 @@ public enum GEMM {
         b: UnsafePointer<Float>, ldb: Int, layout: GEMMRightLayout,
         c: UnsafeMutablePointer<Float>, ldc: Int, accumulate: Bool
     ) {
-        _ = blasThreadingConfigured
         let beta: Float = accumulate ? 1 : 0
         let limit = Int(Int32.max)
         precondition(m <= limit && n <= limit && k <= limit && lda <= limit && ldb <= limit && ldc <= limit,
@@ -92,13 +95,13 @@ public enum GEMM {
             // One row: y = Bᵀ·x as a matrix-vector product, which BLAS runs faster than a 1-row sgemm.
             switch layout {
             case .kByN:
-                cblas_sgemv(CblasRowMajor, CblasTrans, Int32(k), Int32(n), 1, b, Int32(ldb), a, 1, beta, c, 1)
+                sgemv(CblasRowMajor, CblasTrans, Int32(k), Int32(n), 1, b, Int32(ldb), a, 1, beta, c, 1)
             case .nByK:
-                cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(n), Int32(k), 1, b, Int32(ldb), a, 1, beta, c, 1)
+                sgemv(CblasRowMajor, CblasNoTrans, Int32(n), Int32(k), 1, b, Int32(ldb), a, 1, beta, c, 1)
             }
             return
         }
-        cblas_sgemm(
+        sgemm(
             CblasRowMajor, CblasNoTrans, layout == .kByN ? CblasNoTrans : CblasTrans,
             Int32(m), Int32(n), Int32(k), 1, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
     }
@@ -139,9 +142,33 @@ public enum GEMM {
     }
 }
 
-#if canImport(CPureVisionOpenBLAS) && !canImport(Accelerate)
-/// Evaluated once, on first use: OpenBLAS's own threads would fight the kernels' pool.
-private let blasThreadingConfigured: Void = openblas_set_num_threads(1)
-#elseif canImport(Accelerate)
-private let blasThreadingConfigured: Void = ()
+#if canImport(Accelerate)
+extension GEMM {
+    /// Accelerate is part of the SDK: always there.
+    package static var isBLASAvailable: Bool { true }
+}
+private let sgemm = cblas_sgemm
+private let sgemv = cblas_sgemv
+#elseif canImport(CPureVisionOpenBLAS)
+extension GEMM {
+    /// Whether an OpenBLAS library could be opened (see `OpenBLASLibrary`); without one, the portable loops run.
+    package static var isBLASAvailable: Bool { OpenBLASLibrary.functions != nil }
+
+    /// How many threads the loaded OpenBLAS would use for one call; 1 means it started none of its own.
+    package static var blasThreadCount: Int? { OpenBLASLibrary.functions.map { Int($0.threadCount()) } }
+}
+private func sgemm(
+    _ order: CBLAS_ORDER, _ transA: CBLAS_TRANSPOSE, _ transB: CBLAS_TRANSPOSE, _ m: Int32, _ n: Int32, _ k: Int32,
+    _ alpha: Float, _ a: UnsafePointer<Float>, _ lda: Int32, _ b: UnsafePointer<Float>, _ ldb: Int32, _ beta: Float,
+    _ c: UnsafeMutablePointer<Float>, _ ldc: Int32
+) {
+    OpenBLASLibrary.functions?.sgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+private func sgemv(
+    _ order: CBLAS_ORDER, _ trans: CBLAS_TRANSPOSE, _ m: Int32, _ n: Int32, _ alpha: Float,
+    _ a: UnsafePointer<Float>, _ lda: Int32, _ x: UnsafePointer<Float>, _ incX: Int32, _ beta: Float,
+    _ y: UnsafeMutablePointer<Float>, _ incY: Int32
+) {
+    OpenBLASLibrary.functions?.sgemv(order, trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
+}
 #endif

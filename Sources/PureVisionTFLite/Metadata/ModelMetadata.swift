@@ -74,6 +74,8 @@ public struct SubGraphMetadata: Sendable {
     public var inputProcessUnits: [ProcessUnit]
     /// Processing shared by all outputs.
     public var outputProcessUnits: [ProcessUnit]
+    /// Task-specific entries (e.g. MediaPipe's `SEGMENTER_METADATA`), in order.
+    public var customMetadata: [CustomMetadata] = []
 
     init(_ table: FlatTable) throws(ModelFormatError) {
         name = try table.string(0, what: "SubGraphMetadata.name")
@@ -81,6 +83,7 @@ public struct SubGraphMetadata: Sendable {
         outputTensors = try table.tables(3, what: "output_tensor_metadata").map(TensorMetadata.init)
         inputProcessUnits = try table.tables(5, what: "input_process_units").map(ProcessUnit.init)
         outputProcessUnits = try table.tables(6, what: "output_process_units").map(ProcessUnit.init)
+        customMetadata = try table.tables(9, what: "SubGraphMetadata.custom_metadata").map(CustomMetadata.init)
     }
 }
 

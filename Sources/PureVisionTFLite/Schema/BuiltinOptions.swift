@@ -27,6 +27,8 @@ public enum BuiltinOptions: Sendable, Hashable {
     case squeeze(squeezeDims: [Int])
     case leakyRelu(alpha: Float)
     case gather(axis: Int, batchDims: Int)
+    /// TRANSPOSE_CONV: padding, strides and a fused activation.
+    case transposeConv(TransposeConvOptions)
     /// An options table this reader does not decode; `typeCode` is its `BuiltinOptions` union code.
     case other(typeCode: UInt8)
 
@@ -52,6 +54,7 @@ public enum BuiltinOptions: Sendable, Hashable {
         case .squeeze: .squeeze(squeezeDims: [])
         case .leakyRelu: .leakyRelu(alpha: 0)
         case .gather: .gather(axis: 0, batchDims: 0)
+        case .transposeConv: .transposeConv(TransposeConvOptions())
         default: .none
         }
     }
@@ -132,6 +135,13 @@ public enum BuiltinOptions: Sendable, Hashable {
             o.shrinkAxisMask = try i32(4)
             o.offset = try bool(5)
             return .stridedSlice(o)
+        case 49:
+            var o = TransposeConvOptions()
+            o.padding = try padding(0)
+            o.strideW = try int(1)
+            o.strideH = try int(2)
+            o.activation = try act(3)
+            return .transposeConv(o)
         case 74: return .resizeNearestNeighbor(alignCorners: try bool(0), halfPixelCenters: try bool(1))
         case 75: return .leakyRelu(alpha: try table.float(0, default: 0, what: what))
         case 94: return .depthToSpace(blockSize: try int(0))

@@ -90,3 +90,18 @@ public struct StridedSliceOptions: Sendable, Hashable {
     /// Creates the options with every field at its schema default.
     public init() {}
 }
+
+/// TRANSPOSE_CONV options (schema `TransposeConvOptions`).
+public struct TransposeConvOptions: Sendable, Hashable {
+    /// How the output is padded (schema default SAME).
+    public var padding: Padding = .same
+    /// Step along the width, as stored (schema default 0).
+    public var strideW: Int = 0
+    /// Step along the height, as stored (schema default 0).
+    public var strideH: Int = 0
+    /// The activation fused into the output (schema default NONE).
+    public var activation: FusedActivation = .none
+
+    /// Creates the options with every field at its schema default.
+    public init() {}
+}

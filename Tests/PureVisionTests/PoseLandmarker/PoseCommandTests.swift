@@ -57,7 +57,7 @@ import Testing
             let image = try PixelImage(contentsOfFile: path)
             let name = (path as NSString).lastPathComponent
             #expect(Set(object.keys) == ["image", "width", "height", "timestampMs", "poses"])
-            #expect(object["image"] as? String == name)
+            #expect(object["image"] as? String == path)
             #expect(object["width"] as? Int == image.width && object["height"] as? Int == image.height)
             #expect(object["timestampMs"] as? Int == 0)
             let poses = object["poses"] as? [[String: Any]] ?? []

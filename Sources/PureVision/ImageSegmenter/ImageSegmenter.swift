@@ -1,0 +1,112 @@
+import PureVisionEngine
+import PureVisionImage
+import PureVisionTFLite
+
+/// MediaPipe's ImageSegmenter, natively: image → stretched model input (REPLICATE border, the metadata's
+/// normalization) → per-pixel class confidences and a category mask at the image's size, matching MediaPipe Tasks
+/// 0.10.14 (`image_segmenter_graph.cc`, `tensors_to_segmentation_calculator.cc`).
+///
+/// - Labels and display names come from the labels file of the model's last output in the metadata; the
+///   activation (none, sigmoid, softmax) from the `SEGMENTER_METADATA` entry (none when absent). A model without
+///   metadata still runs: its float input gets the range [0, 1] (MediaPipe refuses such a model), its classes have
+///   indices only (`labels` is empty) and no activation is applied.
+/// - Confidence masks: the activation at the model's resolution, then OpenCV's half-pixel bilinear resize to the
+///   image size. The category mask is computed separately from the raw output, by align-corners bilinear sampling
+///   at every image pixel, so near edges it can differ from the argmax of the confidence masks (as in MediaPipe).
+///   A one-class model (the selfie segmenters) gets MediaPipe's convention: 0 where the value is > 0.5 (the
+///   person), 255 elsewhere.
+/// - Rotation (`ImageProcessingOptions.rotationDegrees`, the image orientation) is supported; a region of
+///   interest is refused (`VisionTaskError.regionOfInterestNotSupported`), as MediaPipe's segmenter refuses it.
+///
+/// Models with a 4-channel input (MediaPipe's legacy RGBA path, for which no model was available to verify it) are
+/// refused.
+///
+/// An `ImageSegmenter` is `Sendable`: calls from several threads are serialised.
+public final class ImageSegmenter: Sendable {
+    /// The options the segmenter was created with.
+    public let options: ImageSegmenterOptions
+    /// The class names in mask order (label index = confidence-mask index = category value); empty when the model
+    /// has no labels in its metadata.
+    public let labels: [String]
+    /// The class display names for `ImageSegmenterOptions.displayNamesLocale`, when the metadata has them.
+    public let displayNames: [String]?
+    /// The number of classes: the number of confidence masks.
+    public let classCount: Int
+    private let runner: TaskRunner<SegmenterFrame, ImageSegmenterResult>
+
+    /// Creates a segmenter.
+    /// - Throws: `VisionTaskError.invalidOption` when neither mask is requested, `.model` for a missing, unsupported
+    ///   or non-segmentation model (or a `.task` bundle), `.resultHandler` for a handler that does not fit the
+    ///   running mode.
+    public init(options: ImageSegmenterOptions) throws(VisionTaskError) {
+        let pipeline = try SegmentationPipeline(options: options)
+        self.options = options
+        labels = pipeline.labels
+        displayNames = pipeline.displayNames
+        classCount = pipeline.classCount
+        let mode = options.runningMode
+        runner = try TaskRunner(
+            mode: mode, label: "ImageSegmenter", handler: options.resultHandler,
+            process: { frame, timestamp throws(VisionTaskError) in
+                var result = try pipeline.segment(frame)
+                if mode != .image { result.timestampInMilliseconds = timestamp }
+                return result
+            })
+    }
+
+    /// Creates an image-mode segmenter for the model at `modelPath` with default options (confidence masks only).
+    public convenience init(modelPath: String) throws(VisionTaskError) {
+        try self.init(options: ImageSegmenterOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
+    }
+
+    /// Segments one image (`.image` mode).
+    public func segment(
+        image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
+    ) throws(VisionTaskError) -> ImageSegmenterResult {
+        try runner.runImage(SegmenterFrame(image: image, processing: imageProcessingOptions))
+    }
+
+    /// Segments one video frame (`.video` mode); timestamps must strictly increase.
+    public func segment(
+        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+    ) throws(VisionTaskError) -> ImageSegmenterResult {
+        try runner.runVideo(
+            SegmenterFrame(image: image, processing: imageProcessingOptions),
+            timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
+    /// (and `liveStreamResults()`). A frame wrapping caller memory is copied first.
+    public func segmentAsync(
+        image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+    ) throws(VisionTaskError) {
+        let owned = image.isBorrowed ? image.ownedCopy() : image
+        try runner.submit(
+            SegmenterFrame(image: owned, processing: imageProcessingOptions),
+            timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// Segments one image off the calling thread (`.image` mode).
+    public func segment(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
+        -> ImageSegmenterResult
+    {
+        let owned = image.isBorrowed ? image.ownedCopy() : image
+        return try await runner.runImageAsync(SegmenterFrame(image: owned, processing: imageProcessingOptions))
+    }
+
+    /// Segments one video frame off the calling thread (`.video` mode); timestamps must strictly increase.
+    public func segment(
+        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+    ) async throws -> ImageSegmenterResult {
+        let owned = image.isBorrowed ? image.ownedCopy() : image
+        return try await runner.runVideoAsync(
+            SegmenterFrame(image: owned, processing: imageProcessingOptions),
+            timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// Every live-stream outcome from now on, in timestamp order; the stream ends when the segmenter is closed.
+    public func liveStreamResults() -> AsyncStream<LiveStreamEvent<ImageSegmenterResult>> { runner.events() }
+
+    /// Finishes queued live-stream frames, delivers their results and refuses further calls.
+    public func close() { runner.close() }
+}

@@ -1,0 +1,267 @@
+import PureVisionEngine
+import PureVisionImage
+import PureVisionTFLite
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The prepared segmentation pipeline of MediaPipe 0.10.14's ImageSegmenter graph (CPU): model, input converter,
+/// labels, activation, and the mask post-processing of `TensorsToSegmentationCalculator`.
+final class SegmentationPipeline: Sendable {
+    let loaded: LoadedModel
+    let converter: ImageToTensorConverter
+    let isByteInput: Bool
+    let activation: SegmenterActivation
+    /// The names of the classes (the mask tensor's labels file); empty without metadata labels.
+    let labels: [String]
+    /// Display names in the requested locale, when the metadata has them.
+    let displayNames: [String]?
+    /// The mask tensor: the model's last output.
+    let maskOutput: Int
+    let tensorHeight: Int
+    let tensorWidth: Int
+    let classCount: Int
+    /// The output holding quality scores (the first, when the model has two outputs).
+    let qualityOutput: Int?
+    let outputCategoryMask: Bool
+    let outputConfidenceMasks: Bool
+
+    /// - Parameter border: how the warp fills pixels outside the image: `.replicate` in MediaPipe Tasks, `.zero` in
+    ///   the legacy selfie-segmentation graph (`selfie_segmentation_cpu.pbtxt`).
+    init(options: ImageSegmenterOptions, border: BorderMode = .replicate) throws(VisionTaskError) {
+        try options.validate()
+        outputCategoryMask = options.outputCategoryMask
+        outputConfidenceMasks = options.outputConfidenceMasks
+        let bytes = try LoadedModel.bytes(of: options.baseOptions)
+        if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+            throw .model(
+                "this is a .task bundle (a ZIP); ImageSegmenter takes a single .tflite segmentation model "
+                    + "(e.g. deeplab_v3.tflite, selfie_segmenter.tflite)")
+        }
+        loaded = try LoadedModel.load(bytes: bytes, threadCount: options.baseOptions.threadCount)
+        let interpreter = loaded.interpreter
+        guard interpreter.inputs.count == 1, let input = interpreter.inputs.first, input.shape.rank == 4,
+            input.shape[0] == 1, input.shape[3] == 3
+        else {
+            throw .model("an image segmenter takes one [1, H, W, 3] RGB input; this model has \(interpreter.inputs)")
+        }
+        let outputs = interpreter.outputs
+        guard let mask = outputs.last, outputs.count <= 2 else {
+            throw .model("an image segmenter has one or two outputs; this model has \(outputs.count)")
+        }
+        let dims = mask.shape.dimensions
+        guard mask.elementType == .float32, dims.count == 4 && dims[0] == 1 || dims.count == 3 else {
+            throw .model(
+                "the segmentation output '\(mask.name)' must be float32 [1, H, W, K] (or [H, W, K]); it is "
+                    + "\(mask.elementType) \(mask.shape)")
+        }
+        let hwc = Array(dims.suffix(3))
+        guard hwc.allSatisfy({ $0 > 0 }) else {
+            throw .model("the segmentation output '\(mask.name)' has shape \(mask.shape)")
+        }
+        (tensorHeight, tensorWidth, classCount) = (hwc[0], hwc[1], hwc[2])
+        maskOutput = outputs.count - 1
+        if outputs.count == 2 {
+            guard outputs[0].elementType == .float32 else {
+                throw .model("the quality-score output '\(outputs[0].name)' must be float32")
+            }
+            qualityOutput = 0
+        } else {
+            qualityOutput = nil
+        }
+
+        let range: (min: Float, max: Float)
+        switch input.elementType {
+        case .float32:
+            range = try loaded.inputRange() ?? (0, 1)
+            isByteInput = false
+        case .uint8:
+            range = (0, 1)
+            isByteInput = true
+        default:
+            throw .model("input '\(input.name)' is \(input.elementType): only float32 and uint8 image inputs")
+        }
+        do {
+            converter = try ImageToTensorConverter(
+                options: ImageToTensorOptions(
+                    outputWidth: input.shape[2], outputHeight: input.shape[1], keepAspectRatio: false,
+                    border: border, range: range))
+        } catch {
+            throw .model("\(error)")
+        }
+
+        let metadata: ModelMetadata?
+        do { metadata = try loaded.model.modelMetadata() } catch { throw .model("metadata: \(error)") }
+        let subgraph = metadata?.subgraphs.first
+        if let entry = subgraph?.customMetadata.first(where: { $0.name == SegmenterActivation.metadataName }) {
+            do { activation = try SegmenterActivation(segmenterOptions: entry.data) } catch {
+                throw .model("\(error)")
+            }
+        } else {
+            activation = .none
+        }
+        let tensor = subgraph?.outputTensors.last
+        let read = try ClassificationLabels.read(
+            model: loaded.model, tensor: tensor, headIndex: maskOutput, locale: options.displayNamesLocale)
+        labels = read.names
+        displayNames = read.displayNames
+    }
+
+    /// Segments a frame; the masks have the image's size, or `maskSize` when given (the legacy graph's raw-size
+    /// option: the model's own resolution).
+    func segment(
+        _ frame: SegmenterFrame, maskSize: (width: Int, height: Int)? = nil
+    ) throws(VisionTaskError) -> ImageSegmenterResult {
+        let image = frame.image
+        let rect: NormalizedRect
+        do throws(PreprocessingError) {
+            rect = try (frame.processing ?? ImageProcessingOptions()).normalizedRect(
+                imageWidth: image.width, imageHeight: image.height, orientation: image.orientation,
+                roiAllowed: false)
+        } catch {
+            throw FaceDetectionPipeline.taskError(error)
+        }
+        let (width, height) = maskSize ?? (image.width, image.height)
+        return try loaded.interpreter.withSession { session throws(VisionTaskError) -> ImageSegmenterResult in
+            do throws(PreprocessingError) {
+                if isByteInput {
+                    guard let base = session.input(0).bindMemory(to: UInt8.self).baseAddress else {
+                        throw .invalidOptions(reason: "empty input")
+                    }
+                    try converter.convert(image, rect: rect, into: base)
+                } else {
+                    guard let base = session.floatInput(0).baseAddress else {
+                        throw .invalidOptions(reason: "empty input")
+                    }
+                    try converter.convert(image, rect: rect, into: base)
+                }
+            } catch {
+                throw FaceDetectionPipeline.taskError(error)
+            }
+            session.invoke()
+            let quality: [Float]
+            if let qualityOutput {
+                quality = Array(session.floatOutput(qualityOutput))
+            } else {
+                quality = [Float](repeating: 1, count: classCount)
+            }
+            let tensor = session.floatOutput(maskOutput)
+            guard let raw = tensor.baseAddress, tensor.count == tensorHeight * tensorWidth * classCount else {
+                throw .model("the segmentation output has \(tensor.count) values")
+            }
+            let confidence = outputConfidenceMasks ? confidenceMasks(raw, width: width, height: height) : nil
+            let category = outputCategoryMask ? categoryMask(raw, width: width, height: height) : nil
+            return ImageSegmenterResult(confidenceMasks: confidence, categoryMask: category, qualityScores: quality)
+        }
+    }
+
+    /// The activation per tensor pixel, then OpenCV's bilinear resize of each class to the image size.
+    private func confidenceMasks(_ raw: UnsafePointer<Float>, width: Int, height: Int) -> [ConfidenceMask] {
+        let pixels = tensorHeight * tensorWidth
+        let k = classCount
+        var activated = [Float](repeating: 0, count: pixels * k)
+        activated.withUnsafeMutableBufferPointer { buffer in
+            guard let out = buffer.baseAddress else { return }
+            switch activation {
+            case .none:
+                out.update(from: raw, count: pixels * k)
+            case .sigmoid:
+                for i in 0..<(pixels * k) { out[i] = Self.sigmoid(raw[i]) }
+            case .softmax:
+                for p in 0..<pixels {
+                    let values = raw + p * k
+                    var maximum = values[0]
+                    for c in 1..<max(k, 1) where values[c] > maximum { maximum = values[c] }
+                    var denominator: Float = 0
+                    for c in 0..<k {
+                        let e = expf(values[c] - maximum)
+                        out[p * k + c] = e
+                        denominator += e
+                    }
+                    for c in 0..<k { out[p * k + c] /= denominator }
+                }
+            }
+        }
+        if width == tensorWidth && height == tensorHeight {
+            return (0..<k).map { c in
+                ConfidenceMask(width: width, height: height, values: (0..<pixels).map { activated[$0 * k + c] })
+            }
+        }
+        let plan = LinearResizePlan(
+            inputWidth: tensorWidth, inputHeight: tensorHeight, outputWidth: width, outputHeight: height)
+        var rowBuffers = [Float](repeating: 0, count: 2 * width)
+        return activated.withUnsafeBufferPointer { source in
+            rowBuffers.withUnsafeMutableBufferPointer { rowsBuffer in
+                (0..<k).map { c in
+                    let values = [Float](unsafeUninitializedCapacity: width * height) { buffer, count in
+                        if let out = buffer.baseAddress, let input = source.baseAddress,
+                            let rowPointer = rowsBuffer.baseAddress
+                        {
+                            plan.resize(input, channels: k, channel: c, into: out, rowBuffers: rowPointer)
+                        }
+                        count = width * height
+                    }
+                    return ConfidenceMask(width: width, height: height, values: values)
+                }
+            }
+        }
+    }
+
+    /// Align-corners bilinear interpolation of the raw tensor per image pixel, the sigmoid when the metadata asks
+    /// for it, then the first maximum (several classes) or `> 0.5 ? 0 : 255` (one class).
+    private func categoryMask(_ raw: UnsafePointer<Float>, width: Int, height: Int) -> CategoryMask {
+        let plan = AlignCornersPlan(
+            inputWidth: tensorWidth, inputHeight: tensorHeight, outputWidth: width, outputHeight: height)
+        let k = classCount
+        let rowStride = tensorWidth * k
+        let sigmoid = activation == .sigmoid
+        let values = [UInt8](unsafeUninitializedCapacity: width * height) { buffer, count in
+            for y in 0..<height {
+                let (y0, y1, ty) = plan.rows[y]
+                for x in 0..<width {
+                    let (x0, x1, tx) = plan.columns[x]
+                    let p00 = raw + y0 * rowStride + x0 * k
+                    let p01 = raw + y1 * rowStride + x0 * k
+                    let p10 = raw + y0 * rowStride + x1 * k
+                    let p11 = raw + y1 * rowStride + x1 * k
+                    var best = 0
+                    var bestValue: Float = 0
+                    for c in 0..<k {
+                        let left = p00[c] + (p01[c] - p00[c]) * ty
+                        let right = p10[c] + (p11[c] - p10[c]) * ty
+                        var value = left + (right - left) * tx
+                        if sigmoid { value = Self.sigmoid(value) }
+                        // std::max_element's rule: a later value replaces the best only when strictly greater.
+                        if c == 0 || value > bestValue {
+                            best = c
+                            bestValue = value
+                        }
+                    }
+                    if k == 1 {
+                        buffer[y * width + x] = bestValue > 0.5 ? 0 : ImageSegmenterResult.backgroundValue
+                    } else {
+                        buffer[y * width + x] = UInt8(truncatingIfNeeded: best)
+                    }
+                }
+            }
+            count = width * height
+        }
+        return CategoryMask(width: width, height: height, values: values)
+    }
+
+    /// `1. / (1 + std::exp(-value))` as MediaPipe writes it: a Float exponential and sum, a Double division.
+    static func sigmoid(_ value: Float) -> Float {
+        Float(1.0 / Double(1 + expf(-value)))
+    }
+}
+
+/// One frame and its per-call options.
+struct SegmenterFrame: FrameRequest {
+    let image: PixelImage
+    let processing: ImageProcessingOptions?
+}

@@ -1,0 +1,231 @@
+import Dispatch
+import Foundation
+import PureVision
+
+/// One input's result, in both output forms.
+struct ItemReport: Sendable {
+    /// The JSON object for `--json` (one line, no trailing newline).
+    var json: String
+    /// The human-readable text (may span lines).
+    var text: String
+}
+
+/// Processes one item with one task instance. Each processor is used by one thread at a time.
+typealias ItemProcessor = (BatchItem) throws -> ItemReport
+
+/// The options every image subcommand shares for how its inputs are run.
+struct BatchOptions {
+    /// JSON lines instead of text.
+    var json = false
+    /// Task instances working at once (`--jobs`), each on its own image; results stay in input order.
+    var jobs = 1
+    /// Threads of each task instance (`--threads`).
+    var threads = 1
+    /// `--paths-from FILE`.
+    var pathsFrom: String?
+    /// The running mode (`--mode`).
+    var mode: RunningMode = .image
+
+    /// The value options these settings read, to add to a subcommand's own.
+    static let valueOptions: Set<String> = ["--jobs", "--threads", "--paths-from", "--mode"]
+    /// The flags they read.
+    static let flagOptions: Set<String> = ["--json"]
+
+    /// Reads the shared options; `modes` are the running modes the subcommand offers.
+    init(_ parsed: ParsedArguments, modes: [RunningMode] = [.image]) throws {
+        json = parsed.flags.contains("--json")
+        jobs = try parsed.positiveInteger("--jobs") ?? 1
+        threads = try parsed.positiveInteger("--threads") ?? 1
+        pathsFrom = try parsed.single("--paths-from")
+        if let text = try parsed.single("--mode") {
+            guard let value = RunningMode(rawValue: text), value != .liveStream, modes.contains(value) else {
+                let names = modes.map(\.rawValue).joined(separator: " or ")
+                throw CommandLineError.usage("--mode must be \(names), got '\(text)'")
+            }
+            mode = value
+        }
+        if mode == .video, jobs > 1 {
+            throw CommandLineError.usage("--jobs must be 1 in video mode (frames are tracked one after another)")
+        }
+    }
+}
+
+/// Runs a subcommand over its inputs as a Unix filter: results go to standard output one per input, in input order,
+/// flushed as each is ready; an input that fails gives an error line (`{"image":…,"error":{"kind":…,"message":…}}`
+/// with `--json`, `error: …` on standard error otherwise) and the run goes on. A summary (inputs, failures,
+/// inputs/s) goes to standard error, with a progress line while it runs when standard error is a terminal.
+enum BatchRunner {
+    /// What a run did.
+    struct Summary {
+        var items = 0
+        var failures = 0
+        var seconds = 0.0
+    }
+
+    /// Runs `makeProcessor()` once per job (one task instance each) over the inputs and writes the results.
+    /// - Throws: `CommandLineError.inputsFailed` after the run when any input failed (the exit status is then 1),
+    ///   or the error of `makeProcessor` (a model that does not load stops the run before any input).
+    static func run(
+        command: String, positional: [String], options: BatchOptions, makeProcessor: () throws -> ItemProcessor
+    ) throws {
+        let items = try BatchInput.open(positional: positional, pathsFrom: options.pathsFrom, mode: options.mode)
+        let processors = try (0..<options.jobs).map { _ in try makeProcessor() }
+        let output = OrderedOutput(json: options.json)
+        let start = DispatchTime.now()
+        if processors.count == 1 {
+            let processor = processors[0]
+            for item in items { output.deliver(item, outcome: outcome(of: item, processor)) }
+        } else {
+            runConcurrently(items, processors: processors, output: output)
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        let summary = output.finish(seconds: seconds)
+        if summary.items != 1 || summary.failures > 0 || options.pathsFrom != nil || positional == ["-"] {
+            let rate = summary.seconds > 0 ? Double(summary.items) / summary.seconds : 0
+            FileHandle.standardError.write(
+                Data(
+                    "purevision \(command): \(summary.items) input(s), \(summary.failures) failed, \(String(format: "%.1f", rate)) per second\n"
+                        .utf8))
+        }
+        if summary.failures > 0 { throw CommandLineError.inputsFailed(summary.failures, of: summary.items) }
+    }
+
+    private static func outcome(of item: BatchItem, _ processor: ItemProcessor) -> Result<ItemReport, Error> {
+        Result { try processor(item) }
+    }
+
+    /// `processors.count` jobs, each a serial queue that owns one processor; the reader hands an item to a free
+    /// job and waits when none is free, so at most one item per job is in flight.
+    private static func runConcurrently(
+        _ items: AnyIterator<BatchItem>, processors: [ItemProcessor], output: OrderedOutput
+    ) {
+        let free = FreeList(count: processors.count)
+        let group = DispatchGroup()
+        let queues = processors.indices.map { DispatchQueue(label: "purevision.job\($0)") }
+        let processorBox = UncheckedBox(processors)
+        for item in items {
+            let job = free.take()
+            group.enter()
+            queues[job].async {
+                output.deliver(item, outcome: outcome(of: item, processorBox.value[job]))
+                free.give(job)
+                group.leave()
+            }
+        }
+        group.wait()
+    }
+}
+
+/// Processors hold task objects that are used by one job at a time; the job's serial queue guarantees it.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// Indices of idle jobs; `take` blocks until one is idle.
+private final class FreeList: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var idle: [Int]
+
+    init(count: Int) { idle = Array((0..<count).reversed()) }
+
+    func take() -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        while idle.isEmpty { condition.wait() }
+        return idle.removeLast()
+    }
+
+    func give(_ job: Int) {
+        condition.lock()
+        idle.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+}
+
+/// Writes results in input order as soon as every earlier one is written, flushing each line.
+private final class OrderedOutput: @unchecked Sendable {
+    private let lock = NSLock()
+    private let json: Bool
+    private var pending: [Int: (BatchItem, Result<ItemReport, Error>)] = [:]
+    private var nextIndex = 0
+    private var summary = BatchRunner.Summary()
+    private let showsProgress = isatty(STDERR_FILENO) != 0
+    private var lastProgress = DispatchTime.now()
+
+    init(json: Bool) { self.json = json }
+
+    func deliver(_ item: BatchItem, outcome: Result<ItemReport, Error>) {
+        lock.lock()
+        defer { lock.unlock() }
+        pending[item.index] = (item, outcome)
+        while let (ready, result) = pending.removeValue(forKey: nextIndex) {
+            write(ready, result)
+            nextIndex += 1
+        }
+    }
+
+    func finish(seconds: Double) -> BatchRunner.Summary {
+        lock.lock()
+        defer { lock.unlock() }
+        if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        summary.seconds = seconds
+        return summary
+    }
+
+    private func write(_ item: BatchItem, _ result: Result<ItemReport, Error>) {
+        summary.items += 1
+        var out = ""
+        switch result {
+        case .success(let report):
+            out = json ? Self.withFrame(report.json, item) + "\n" : report.text + "\n"
+        case .failure(let error):
+            summary.failures += 1
+            let kind = InputErrorKind(error)
+            if json {
+                let frame = item.frame.map { #","frame":\#($0)"# } ?? ""
+                out =
+                    #"{"image":\#(JSONText.quoted(item.name))\#(frame),"error":{"kind":\#(JSONText.quoted(kind.rawValue)),"message":\#(JSONText.quoted("\(error)"))}}"#
+                    + "\n"
+            } else {
+                let place = item.frame.map { "\(item.name) frame \($0)" } ?? item.name
+                FileHandle.standardError.write(Data("error: \(place): \(error)\n".utf8))
+            }
+        }
+        FileHandle.standardOutput.write(Data(out.utf8))
+        if showsProgress, DispatchTime.now().uptimeNanoseconds - lastProgress.uptimeNanoseconds > 250_000_000 {
+            lastProgress = DispatchTime.now()
+            FileHandle.standardError.write(
+                Data("\r\(summary.items) done, \(summary.failures) failed\u{1B}[K".utf8))
+        }
+    }
+
+    /// Video frames carry their frame number: `"frame":N` is added after the result's opening brace.
+    private static func withFrame(_ line: String, _ item: BatchItem) -> String {
+        guard let frame = item.frame, line.first == "{" else { return line }
+        return #"{"frame":\#(frame),"# + line.dropFirst()
+    }
+}
+
+/// The kind of an input's failure, as the error lines name it.
+enum InputErrorKind: String {
+    /// The file is missing or cannot be read.
+    case unreadable
+    /// The bytes are not an image PureVision decodes (or a damaged video stream).
+    case notAnImage
+    /// The task refused the image (for example a mirrored orientation).
+    case task
+    /// Anything else.
+    case other
+
+    init(_ error: Error) {
+        switch error {
+        case ImageError.fileAccess: self = .unreadable
+        case is ImageError, is Y4MError: self = .notAnImage
+        case is VisionTaskError: self = .task
+        case CommandLineError.file: self = .unreadable
+        default: self = .other
+        }
+    }
+}
