@@ -2,11 +2,14 @@
 """Times the task pipelines end to end, ours beside MediaPipe Tasks 0.10.14, in one run, and prints the ratios.
 
 Our side: `BENCH --json --runs R --threads T`, reading its "kind":"pipeline" lines (face_detector,
-hand_landmarker_image, hand_landmarker_video_per_frame, image_classifier). MediaPipe's side, in the same script run:
+hand_landmarker_image, hand_landmarker_video_per_frame, image_classifier, object_detector, image_embedder, and the
+segmenters). MediaPipe's side, in the same script run:
 the same models and the same decoded images (the committed fixtures the bench uses), image decoding excluded:
   - FaceDetector (IMAGE) on faces/grace_hopper.jpg with Models/face_detection_short_range.tflite;
   - HandLandmarker (IMAGE) on hands/hand_dst.jpg, and (VIDEO) over the 48 frames of hands/video, looped, per frame;
   - ImageClassifier (IMAGE) on classifier/skimage_chelsea.png with Models/efficientnet_lite0.tflite;
+  - ObjectDetector (IMAGE, default options) on detector/opencv_basketball1.png with Models/efficientdet_lite0.tflite;
+  - ImageEmbedder (IMAGE) on detector/skimage_chelsea.png with Models/efficientnet_lite0_embedder.tflite;
   - ImageSegmenter (IMAGE, category mask and confidence masks) on faces/grace_hopper.jpg with
     Models/selfie_segmenter.tflite and Models/deeplab_v3.tflite (image_segmenter_selfie, image_segmenter_deeplab);
   - PoseLandmarker (IMAGE) on pose/obama.png, and (VIDEO) over the 20 frames of pose/video/single_NNN.png, looped,
@@ -116,6 +119,15 @@ def theirs(runs, only="_"):
     image = mp.Image.create_from_file(f"{FIXTURES}/classifier/skimage_chelsea.png")
     results["image_classifier"] = median_ms(lambda: classifier.classify(image), runs)
 
+    detector = vision.ObjectDetector.create_from_options(
+        vision.ObjectDetectorOptions(base_options=base(model_asset_path="Models/efficientdet_lite0.tflite")))
+    image = mp.Image.create_from_file(f"{FIXTURES}/detector/opencv_basketball1.png")
+    results["object_detector"] = median_ms(lambda: detector.detect(image), runs)
+
+    embedder = vision.ImageEmbedder.create_from_options(
+        vision.ImageEmbedderOptions(base_options=base(model_asset_path="Models/efficientnet_lite0_embedder.tflite")))
+    image = mp.Image.create_from_file(f"{FIXTURES}/detector/skimage_chelsea.png")
+    results["image_embedder"] = median_ms(lambda: embedder.embed(image), runs)
     image = mp.Image.create_from_file(f"{FIXTURES}/faces/grace_hopper.jpg")
     for name, model in (("image_segmenter_selfie", "selfie_segmenter"), ("image_segmenter_deeplab", "deeplab_v3")):
         segmenter = vision.ImageSegmenter.create_from_options(vision.ImageSegmenterOptions(

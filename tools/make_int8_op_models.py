@@ -375,6 +375,24 @@ case("resize_bilinear_align_corners")(lambda b, rng: [_resize(b, [1, 4, 6, 3], [
 case("resize_bilinear_down")(lambda b, rng: [_resize(b, [1, 9, 8, 2], [4, 3])])
 
 
+def _resize_nearest(b, shape, size, align=False, half=False, dtype=np.int8):
+    o = schema.ResizeNearestNeighborOptionsT()
+    o.alignCorners, o.halfPixelCenters = align, half
+    x = qinput(b, shape, 0.05, 3, dtype)
+    return qop(b, BO.RESIZE_NEAREST_NEIGHBOR, [x, b.const_i32(size)], [shape[0], size[0], size[1], shape[3]], 0.05,
+               3, OPT.ResizeNearestNeighborOptions, o, dtype)
+
+
+# EfficientDet's BiFPN up-samples 3 -> 5 and by 2; uint8 without either flag takes LiteRT's fixed-point path.
+case("resize_nearest_x2")(lambda b, rng: [_resize_nearest(b, [1, 5, 4, 3], [10, 8])])
+case("resize_nearest_3_to_5")(lambda b, rng: [_resize_nearest(b, [2, 3, 3, 5], [5, 5])])
+case("resize_nearest_odd_uint8")(lambda b, rng: [_resize_nearest(b, [1, 7, 5, 2], [17, 13], dtype=np.uint8)])
+case("resize_nearest_half_pixel")(lambda b, rng: [_resize_nearest(b, [1, 6, 5, 2], [13, 9], half=True)])
+case("resize_nearest_align_corners_uint8")(
+    lambda b, rng: [_resize_nearest(b, [1, 4, 6, 3], [7, 11], align=True, dtype=np.uint8)])
+case("resize_nearest_down")(lambda b, rng: [_resize_nearest(b, [1, 9, 8, 2], [4, 3])])
+
+
 # Mixed float / int8 graphs
 
 @case("mixed_quantize_conv_dequantize_float_add")

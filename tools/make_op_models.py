@@ -20,7 +20,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pvtools  # noqa: E402
 import tflite_builder as tb  # noqa: E402
-from tflite_builder import BO, PAD, ModelBuilder  # noqa: E402
+from tflite_builder import BO, OPT, PAD, ModelBuilder  # noqa: E402
 from ai_edge_litert import schema_py_generated as schema  # noqa: E402
 
 OUT_DIR = os.path.join(pvtools.REPO_ROOT, "Tests", "PureVisionEngineTests", "Fixtures", "ops")
@@ -248,6 +248,25 @@ register_family("resize_bilinear_half_pixel_odd", _resize_case([1, 5, 3, 2], [7,
 register_family("resize_bilinear_downsample", _resize_case([1, 9, 10, 3], [4, 3]))
 register_family("resize_bilinear_downsample_half_pixel", _resize_case([1, 9, 10, 3], [4, 3],
                                                                       half_pixel_centers=True))
+
+
+# RESIZE_NEAREST_NEIGHBOR
+
+def _resize_nearest_case(shape, size, align_corners=False, half_pixel_centers=False):
+    def build(b, rng):
+        x = b.input(shape)
+        options = schema.ResizeNearestNeighborOptionsT()
+        options.alignCorners = align_corners
+        options.halfPixelCenters = half_pixel_centers
+        return [b.op(BO.RESIZE_NEAREST_NEIGHBOR, [x, b.const_i32(size)], [shape[0], size[0], size[1], shape[3]],
+                     OPT.ResizeNearestNeighborOptions, options)]
+    return build
+
+
+register_family("resize_nearest_x2", _resize_nearest_case([1, 4, 5, 3], [8, 10]))
+register_family("resize_nearest_odd", _resize_nearest_case([1, 5, 7, 2], [9, 11]))
+register_family("resize_nearest_align_corners", _resize_nearest_case([1, 4, 5, 3], [7, 9], align_corners=True))
+register_family("resize_nearest_half_pixel", _resize_nearest_case([1, 5, 3, 2], [7, 8], half_pixel_centers=True))
 register_family("resize_bilinear_downsample_align", _resize_case([1, 9, 10, 3], [4, 3], align_corners=True))
 
 

@@ -14,6 +14,8 @@ extension Bench {
             ("hand_landmarker_image", measureHandsImage),
             ("hand_landmarker_video_per_frame", measureHandsVideo),
             ("image_classifier", measureClassifier),
+            ("object_detector", measureObjectDetector),
+            ("image_embedder", measureImageEmbedder),
             ("image_segmenter_selfie", measureSegmenterSelfie), ("image_segmenter_deeplab", measureSegmenterDeeplab),
             ("pose_landmarker_image", measurePoseImage), ("pose_landmarker_video_per_frame", measurePoseVideo),
         ]
@@ -27,9 +29,9 @@ extension Bench {
         }
     }
 
-    private func model(_ name: String) -> String { (options.modelsDirectory as NSString).appendingPathComponent(name) }
+    func model(_ name: String) -> String { (options.modelsDirectory as NSString).appendingPathComponent(name) }
 
-    private func time(_ body: () throws -> Void) rethrows -> [Double] {
+    func time(_ body: () throws -> Void) rethrows -> [Double] {
         try warmUp(body)
         var times: [Double] = []
         for _ in 0..<options.runs {

@@ -15,6 +15,10 @@ enum CommandLineTool {
                purevision classify IMAGE... [--model PATH] [--max-results K] [--score-threshold X] [--allow a,b]
                                    [--deny a,b] [--json]
                purevision labels MODEL
+               purevision objects IMAGE... [--model PATH] [--max-results K] [--score-threshold X] [--allow a,b]
+                                  [--deny a,b] [--json] [--out DIR]
+               purevision embed IMAGE... [--model PATH] [--l2-normalize] [--quantize] [--json]
+               purevision similarity IMAGE_A IMAGE_B [--model PATH]
                purevision segment IMAGE... [--model PATH] [--json] [--out DIR] [--background blur|#RRGGBB|IMAGE]
 
         Inputs of the image subcommands (faces, hands, face-analyze, classify, …):
@@ -56,6 +60,15 @@ enum CommandLineTool {
                  With --json one line per image: {"image","classifications":[{"headIndex","headName","categories":
                  [{"index","score","categoryName","displayName"}]}]}.
           labels Print a model's labels (from its metadata), one per line.
+          objects  Detect objects (MediaPipe's ObjectDetector; default model: the bundled efficientdet_lite0). The
+                 human-readable listing shows the 5 best unless --max-results is given; with --json (MediaPipe's
+                 defaults: every detection) one line per image: {"image","width","height","detections":[{
+                 "boundingBox":[x,y,w,h] (pixels),"categories":[{"index","score","categoryName"}]}]}. --out draws
+                 labelled boxes.
+          embed  Image embeddings (MediaPipe's ImageEmbedder; default model: the bundled
+                 efficientnet_lite0_embedder). With --json one line per image: {"image","embeddings":[{"headIndex",
+                 "headName","floatEmbedding"|"quantizedEmbedding":[...]}]}.
+          similarity  The cosine similarity of two images' embeddings.
           segment  Segment images (MediaPipe's ImageSegmenter; default model: the bundled selfie_segmenter). With
                  --json one line per image: {"image","width","height","labels":[...],"categoryPixelCounts":[...]}
                  (pixels per label; a one-class model's background is not counted). --out DIR writes
@@ -79,6 +92,9 @@ enum CommandLineTool {
         case "pose": try PoseCommand.run(rest)
         case "classify": try ClassifyCommand.run(rest)
         case "labels": try LabelsCommand.run(rest)
+        case "objects": try ObjectsCommand.run(rest)
+        case "embed": try EmbedCommand.run(rest)
+        case "similarity": try EmbedCommand.similarity(rest)
         case "segment": try SegmentCommand.run(rest)
         case "-h", "--help", "help": print(usage)
         default: throw CommandLineError.usage("unknown subcommand '\(subcommand)'")

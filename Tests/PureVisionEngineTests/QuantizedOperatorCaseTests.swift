@@ -45,7 +45,7 @@ import PureVisionTestSupport
             "quantize_", "requantize_", "dequantize_", "conv_", "dwconv_", "fc_", "add_", "sub_", "mul_", "mean_",
             "avgpool_", "maxpool_", "relu", "logistic", "tanh", "hard_swish", "softmax", "prelu", "pad",
             "concatenation",
-            "resize_bilinear", "mixed_",
+            "resize_bilinear", "resize_nearest", "mixed_",
         ] {
             #expect(names.contains { $0.hasPrefix(prefix) }, "no case for \(prefix)")
         }

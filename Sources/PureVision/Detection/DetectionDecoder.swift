@@ -8,7 +8,7 @@ import Darwin
 /// does on the CPU.
 ///
 /// Per box, in float32 and in the C++'s operation order:
-/// - score: the best class of `1 / (1 + expf(−clip(raw)))` (or the raw value without `sigmoidScore`);
+/// - score: over the allowed classes (`allowedClasses`, else all but `ignoredClasses`), the first best class of `1 / (1 + expf(−clip(raw)))` (or the raw value without `sigmoidScore`);
 ///   MediaPipe starts the search at −FLT_MAX with class −1, so a box whose scores are all NaN gets those;
 /// - centre: `raw / xScale · anchor.width + anchor.xCenter` (y likewise with height);
 /// - size: `raw / wScale · anchor.width` (or `expf(raw / wScale) · anchor.width`);
@@ -62,6 +62,11 @@ public enum DetectionDecoder {
         let numCoords = options.numCoords
         let xyOrder = options.reverseOutputOrder
         let clip = options.scoreClippingThresh
+        let allowed: [Bool]? =
+            options.allowedClasses.isEmpty && options.ignoredClasses.isEmpty
+            ? nil
+            : (0..<numClasses).map { options.allowedClasses.isEmpty
+                ? !options.ignoredClasses.contains($0) : options.allowedClasses.contains($0) }
         var detections: [NormalizedDetection] = []
         for box in 0..<options.numBoxes {
             if options.maxResults > 0 && detections.count == options.maxResults { break }
@@ -69,6 +74,7 @@ public enum DetectionDecoder {
             var maxScore = -Float.greatestFiniteMagnitude
             let scoreRow = scores + box * numClasses
             for classIndex in 0..<numClasses {
+                if let allowed, !allowed[classIndex] { continue }
                 var score = scoreRow[classIndex]
                 if options.sigmoidScore {
                     if let clip {

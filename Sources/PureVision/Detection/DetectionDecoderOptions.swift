@@ -42,6 +42,11 @@ public struct DetectionDecoderOptions: Sendable, Hashable {
     public var flipVertically: Bool
     /// Stop after this many detections (in box order); −1 for no limit.
     public var maxResults: Int
+    /// When not empty, only these classes compete for a box's score (MediaPipe's `allow_classes`).
+    public var allowedClasses: Set<Int> = []
+    /// Classes that never compete for a box's score (MediaPipe's `ignore_classes`); unused when `allowedClasses`
+    /// is not empty.
+    public var ignoredClasses: Set<Int> = []
 
     /// Creates options; defaults are the proto defaults where it has them.
     public init(

@@ -21,6 +21,8 @@ public enum VisionTaskError: Error, Equatable, CustomStringConvertible {
     case image(ImageError)
     /// The task was closed.
     case closed
+    /// The model's metadata lacks an entry the task needs; `field` names it (e.g. `DETECTOR_METADATA`).
+    case missingMetadata(field: String)
 
     public var description: String {
         switch self {
@@ -34,6 +36,7 @@ public enum VisionTaskError: Error, Equatable, CustomStringConvertible {
         case .regionOfInterestNotSupported: "This task doesn't support region-of-interest."
         case .image(let error): "image: \(error)"
         case .closed: "the task has been closed"
+        case .missingMetadata(let field): "model metadata: missing \(field)"
         }
     }
 

@@ -37,6 +37,7 @@ enum OperatorRegistry {
         .squeeze: ReshapeOperator.self,
         .concatenation: ConcatenationOperator.self,
         .resizeBilinear: ResizeBilinearOperator.self,
+        .resizeNearestNeighbor: ResizeNearestNeighborOperator.self,
         .softmax: SoftmaxOperator.self,
         .dequantize: DequantizeOperator.self,
         .stridedSlice: StridedSliceOperator.self,
@@ -48,7 +49,8 @@ enum OperatorRegistry {
 
     /// The custom operators the engine runs, by `OperatorCode.custom_code`.
     static let customTable: [String: any OperatorLowering.Type] = [
-        TransposeConvBiasOperator.customName: TransposeConvBiasOperator.self
+        TransposeConvBiasOperator.customName: TransposeConvBiasOperator.self,
+        DetectionPostProcessOperator.customName: DetectionPostProcessOperator.self,
     ]
 
     /// The lowering for a builtin operator, or nil when the engine does not support it.

@@ -95,6 +95,8 @@ public struct TensorMetadata: Sendable {
     public var description: String?
     /// What the tensor holds (image, features, boxes, audio).
     public var content: ContentProperties?
+    /// The box layout when `content` is `.boundingBox` and the metadata records it.
+    public var boundingBoxProperties: BoundingBoxProperties?
     /// Processing to apply, e.g. input normalization.
     public var processUnits: [ProcessUnit]
     /// Per-channel value ranges (empty arrays when absent).
@@ -106,6 +108,7 @@ public struct TensorMetadata: Sendable {
         name = try table.string(0, what: "TensorMetadata.name")
         description = try table.string(1, what: "TensorMetadata.description")
         content = nil
+        boundingBoxProperties = nil
         if let contentTable = try table.table(3, what: "TensorMetadata.content") {
             let (type, properties) = try contentTable.union(0, what: "Content.content_properties")
             switch type {
@@ -114,7 +117,9 @@ public struct TensorMetadata: Sendable {
             case 2:
                 let code = try properties?.integer(0, default: Int8(0), what: "ImageProperties.color_space") ?? 0
                 content = .image(colorSpace: ColorSpaceType(rawValue: code))
-            case 3: content = .boundingBox
+            case 3:
+                content = .boundingBox
+                boundingBoxProperties = try properties.map(BoundingBoxProperties.init)
             case 4: content = .audio
             default: content = .other(typeCode: type)
             }

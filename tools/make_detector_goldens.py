@@ -1,0 +1,235 @@
+"""MediaPipe ObjectDetector goldens in Tests/PureVisionTests/Fixtures/detector/.
+
+Images: the five object photos and the four photos with people of the shared testdata (permissive licences, see
+its SOURCES.md), each decoded by PIL, converted to RGB, reduced (PIL bilinear) so its longer side is at most 400 px
+and saved as PNG, so every decoder sees the same pixels. `images.json` holds their sources and sizes. The embedder
+goldens (tools/make_embedder_goldens.py) use the same PNGs.
+
+Goldens (`detector_efficientdet.json`): MediaPipe Tasks `ObjectDetector` 0.10.14, IMAGE mode, with
+`Models/efficientdet_lite0.tflite`, on every image:
+- default options (no limit, score threshold unset = 0: every NMS survivor, ~1-2k per image), stored compactly as
+  rows [origin_x, origin_y, width, height, score, category_name];
+- max_results 5 + score_threshold 0.3;
+- max_results 5 + score_threshold 0.1 with rotation_degrees 90 (two images);
+- an allowlist (person, cat, bear, orange, an unknown name) with score_threshold 0.05;
+- a denylist (person) with max_results 5;
+- an allowlist of unknown names only with max_results 5 (MediaPipe then applies no filter).
+`errors`: what MediaPipe raises for max_results 0, allowlist + denylist, and a region of interest.
+
+Replay goldens (`detector_replay.json`): MediaPipe 0.10.14 runs efficientdet_lite0's int8 layers through XNNPACK,
+whose int8 requantization rounds differently from LiteRT's builtin kernels (PureVision's engine reproduces the
+builtin kernels bit for bit), so its raw scores differ by a few 1/256 steps and boxes by a few pixels. To check the
+rest of the pipeline exactly, the same MediaPipe ObjectDetector is run on a replay model per image: the image's
+LiteRT builtin-kernel raw outputs (on MediaPipe's own model input, rebuilt with tools/warp_reference.py) stored as
+constants, added to 0 · mean(input) so the graph still reads its uint8 input, with efficientdet_lite0's metadata
+and labels copied unchanged. Options: default, max_results 5 + score_threshold 0.3, the allowlist and the denylist
+above. The replay models are built in memory and not kept.
+
+Run from the repository root: `python3 tools/make_detector_goldens.py`.
+"""
+
+import json
+import os
+import sys
+
+import numpy as np
+import PIL
+from PIL import Image
+
+import mediapipe as mp
+from mediapipe.tasks.python import vision
+from mediapipe.tasks.python.core.base_options import BaseOptions
+from mediapipe.tasks.python.components.containers.rect import Rect as RectF
+from mediapipe.tasks.python.vision.core.image_processing_options import ImageProcessingOptions
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT_DIR = os.path.join(REPO_ROOT, "Tests", "PureVisionTests", "Fixtures", "detector")
+MODEL = os.path.join(REPO_ROOT, "Models", "efficientdet_lite0.tflite")
+PHOTO_DIR = os.environ.get("PUREVISION_TESTDATA", "/work/shared/testdata")
+MAX_SIDE = 400
+COMMAND = "python3 tools/make_detector_goldens.py"
+
+PHOTOS = [
+    ("objects", "gcompris_polar_bear.jpg", "Debian gcompris-qt-data 3.1 (from Wikimedia), public domain"),
+    ("objects", "opencvdoc_orange.jpg", "Debian opencv-doc 4.6.0, Apache-2.0 AND BSD-3-Clause"),
+    ("objects", "opencvdoc_space_shuttle.jpg", "Debian opencv-doc 4.6.0, Apache-2.0 AND BSD-3-Clause"),
+    ("objects", "skimage_chelsea.png", "Debian python3-skimage 0.19.3, CC0"),
+    ("objects", "skimage_coffee.png", "Debian python3-skimage 0.19.3, CC0"),
+    ("people", "fr_obama.jpg", "PyPI face_recognition 1.3.0 tests, public domain (US government work)"),
+    ("people", "skimage_camera.png", "PyPI scikit-image 0.26.0, CC0"),
+    ("people", "opencv_basketball1.png", "Debian opencv-doc 4.6.0, Apache-2.0 AND BSD-3-Clause"),
+    ("people", "sports2d_frame020.png", "PyPI sports2d 0.8.34 (frame 20 of the demo video), BSD-3-Clause"),
+]
+ROTATED = ["skimage_chelsea.png", "opencv_basketball1.png"]
+
+
+def reduce(img):
+    w, h = img.size
+    scale = MAX_SIDE / max(w, h)
+    if scale >= 1:
+        return img
+    return img.resize((max(1, round(w * scale)), max(1, round(h * scale))), Image.Resampling.BILINEAR)
+
+
+def make_images():
+    entries = []
+    for folder, file, source in PHOTOS:
+        img = Image.open(os.path.join(PHOTO_DIR, folder, file)).convert("RGB")
+        reduced = reduce(img)
+        name = os.path.splitext(file)[0] + ".png"
+        reduced.save(os.path.join(OUT_DIR, name), format="PNG", optimize=True)
+        entries.append({"file": name, "source": f"testdata/{folder}/{file}: {source}",
+                        "derivation": f"PIL decode, RGB, bilinear resize of {img.size[0]}x{img.size[1]} to longer "
+                                      f"side <= {MAX_SIDE}, PNG",
+                        "width": reduced.size[0], "height": reduced.size[1]})
+    return entries
+
+
+def detector(**options):
+    return vision.ObjectDetector.create_from_options(vision.ObjectDetectorOptions(
+        base_options=BaseOptions(model_asset_path=MODEL), running_mode=vision.RunningMode.IMAGE, **options))
+
+
+def load(name):
+    rgb = np.ascontiguousarray(np.asarray(Image.open(os.path.join(OUT_DIR, name)).convert("RGB")))
+    return mp.Image(image_format=mp.ImageFormat.SRGB, data=rgb)
+
+
+def rows(result):
+    out = []
+    for d in result.detections:
+        b = d.bounding_box
+        assert len(d.categories) == 1, "dedup merged categories"
+        c = d.categories[0]
+        out.append([b.origin_x, b.origin_y, b.width, b.height, float(c.score), c.category_name])
+    return out
+
+
+def runs(images):
+    plan = [
+        ({}, 0, None),
+        ({"max_results": 5, "score_threshold": 0.3}, 0, None),
+        ({"category_allowlist": ["person", "cat", "bear", "orange", "no such label"], "score_threshold": 0.05}, 0,
+         None),
+        ({"category_denylist": ["person"], "max_results": 5}, 0, None),
+        ({"category_allowlist": ["no such label", "Person"], "max_results": 5}, 0, None),
+        ({"max_results": 5, "score_threshold": 0.1}, 90, ROTATED),
+    ]
+    out = []
+    for options, rotation, only in plan:
+        task = detector(**options)
+        for entry in images:
+            if only is not None and entry["file"] not in only:
+                continue
+            processing = ImageProcessingOptions(rotation_degrees=rotation) if rotation else None
+            result = task.detect(load(entry["file"]), processing)
+            recorded = dict(options)
+            if rotation:
+                recorded["rotation_degrees"] = rotation
+            out.append({"image": entry["file"], "options": recorded, "detections": rows(result)})
+        task.close()
+    return out
+
+
+def error_facts():
+    facts = []
+    for options in ({"max_results": 0}, {"category_allowlist": ["cat"], "category_denylist": ["dog"]}):
+        try:
+            detector(**options).close()
+            facts.append({"options": options, "error": None})
+        except Exception as error:
+            facts.append({"options": options, "error_type": type(error).__name__, "error": str(error)})
+    task = detector()
+    try:
+        task.detect(load(PHOTOS[0][1].replace(".jpg", ".png")),
+                    ImageProcessingOptions(region_of_interest=RectF(left=0.1, top=0.1, right=0.5, bottom=0.5)))
+        facts.append({"options": {"region_of_interest": [0.1, 0.1, 0.5, 0.5]}, "error": None})
+    except Exception as error:
+        facts.append({"options": {"region_of_interest": [0.1, 0.1, 0.5, 0.5]}, "error_type": type(error).__name__,
+                      "error": str(error)})
+    task.close()
+    return facts
+
+
+def replay_model(scores, locations):
+    """A uint8 [1,320,320,3] -> (scores, locations) model returning constants, with efficientdet's metadata."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import tflite_builder as tb
+    from mediapipe.tasks.python.metadata import metadata as mp_metadata
+    import zipfile
+    import io
+    b = tb.ModelBuilder("PureVision efficientdet_lite0 replay")
+    q = tb.schema.QuantizationParametersT()
+    q.scale = [1 / 128]
+    q.zeroPoint = [127]
+    image = b._tensor([1, 320, 320, 3], np.uint8, 0, "image", quantization=q)
+    b.inputs.append(image)
+    x = b.op(tb.BO.DEQUANTIZE, [image], [1, 320, 320, 3])
+    mean = tb.add_mean(b, x, [1, 2, 3], keep_dims=False)
+    zero = tb.add_binary(b, "MUL", mean, b.const(np.zeros([1], np.float32)))
+    zero = tb.add_reshape(b, zero, [1, 1, 1], as_tensor=True)
+    score = tb.add_binary(b, "ADD", b.const(scores), zero)
+    location = tb.add_binary(b, "ADD", b.const(locations), zero)
+    model = b.pack([score, location])
+    with open(MODEL, "rb") as f:
+        original = f.read()
+    populator = mp_metadata.MetadataPopulator.with_model_buffer(model)
+    populator.load_metadata_buffer(mp_metadata.get_metadata_buffer(original))
+    archive = zipfile.ZipFile(io.BytesIO(original))
+    populator.load_associated_file_buffers({name: archive.read(name) for name in archive.namelist()})
+    populator.populate()
+    return populator.get_model_buffer()
+
+
+def replay_runs(images):
+    import tempfile
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import pvtools
+    import warp_reference
+    plan = [
+        {}, {"max_results": 5, "score_threshold": 0.3},
+        {"category_allowlist": ["person", "cat", "bear", "orange", "no such label"], "score_threshold": 0.05},
+        {"category_denylist": ["person"], "max_results": 5},
+    ]
+    out = []
+    for entry in images:
+        rgb = np.ascontiguousarray(np.asarray(Image.open(os.path.join(OUT_DIR, entry["file"])).convert("RGB")))
+        tensor = warp_reference.image_to_tensor(rgb, None, 320, 320, False, "replicate")[0]
+        scores, locations = pvtools.run(pvtools.reference_interpreter(model_path=MODEL), [tensor[None]])
+        with tempfile.NamedTemporaryFile(suffix=".tflite") as f:
+            f.write(replay_model(scores, locations))
+            f.flush()
+            for options in plan:
+                task = vision.ObjectDetector.create_from_options(vision.ObjectDetectorOptions(
+                    base_options=BaseOptions(model_asset_path=f.name), running_mode=vision.RunningMode.IMAGE,
+                    **options))
+                out.append({"image": entry["file"], "options": options,
+                            "detections": rows(task.detect(load(entry["file"])))})
+                task.close()
+    return out
+
+
+def main():
+    os.makedirs(OUT_DIR, exist_ok=True)
+    images = make_images()
+    header = {"command": COMMAND, "versions": {"mediapipe": mp.__version__, "numpy": np.__version__,
+                                               "pillow": PIL.__version__, "python": sys.version.split()[0]}}
+    with open(os.path.join(OUT_DIR, "images.json"), "w") as f:
+        json.dump({**header, "images": images}, f, indent=1)
+        f.write("\n")
+    payload = {**header, "model": "Models/efficientdet_lite0.tflite",
+               "row": ["origin_x", "origin_y", "width", "height", "score", "category_name"],
+               "runs": runs(images), "errors": error_facts()}
+    with open(os.path.join(OUT_DIR, "detector_efficientdet.json"), "w") as f:
+        json.dump(payload, f, separators=(",", ":"))
+        f.write("\n")
+    replay = {**header, "model": "Models/efficientdet_lite0.tflite (raw outputs replayed from LiteRT builtin kernels)",
+              "row": payload["row"], "runs": replay_runs(images)}
+    with open(os.path.join(OUT_DIR, "detector_replay.json"), "w") as f:
+        json.dump(replay, f, separators=(",", ":"))
+        f.write("\n")
+    print(f"{len(payload['runs'])} runs, {sum(len(r['detections']) for r in payload['runs'])} detections")
+
+
+if __name__ == "__main__":
+    main()
