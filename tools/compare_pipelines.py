@@ -16,11 +16,14 @@ image decoding excluded:
     Models/selfie_segmenter.tflite and Models/deeplab_v3.tflite (image_segmenter_selfie, image_segmenter_deeplab);
   - FaceLandmarker (IMAGE) on faces/grace_hopper.jpg, and (VIDEO) over the 24 frames of face_landmarker/video, looped,
     per frame; both with blendshapes and transformation matrixes, Models/face_landmarker.task.
+  - PoseLandmarker (IMAGE) on pose/obama.png, and (VIDEO) over the 20 frames of pose/video/single_NNN.png, looped,
+    per frame, with Models/pose_landmarker_full.task.
 Each is timed over R calls after 5 warm-up calls; medians are compared (ratio = ours / MediaPipe; below 1 we are
 faster). MediaPipe chooses its own thread count; run the whole script under `taskset -c 0` to compare on one core.
 
 Run from the repository root:
     python3 tools/compare_pipelines.py [--bench .build/release/bench] [--runs 50] [--threads 1] [--json]
+                                       [--only SUBSTRING]
 """
 
 import argparse
@@ -39,8 +42,8 @@ FIXTURES = "Tests/PureVisionTests/Fixtures"
 WARMUP = 5
 
 
-def ours(bench, runs, threads):
-    command = [bench, "--json", "--runs", str(runs), "--threads", str(threads), "--filter", "_"]
+def ours(bench, runs, threads, only="_"):
+    command = [bench, "--json", "--runs", str(runs), "--threads", str(threads), "--filter", only]
     out = subprocess.run(command, capture_output=True, text=True, check=False).stdout
     results = {}
     for line in out.splitlines():
@@ -62,7 +65,33 @@ def median_ms(call, runs):
     return float(np.median(times))
 
 
-def theirs(runs):
+def theirs_pose(runs):
+    results = {}
+    base = mp_tasks.BaseOptions
+    pose = vision.PoseLandmarker.create_from_options(
+        vision.PoseLandmarkerOptions(base_options=base(model_asset_path="Models/pose_landmarker_full.task")))
+    image = mp.Image.create_from_file(f"{FIXTURES}/pose/obama.png")
+    results["pose_landmarker_image"] = median_ms(lambda: pose.detect(image), runs)
+
+    video = vision.PoseLandmarker.create_from_options(
+        vision.PoseLandmarkerOptions(
+            base_options=base(model_asset_path="Models/pose_landmarker_full.task"),
+            running_mode=vision.RunningMode.VIDEO))
+    frames = [mp.Image.create_from_file(f"{FIXTURES}/pose/video/single_{i:03d}.png") for i in range(20)]
+    counter = [0]
+
+    def next_frame():
+        i = counter[0]
+        video.detect_for_video(frames[i % len(frames)], 33 * i)
+        counter[0] += 1
+
+    results["pose_landmarker_video_per_frame"] = median_ms(next_frame, runs)
+    return results
+
+
+def theirs(runs, only="_"):
+    if only != "_" and "pose" in only:
+        return {k: v for k, v in theirs_pose(runs).items() if only in k}
     results = {}
     base = mp_tasks.BaseOptions
     face = vision.FaceDetector.create_from_options(
@@ -143,7 +172,8 @@ def theirs(runs):
             base_options=base(model_asset_path=f"Models/{model}.tflite"), output_category_mask=True,
             output_confidence_masks=True))
         results[name] = median_ms(lambda: segmenter.segment(image), runs)
-    return results
+    results.update(theirs_pose(runs))
+    return {k: v for k, v in results.items() if only in k}
 
 
 def main():
@@ -152,9 +182,10 @@ def main():
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--threads", type=int, default=1, help="our thread count (default 1)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--only", default="_", help="time only the pipelines whose name contains this")
     args = parser.parse_args()
-    ours_ms = ours(args.bench, args.runs, args.threads)
-    theirs_ms = theirs(args.runs)
+    ours_ms = ours(args.bench, args.runs, args.threads, args.only)
+    theirs_ms = theirs(args.runs, args.only)
     rows = []
     for name, mediapipe_ms in theirs_ms.items():
         ours_median = ours_ms.get(name)

@@ -20,6 +20,7 @@ extension Bench {
             ("image_segmenter_selfie", measureSegmenterSelfie), ("image_segmenter_deeplab", measureSegmenterDeeplab),
             ("face_landmarker_image", measureFaceLandmarkerImage),
             ("face_landmarker_video_per_frame", measureFaceLandmarkerVideo),
+            ("pose_landmarker_image", measurePoseImage), ("pose_landmarker_video_per_frame", measurePoseVideo),
         ]
         for pipeline in pipelines where options.filter.map({ pipeline.name.contains($0) }) ?? true {
             for threads in options.threadCounts {

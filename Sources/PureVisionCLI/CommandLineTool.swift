@@ -11,6 +11,8 @@ enum CommandLineTool {
                purevision face-landmarks IMAGE... [--model PATH] [--num-faces N] [--blendshapes] [--matrices]
                                          [--mode image|video] [--json] [--out DIR]
                purevision gestures IMAGE... [--model PATH] [--num-hands N] [--mode image|video] [--json] [--out DIR]
+               purevision pose IMAGE... [--model PATH] [--num-poses N] [--mode image|video] [--segmentation-masks]
+                               [--json] [--out DIR]
                purevision face-analyze IMAGE... [--accurate] [--landmarks] [--contours] [--classify]
                                        [--mode image|video] [--json] [--out DIR] [--models DIR]
                purevision classify IMAGE... [--model PATH] [--max-results K] [--score-threshold X] [--allow a,b]
@@ -65,6 +67,12 @@ enum CommandLineTool {
                  "handedness":{"index","score","categoryName"},"landmarks":[[x,y,z]...21],"worldLandmarks":[[x,y,z]
                  ...21]}]} (gesture index -1 as in MediaPipe). In --mode video the images are consecutive frames 33 ms
                  apart. --out draws the skeleton with the gesture name.
+          pose   Body pose landmarks (MediaPipe's PoseLandmarker; default model: the bundled pose_landmarker_full.task).
+                 With --json one line per image: {"image","width","height","timestampMs","poses":[{"landmarks":
+                 [[x,y,z,visibility,presence]...33],"worldLandmarks":[[x,y,z,visibility,presence]...33]}]}. In
+                 --mode video the images are consecutive frames 33 ms apart. --out draws the skeleton (MediaPipe's
+                 35 connections); with --segmentation-masks it also writes DIR/<stem>_pose<i>_mask.npy (float32
+                 H×W) and a tinted PNG overlay DIR/<stem>_pose<i>_mask.png.
           classify  Classify images (MediaPipe's ImageClassifier; default model: the bundled efficientnet_lite0).
                  With --json one line per image: {"image","classifications":[{"headIndex","headName","categories":
                  [{"index","score","categoryName","displayName"}]}]}.
@@ -100,6 +108,7 @@ enum CommandLineTool {
         case "hands": try HandsCommand.run(rest)
         case "face-landmarks": try FaceLandmarksCommand.run(rest)
         case "gestures": try GesturesCommand.run(rest)
+        case "pose": try PoseCommand.run(rest)
         case "classify": try ClassifyCommand.run(rest)
         case "labels": try LabelsCommand.run(rest)
         case "objects": try ObjectsCommand.run(rest)

@@ -4,23 +4,38 @@ public struct NormalizedLandmark: Sendable, Hashable, Codable {
     public var x: Float
     public var y: Float
     public var z: Float
+    /// How likely the landmark is visible (in view and not occluded), in [0, 1]; nil when the model does not say
+    /// (MediaPipe's optional `visibility`; pose landmarks have it).
+    public var visibility: Float?
+    /// How likely the landmark is in the image at all, in [0, 1]; nil when the model does not say (MediaPipe's
+    /// optional `presence`; pose landmarks have it).
+    public var presence: Float?
 
-    public init(x: Float, y: Float, z: Float) {
+    public init(x: Float, y: Float, z: Float, visibility: Float? = nil, presence: Float? = nil) {
         self.x = x
         self.y = y
         self.z = z
+        self.visibility = visibility
+        self.presence = presence
     }
 }
 
-/// A landmark in real-world metres, relative to a model-specific origin (for hands: roughly the hand's centre).
+/// A landmark in real-world metres, relative to a model-specific origin (for hands: roughly the hand's centre; for
+/// poses: the centre between the hips).
 public struct Landmark: Sendable, Hashable, Codable {
     public var x: Float
     public var y: Float
     public var z: Float
+    /// How likely the landmark is visible, in [0, 1]; nil when the model does not say.
+    public var visibility: Float?
+    /// How likely the landmark is in the image, in [0, 1]; nil when the model does not say.
+    public var presence: Float?
 
-    public init(x: Float, y: Float, z: Float) {
+    public init(x: Float, y: Float, z: Float, visibility: Float? = nil, presence: Float? = nil) {
         self.x = x
         self.y = y
         self.z = z
+        self.visibility = visibility
+        self.presence = presence
     }
 }

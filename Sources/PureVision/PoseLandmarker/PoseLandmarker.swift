@@ -1,0 +1,97 @@
+import Foundation
+import PureVisionImage
+
+/// MediaPipe's PoseLandmarker, natively: pose detection → rotated body regions → 33 body landmarks (with
+/// visibility and presence), 33 world landmarks in metres and optionally a segmentation mask per pose, with
+/// MediaPipe's tracking and smoothing in video and live-stream modes (the next frame's region comes from this
+/// frame's auxiliary landmarks, detection is skipped while `numPoses` poses are tracked, and with `numPoses` 1 the
+/// landmarks are smoothed by MediaPipe's One Euro and visibility filters).
+///
+/// Matches MediaPipe Tasks 0.10.14, including its handling of `ImageProcessingOptions.rotationDegrees`: the
+/// rotation is applied to the detector's input only and not undone on its detections, so rotated input gives
+/// MediaPipe's misplaced regions (often no pose). A region of interest is refused. `Sendable`: calls are
+/// serialised.
+public final class PoseLandmarker: Sendable {
+    /// The options the landmarker was created with.
+    public let options: PoseLandmarkerOptions
+    private let runner: TaskRunner<PoseFrame, PoseLandmarkerResult>
+    private let pipeline: PoseLandmarkPipeline
+
+    /// Creates a landmarker.
+    /// - Throws: `VisionTaskError` for options out of range, a missing or malformed bundle (naming the missing
+    ///   entry), models of the wrong shape, or a result handler that does not fit the running mode.
+    public init(options: PoseLandmarkerOptions) throws(VisionTaskError) {
+        try options.validate()
+        self.options = options
+        let pipeline = try PoseLandmarkPipeline(options: options)
+        self.pipeline = pipeline
+        let tracking = options.runningMode != .image
+        runner = try TaskRunner(
+            mode: options.runningMode, label: "PoseLandmarker", handler: options.resultHandler,
+            process: { frame, timestamp throws(VisionTaskError) in
+                try pipeline.process(frame, timestampInMilliseconds: timestamp, tracking: tracking)
+            })
+    }
+
+    /// Creates an image-mode landmarker from a `pose_landmarker_*.task` bundle with default options.
+    public convenience init(modelPath: String) throws(VisionTaskError) {
+        try self.init(options: PoseLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
+    }
+
+    /// Finds poses in one image (`.image` mode); pose detection runs on every call.
+    public func detect(
+        image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
+    ) throws(VisionTaskError) -> PoseLandmarkerResult {
+        try runner.runImage(PoseFrame(image: image, processing: imageProcessingOptions))
+    }
+
+    /// Tracks poses in one video frame (`.video` mode); timestamps must strictly increase.
+    public func detect(
+        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+    ) throws(VisionTaskError) -> PoseLandmarkerResult {
+        try runner.runVideo(
+            PoseFrame(image: image, processing: imageProcessingOptions), timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
+    /// and `liveStreamResults()`. A frame wrapping caller memory is copied first.
+    public func detectAsync(
+        image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+    ) throws(VisionTaskError) {
+        let owned = image.isBorrowed ? image.ownedCopy() : image
+        try runner.submit(
+            PoseFrame(image: owned, processing: imageProcessingOptions), timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// Finds poses in one image off the calling thread (`.image` mode).
+    public func detect(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
+        -> PoseLandmarkerResult
+    {
+        let owned = image.isBorrowed ? image.ownedCopy() : image
+        return try await runner.runImageAsync(PoseFrame(image: owned, processing: imageProcessingOptions))
+    }
+
+    /// Tracks poses in one video frame off the calling thread (`.video` mode).
+    public func detect(
+        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+    ) async throws -> PoseLandmarkerResult {
+        let owned = image.isBorrowed ? image.ownedCopy() : image
+        return try await runner.runVideoAsync(
+            PoseFrame(image: owned, processing: imageProcessingOptions), timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// Every live-stream outcome from now on, in timestamp order; the stream ends when the landmarker is closed.
+    public func liveStreamResults() -> AsyncStream<LiveStreamEvent<PoseLandmarkerResult>> { runner.events() }
+
+    /// How many times pose detection has run: in video and live-stream modes it runs only while fewer than
+    /// `numPoses` poses are tracked.
+    public var poseDetectionCount: Int { pipeline.poseDetectionCount }
+
+    /// Replaces the regions the next video frame is tracked in (MediaPipe's POSE_RECTS_NEXT_FRAME loop-back) with
+    /// `regions`, as if the last frame had produced them. For tests that feed MediaPipe's own regions to check one
+    /// frame at a time; call it only between frames.
+    package func replaceTrackedRegions(_ regions: [NormalizedRect]) { pipeline.replaceTrackedRegions(regions) }
+
+    /// Finishes queued live-stream frames, delivers their results and refuses further calls.
+    public func close() { runner.close() }
+}
