@@ -37,6 +37,11 @@ struct GraphBuilder {
                 throw .unsupportedOperator(
                     operatorIndex: operatorIndex, name: code.builtin.name, customName: code.customName)
             }
+            let operatorName = code.builtin == .custom ? code.customName ?? code.builtin.name : code.builtin.name
+            // Zero-element tensors are refused here, for every operator alike, before any kernel is prepared.
+            for input in op.inputs where input >= 0 {
+                try refuseEmpty(tensors[input], operatorIndex: operatorIndex, name: operatorName)
+            }
             for input in op.inputs where input >= 0 && !written.contains(input) {
                 throw .invalidOperator(
                     operatorIndex: operatorIndex, name: code.builtin.name,
@@ -49,12 +54,6 @@ struct GraphBuilder {
                         reason: "writes tensor \(output) that already holds a value")
                 }
                 written.insert(output)
-            }
-
-            let operatorName = code.builtin == .custom ? code.customName ?? code.builtin.name : code.builtin.name
-            // Zero-element tensors are refused here, for every operator alike, before any kernel is prepared.
-            for input in op.inputs where input >= 0 {
-                try refuseEmpty(tensors[input], operatorIndex: operatorIndex, name: operatorName)
             }
 
             var context = LoweringContext(
