@@ -1,22 +1,26 @@
 import Dispatch
 import Foundation
-import PureVisionImage
 import PureVision
+import PureVisionImage
 
-/// `bench --soak [FRAMES]`: pushes FRAMES frames (default 10,000) through each task and reports whether memory,
-/// file descriptors and threads stay flat.
+/// `bench --soak [FRAMES]`: pushes FRAMES frames (default 10,000) through every task in every running mode it has
+/// (image, video, live stream; `SoakTask.all`, one line per task) and reports whether memory, file descriptors and
+/// threads stay flat. `--filter NAME` keeps the rows whose name contains NAME (e.g. `live_stream`, `hand`).
 ///
-/// Per task: the task is created and warmed up (`SoakRun.warmupFrames` frames, so that one-time allocations such as
+/// Per row: the task is created and warmed up (`SoakRun.warmupFrames` frames, so that one-time allocations such as
 /// lazily grown buffers and the malloc arenas of the threads involved are in place), then resident memory is taken
 /// (`VmRSS` of /proc/self/status), the peak is reset (`5` to /proc/self/clear_refs) and the frames run; RSS is
 /// sampled every 500 frames, the peak is `VmHWM` at the end. Open file descriptors (/proc/self/fd) and threads
 /// (/proc/self/task) are counted before the task is created, after the warm-up, after the frames (task still
 /// open), and after it is closed and released. Growth = (end − start) / start.
+///
+/// Video mode cycles through the committed 48-frame hand sequence (33 ms apart) for every task, so trackers see
+/// motion; live stream keeps one frame in flight (each frame is submitted once the previous one's event arrived), so
+/// every frame is processed and the result queue is exercised 1:1.
 struct SoakRun {
     let options: BenchOptions
     let frames: Int
     static let warmupFrames = 200
-    static let fixtures = "Tests/PureVisionTests/Fixtures"
 
     struct Figures {
         var name: String
@@ -24,28 +28,31 @@ struct SoakRun {
         var rssStart: Int, rssPeak: Int, rssEnd: Int
         var fdsBefore: Int, fdsStart: Int, fdsEnd: Int, fdsReleased: Int
         var threadsBefore: Int, threadsStart: Int, threadsEnd: Int, threadsReleased: Int
+        /// RSS (KiB) after each tenth of the frames, to tell a plateau from steady growth.
+        var rssTenths: [Int] = []
         var growth: Double { Double(rssEnd - rssStart) / Double(rssStart) }
     }
 
-    /// One task: `makeStep` creates it and returns the per-frame body and its close.
+    /// One row: `makeStep` creates the task and returns the per-frame body and its close.
     typealias Task = (name: String, makeStep: () throws -> (step: (Int) throws -> Void, close: () -> Void))
 
     func run() throws {
-        let tasks: [Task] = [
-            ("face_detector", faceDetector),
-            ("hand_landmarker_image", handsImage),
-            ("hand_landmarker_video", handsVideo),
-            ("image_classifier", classifier),
-            ("face_detector_live_stream", faceDetectorLiveStream),
-        ]
-        print("PureVision soak — \(frames) frames per task after \(Self.warmupFrames) warm-up, 1 thread; RSS in MiB")
+        let context = SoakTask.Context(modelsDirectory: options.modelsDirectory)
+        var tasks: [Task] = []
+        for task in SoakTask.all {
+            for mode in task.modes {
+                tasks.append((task.name + "_" + mode.rowSuffix, { try Self.step(task, mode, context) }))
+            }
+        }
+        print("PureVision soak — \(frames) frames per row after \(Self.warmupFrames) warm-up, 1 thread; RSS in MiB")
         print(
-            "task".padding(toLength: 28, withPad: " ", startingAt: 0)
+            "task".padding(toLength: 34, withPad: " ", startingAt: 0)
                 + "     s  RSS start    peak     end  growth   fds (a/b/c/d)          threads (a/b/c/d)")
         // libdispatch opens its event descriptors (epoll, eventfd, timerfd) and starts its first worker threads once
-        // per process, on first use: one untimed pass of each kind of task (image mode and live stream, 20 frames)
-        // does that before any count, so it is not charged to the first task measured.
-        for prime in [tasks[0], tasks[4]] {
+        // per process, on first use: one untimed pass of each kind of row (image mode and live stream, 20 frames)
+        // does that before any count, so it is not charged to the first row measured.
+        for prime in [tasks.first { $0.name.hasSuffix("_image") }, tasks.first { $0.name.hasSuffix("_live_stream") }] {
+            guard let prime else { continue }
             let (step, close) = try prime.makeStep()
             for i in 0..<20 { try step(i) }
             close()
@@ -56,8 +63,35 @@ struct SoakRun {
             let figures = try soak(task)
             worst = max(worst, figures.growth)
             print(format(figures))
+            print("    RSS KiB after each tenth: " + figures.rssTenths.map(String.init).joined(separator: " "))
         }
         print(String(format: "largest growth %.3f %%", worst * 100))
+    }
+
+    /// The per-frame body of one task in one mode.
+    static func step(
+        _ task: SoakTask, _ mode: SoakTask.Mode, _ context: SoakTask.Context
+    ) throws -> (step: (Int) throws -> Void, close: () -> Void) {
+        switch mode {
+        case .image:
+            let instance = try task.open(.image, context, { _ in })
+            let image = try context.image(task.imagePath)
+            return ({ _ in try instance.run(image, 0) }, instance.close)
+        case .video:
+            let instance = try task.open(.video, context, { _ in })
+            let frames = try context.videoFrames()
+            return ({ i in try instance.run(frames[i % frames.count], 33 * i) }, instance.close)
+        case .liveStream:
+            let delivered = DispatchSemaphore(value: 0)
+            let instance = try task.open(.liveStream, context, { _ in delivered.signal() })
+            let image = try context.image(task.imagePath)
+            return (
+                { i in
+                    try instance.submit(image, i)
+                    delivered.wait()
+                }, instance.close
+            )
+        }
     }
 
     private func soak(_ task: Task) throws -> Figures {
@@ -77,6 +111,9 @@ struct SoakRun {
             for i in 0..<frames {
                 try step(Self.warmupFrames + i)
                 if i % 500 == 499 { peak = max(peak, Self.status("VmRSS")) }
+                if frames >= 10 && (i + 1) % (frames / 10) == 0 && figures.rssTenths.count < 10 {
+                    figures.rssTenths.append(Self.status("VmRSS"))
+                }
             }
             figures.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             figures.rssEnd = Self.status("VmRSS")
@@ -94,70 +131,12 @@ struct SoakRun {
 
     private func format(_ f: Figures) -> String {
         let mib = { (kib: Int) in String(format: "%7.1f", Double(kib) / 1024) }
-        return f.name.padding(toLength: 28, withPad: " ", startingAt: 0)
+        return f.name.padding(toLength: 34, withPad: " ", startingAt: 0)
             + String(format: "%6.1f", f.seconds) + "  " + mib(f.rssStart) + " " + mib(f.rssPeak) + " " + mib(f.rssEnd)
             + String(format: " %+6.2f%%", f.growth * 100)
             + "   \(f.fdsBefore)/\(f.fdsStart)/\(f.fdsEnd)/\(f.fdsReleased)".padding(
                 toLength: 24, withPad: " ", startingAt: 0)
             + "  \(f.threadsBefore)/\(f.threadsStart)/\(f.threadsEnd)/\(f.threadsReleased)"
-    }
-
-    // MARK: - Tasks
-
-    private func model(_ name: String) -> String { (options.modelsDirectory as NSString).appendingPathComponent(name) }
-
-    private func faceDetector() throws -> (step: (Int) throws -> Void, close: () -> Void) {
-        let detector = try FaceDetector(
-            options: FaceDetectorOptions(
-                baseOptions: BaseOptions(modelAssetPath: model("face_detection_short_range.tflite"))))
-        let image = try PixelImage(contentsOfFile: Self.fixtures + "/faces/grace_hopper.jpg")
-        return ({ _ in _ = try detector.detect(image: image) }, detector.close)
-    }
-
-    private func handsImage() throws -> (step: (Int) throws -> Void, close: () -> Void) {
-        let landmarker = try HandLandmarker(
-            options: HandLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: model("hand_landmarker.task"))))
-        let image = try PixelImage(contentsOfFile: Self.fixtures + "/hands/hand_dst.jpg")
-        return ({ _ in _ = try landmarker.detect(image: image) }, landmarker.close)
-    }
-
-    /// Video mode over the committed 48-frame sequence, looped, 33 ms apart.
-    private func handsVideo() throws -> (step: (Int) throws -> Void, close: () -> Void) {
-        let landmarker = try HandLandmarker(
-            options: HandLandmarkerOptions(
-                baseOptions: BaseOptions(modelAssetPath: model("hand_landmarker.task")), runningMode: .video))
-        let frames = try (0..<48).map { i in
-            try PixelImage(contentsOfFile: Self.fixtures + String(format: "/hands/video/frame_%03d.png", i))
-        }
-        return (
-            { i in _ = try landmarker.detect(videoFrame: frames[i % frames.count], timestampInMilliseconds: 33 * i) },
-            landmarker.close
-        )
-    }
-
-    private func classifier() throws -> (step: (Int) throws -> Void, close: () -> Void) {
-        let classifier = try ImageClassifier(
-            options: ImageClassifierOptions(
-                baseOptions: BaseOptions(modelAssetPath: model("efficientnet_lite0.tflite"))))
-        let image = try PixelImage(contentsOfFile: Self.fixtures + "/classifier/skimage_chelsea.png")
-        return ({ _ in _ = try classifier.classify(image: image) }, classifier.close)
-    }
-
-    /// Live stream, one frame in flight at a time: each frame is submitted once the previous one's event has
-    /// arrived, so every frame is processed (none dropped) and the result queue is exercised 1:1.
-    private func faceDetectorLiveStream() throws -> (step: (Int) throws -> Void, close: () -> Void) {
-        let delivered = DispatchSemaphore(value: 0)
-        let detector = try FaceDetector(
-            options: FaceDetectorOptions(
-                baseOptions: BaseOptions(modelAssetPath: model("face_detection_short_range.tflite")),
-                runningMode: .liveStream, resultHandler: { _ in delivered.signal() }))
-        let image = try PixelImage(contentsOfFile: Self.fixtures + "/faces/grace_hopper.jpg")
-        return (
-            { i in
-                try detector.detectAsync(image: image, timestampInMilliseconds: i)
-                delivered.wait()
-            }, detector.close
-        )
     }
 
     // MARK: - /proc

@@ -12,6 +12,9 @@ public enum InterpreterError: Error, Equatable, CustomStringConvertible {
     case unsupportedOperator(operatorIndex: Int, name: String, customName: String?)
     /// An operator's inputs, outputs or options are inconsistent or outside what the engine supports.
     case invalidOperator(operatorIndex: Int, name: String, reason: String)
+    /// An operator reads or writes a tensor without elements (a dimension of 0). No operator runs on empty tensors:
+    /// every one is refused at load, so kernels never see a zero extent.
+    case emptyTensor(operatorIndex: Int, name: String, tensorIndex: Int, tensorName: String, shape: TensorShape)
     /// A tensor has a type the engine cannot hold where it is used.
     case unsupportedTensorType(tensorIndex: Int, tensorName: String, type: String, context: String)
     /// A tensor, or the activation arena plus kernel scratch, needs more than `InterpreterOptions.memoryLimit`
@@ -37,6 +40,8 @@ public enum InterpreterError: Error, Equatable, CustomStringConvertible {
                 "unsupported operator \(name) (operator \(index))"
             }
         case .invalidOperator(let index, let name, let reason): "operator \(index) (\(name)): \(reason)"
+        case .emptyTensor(let index, let name, let tensorIndex, let tensorName, let shape):
+            "operator \(index) (\(name)): tensor \(tensorIndex) '\(tensorName)' of shape \(shape) has no elements"
         case .unsupportedTensorType(let index, let name, let type, let context):
             "tensor \(index) '\(name)' has unsupported type \(type) (\(context))"
         case .limitExceeded(let what): "limit exceeded: \(what)"

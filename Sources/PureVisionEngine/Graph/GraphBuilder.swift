@@ -37,6 +37,11 @@ struct GraphBuilder {
                 throw .unsupportedOperator(
                     operatorIndex: operatorIndex, name: code.builtin.name, customName: code.customName)
             }
+            let operatorName = code.builtin == .custom ? code.customName ?? code.builtin.name : code.builtin.name
+            // Zero-element tensors are refused here, for every operator alike, before any kernel is prepared.
+            for input in op.inputs where input >= 0 {
+                try refuseEmpty(tensors[input], operatorIndex: operatorIndex, name: operatorName)
+            }
             for input in op.inputs where input >= 0 && !written.contains(input) {
                 throw .invalidOperator(
                     operatorIndex: operatorIndex, name: code.builtin.name,
@@ -56,6 +61,9 @@ struct GraphBuilder {
                 tensors: tensors, customName: code.customName)
             let lowered = try lowering.lower(&context)
             tensors = context.tensors
+            for output in op.outputs {
+                try refuseEmpty(tensors[output], operatorIndex: operatorIndex, name: operatorName)
+            }
 
             let allConstant = op.inputs.allSatisfy { $0 < 0 || tensors[$0].isConstant }
             if allConstant && !op.inputs.isEmpty {
@@ -79,6 +87,16 @@ struct GraphBuilder {
         builder.constants.append(contentsOf: tensors.compactMap(\.constant))
         builder.planLifetimes(tensors: tensors, graphInputs: subgraph.inputs, graphOutputs: subgraph.outputs)
         return builder
+    }
+
+    /// Throws `.emptyTensor` when `tensor` has a dimension of 0.
+    private static func refuseEmpty(
+        _ tensor: GraphTensor, operatorIndex: Int, name: String
+    ) throws(InterpreterError) {
+        guard tensor.shape.contains(0) else { return }
+        throw .emptyTensor(
+            operatorIndex: operatorIndex, name: name, tensorIndex: tensor.index, tensorName: tensor.name,
+            shape: TensorShape(tensor.shape))
     }
 
     /// Runs an operator whose inputs are all constant once, now, and makes its outputs constants.

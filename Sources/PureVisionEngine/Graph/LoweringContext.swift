@@ -108,6 +108,11 @@ struct LoweringContext {
         else {
             throw .limitExceeded("output '\(tensors[index].name)' of operator \(operatorIndex) has shape \(shape)")
         }
+        guard !shape.contains(0) else {
+            throw .emptyTensor(
+                operatorIndex: operatorIndex, name: name, tensorIndex: index, tensorName: tensors[index].name,
+                shape: TensorShape(shape))
+        }
         guard shape.count <= InterpreterLimits.maximumRank else {
             throw failure("output rank \(shape.count) exceeds \(InterpreterLimits.maximumRank)")
         }

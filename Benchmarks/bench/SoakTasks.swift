@@ -1,0 +1,192 @@
+import Foundation
+import PureVision
+import PureVisionImage
+
+/// One task for `bench --soak`, type-erased: which running modes it has, the photo it runs on in image and
+/// live-stream mode, and how to open it. A new task joins the soak with one line in `SoakTask.all`.
+struct SoakTask: Sendable {
+    enum Mode: Sendable {
+        case image, video, liveStream
+
+        /// The soak row's name suffix.
+        var rowSuffix: String {
+            switch self {
+            case .image: "image"
+            case .video: "video"
+            case .liveStream: "live_stream"
+            }
+        }
+
+        var runningMode: RunningMode {
+            switch self {
+            case .image: .image
+            case .video: .video
+            case .liveStream: .liveStream
+            }
+        }
+    }
+
+    /// Where models and photos are.
+    struct Context: Sendable {
+        let modelsDirectory: String
+        static let fixtures = "Tests/PureVisionTests/Fixtures"
+
+        func model(_ name: String) -> String { (modelsDirectory as NSString).appendingPathComponent(name) }
+        func image(_ path: String) throws -> PixelImage { try PixelImage(contentsOfFile: Self.fixtures + "/" + path) }
+
+        /// The committed 48-frame hand sequence, the video every task's video row runs on.
+        func videoFrames() throws -> [PixelImage] {
+            try (0..<48).map { try image(String(format: "hands/video/frame_%03d.png", $0)) }
+        }
+    }
+
+    /// An open task: `run(image, timestamp)` is the synchronous call of its mode (the timestamp is ignored in image
+    /// mode), `submit` the live-stream call, whose events go to the handler given to `open`.
+    struct Instance {
+        var run: (PixelImage, Int) throws -> Void
+        var submit: (PixelImage, Int) throws -> Void = { _, _ in }
+        var close: () -> Void
+    }
+
+    let name: String
+    let modes: [Mode]
+    /// The photo for image and live-stream rows, under Tests/PureVisionTests/Fixtures.
+    let imagePath: String
+    let open: @Sendable (Mode, Context, _ onEvent: @escaping @Sendable (Bool) -> Void) throws -> Instance
+
+    /// Every task on main, one line each.
+    static let all: [SoakTask] = [
+        faceDetector, handLandmarker, imageClassifier, faceAnalyzer, imageSegmenter, selfieSegmenter,
+    ]
+
+    static let allModes: [Mode] = [.image, .video, .liveStream]
+
+    /// The live-stream result handler reporting to `onEvent`, or nil in the other modes.
+    static func handler<R: Sendable>(
+        _ mode: Mode, _ onEvent: @escaping @Sendable (Bool) -> Void
+    ) -> (@Sendable (LiveStreamEvent<R>) -> Void)? {
+        guard mode == .liveStream else { return nil }
+        return { event in onEvent(event.isResult) }
+    }
+
+    static let faceDetector = SoakTask(name: "face_detector", modes: allModes, imagePath: "faces/grace_hopper.jpg") {
+        mode, context, onEvent in
+        let task = try FaceDetector(
+            options: FaceDetectorOptions(
+                baseOptions: BaseOptions(modelAssetPath: context.model("face_detection_short_range.tflite")),
+                runningMode: mode.runningMode, resultHandler: handler(mode, onEvent)))
+        return Instance(
+            run: { image, t in
+                if mode == .video {
+                    _ = try task.detect(videoFrame: image, timestampInMilliseconds: t)
+                } else {
+                    _ = try task.detect(image: image)
+                }
+            },
+            submit: { image, t in try task.detectAsync(image: image, timestampInMilliseconds: t) }, close: task.close)
+    }
+
+    static let handLandmarker = SoakTask(name: "hand_landmarker", modes: allModes, imagePath: "hands/hand_dst.jpg") {
+        mode, context, onEvent in
+        let task = try HandLandmarker(
+            options: HandLandmarkerOptions(
+                baseOptions: BaseOptions(modelAssetPath: context.model("hand_landmarker.task")),
+                runningMode: mode.runningMode, resultHandler: handler(mode, onEvent)))
+        return Instance(
+            run: { image, t in
+                if mode == .video {
+                    _ = try task.detect(videoFrame: image, timestampInMilliseconds: t)
+                } else {
+                    _ = try task.detect(image: image)
+                }
+            },
+            submit: { image, t in try task.detectAsync(image: image, timestampInMilliseconds: t) }, close: task.close)
+    }
+
+    static let imageClassifier = SoakTask(
+        name: "image_classifier", modes: allModes, imagePath: "classifier/skimage_chelsea.png"
+    ) { mode, context, onEvent in
+        let task = try ImageClassifier(
+            options: ImageClassifierOptions(
+                baseOptions: BaseOptions(modelAssetPath: context.model("efficientnet_lite0.tflite")),
+                runningMode: mode.runningMode, resultHandler: handler(mode, onEvent)))
+        return Instance(
+            run: { image, t in
+                if mode == .video {
+                    _ = try task.classify(videoFrame: image, timestampInMilliseconds: t)
+                } else {
+                    _ = try task.classify(image: image)
+                }
+            },
+            submit: { image, t in try task.classifyAsync(image: image, timestampInMilliseconds: t) },
+            close: task.close)
+    }
+
+    /// Landmarks, contours and classification on; tracking in video and live stream.
+    static let faceAnalyzer = SoakTask(name: "face_analyzer", modes: allModes, imagePath: "faces/grace_hopper.jpg") {
+        mode, context, onEvent in
+        let task = try FaceAnalyzer(
+            options: FaceAnalyzerOptions(
+                modelDirectory: context.modelsDirectory, landmarkMode: .all, contourMode: .all,
+                classificationMode: .all, isTrackingEnabled: mode != .image, runningMode: mode.runningMode,
+                resultHandler: handler(mode, onEvent)))
+        return Instance(
+            run: { image, t in
+                if mode == .video {
+                    _ = try task.results(inVideoFrame: image, timestampInMilliseconds: t)
+                } else {
+                    _ = try task.results(in: image)
+                }
+            },
+            submit: { image, t in try task.processAsync(image: image, timestampInMilliseconds: t) },
+            close: task.close)
+    }
+
+    /// The Tasks selfie segmenter model (256 × 256) with both masks, so a long soak stays short; DeepLab v3 runs the
+    /// same code on a larger input.
+    static let imageSegmenter = SoakTask(
+        name: "image_segmenter", modes: allModes, imagePath: "segmenter/fr_obama.png"
+    ) { mode, context, onEvent in
+        let task = try ImageSegmenter(
+            options: ImageSegmenterOptions(
+                baseOptions: BaseOptions(modelAssetPath: context.model("selfie_segmenter.tflite")),
+                runningMode: mode.runningMode, outputCategoryMask: true,
+                resultHandler: handler(mode, onEvent)))
+        return Instance(
+            run: { image, t in
+                if mode == .video {
+                    _ = try task.segment(videoFrame: image, timestampInMilliseconds: t)
+                } else {
+                    _ = try task.segment(image: image)
+                }
+            },
+            submit: { image, t in try task.segmentAsync(image: image, timestampInMilliseconds: t) },
+            close: task.close)
+    }
+
+    /// ML Kit's shape: single image and stream (video) only.
+    static let selfieSegmenter = SoakTask(
+        name: "selfie_segmenter", modes: [.image, .video], imagePath: "segmenter/fr_obama.png"
+    ) { mode, context, _ in
+        let task = try SelfieSegmenter(
+            options: SelfieSegmenterOptions(
+                baseOptions: BaseOptions(modelAssetPath: context.model("selfie_segmentation.tflite")),
+                segmenterMode: mode == .video ? .stream : .singleImage))
+        return Instance(
+            run: { image, t in
+                if mode == .video {
+                    _ = try task.process(image, timestampInMilliseconds: t)
+                } else {
+                    _ = try task.process(image)
+                }
+            }, close: {})
+    }
+}
+
+extension LiveStreamEvent {
+    /// Whether the frame was answered (not dropped or failed).
+    var isResult: Bool {
+        if case .result = self { return true }
+        return false
+    }
+}
