@@ -101,7 +101,6 @@ let package = Package(
             ],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "PureVisionCLITests", dependencies: ["PureVisionTestSupport"]),
         .testTarget(
             name: "PureVisionMediaPipeTests",
             dependencies: ["PureVisionMediaPipe", "PureVision", "PureVisionTestSupport"]),

@@ -114,6 +114,39 @@ case("concatenation", "CONCATENATION")(lambda b, rng: tb.add_concat(b, [image(b)
 case("resize_bilinear", "RESIZE_BILINEAR")(lambda b, rng: tb.add_resize_bilinear(b, image(b), [8, 8]))
 
 
+@case("resize_nearest_neighbor", "RESIZE_NEAREST_NEIGHBOR")
+def _(b, rng):
+    x = image(b)
+    n, _, _, c = b.shape(x)
+    return b.op(BO.RESIZE_NEAREST_NEIGHBOR, [x, b.const_i32([8, 8])], [n, 8, 8, c],
+                tb.OPT.ResizeNearestNeighborOptions, tb.schema.ResizeNearestNeighborOptionsT())
+
+
+@case("detection_postprocess", "TFLite_Detection_PostProcess")
+def _(b, rng):
+    # TFLite's SSD post-processing custom op on zero boxes: encodings [1, 0, 4], scores [1, 0, 3], anchors [0, 4].
+    from flatbuffers import flexbuffers
+    encodings = b.input([1, 0, 4])
+    scores = b.input([1, 0, 3])
+    anchors = b.const(np.zeros((0, 4), dtype=np.float32), name="anchors")
+    fbb = flexbuffers.Builder()
+    with fbb.Map():
+        fbb.Int("max_detections", 4)
+        fbb.Int("max_classes_per_detection", 1)
+        fbb.Float("nms_score_threshold", 0.2)
+        fbb.Float("nms_iou_threshold", 0.5)
+        fbb.Int("num_classes", 3)
+        fbb.Float("y_scale", 10.0)
+        fbb.Float("x_scale", 10.0)
+        fbb.Float("h_scale", 5.0)
+        fbb.Float("w_scale", 5.0)
+    outs = b.op(BO.CUSTOM, [encodings, scores, anchors], n_outputs=4, custom_code="TFLite_Detection_PostProcess",
+                out_shapes=[[1, 4, 4], [1, 4], [1, 4], [1]])
+    b.operators[-1].customOptions = list(bytes(fbb.Finish()))
+    b.operators[-1].customOptionsFormat = 0
+    return outs[0]
+
+
 @case("strided_slice", "STRIDED_SLICE")
 def _(b, rng):
     return tb.add_strided_slice(b, image(b), [0, 0, 0, 0], [1, 0, 4, 3], [1, 1, 1, 1])

@@ -126,13 +126,13 @@ enum CommandLineError: Error, CustomStringConvertible {
     case usage(String)
     case file(String)
     /// Some inputs of a batch failed (each was reported where it occurred); the exit status is 1.
-    case inputsFailed(Int, of: Int)
+    case inputsFailed(Int, of: Int, detail: String)
 
     var description: String {
         switch self {
         case .usage(let message): "\(message) (see 'purevision --help')"
         case .file(let message): message
-        case .inputsFailed(let failed, let total): "\(failed) of \(total) input(s) failed"
+        case .inputsFailed(let failed, let total, let detail): "\(failed) of \(total) input(s) failed (\(detail))"
         }
     }
 }

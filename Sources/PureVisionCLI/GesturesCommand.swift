@@ -5,60 +5,35 @@ import PureVisionImage
 /// `purevision gestures IMAGE... [--model PATH] [--num-hands N] [--mode image|video] [--json] [--out DIR]`
 enum GesturesCommand {
     static func run(_ arguments: [String]) throws {
-        for line in try lines(arguments) { print(line) }
-    }
-
-    /// The lines `run` prints, one per image; writes the `--out` images as it goes.
-    static func lines(_ arguments: [String]) throws -> [String] {
         let parsed = try ParsedArguments(
-            arguments, valueOptions: ["--model", "--num-hands", "--mode", "--out"], flagOptions: ["--json"])
-        guard !parsed.positional.isEmpty else { throw CommandLineError.usage("gestures needs at least one IMAGE") }
-        let mode: RunningMode
-        switch try parsed.single("--mode") ?? "image" {
-        case "image": mode = .image
-        case "video": mode = .video
-        case let other: throw CommandLineError.usage("--mode must be image or video, got '\(other)'")
-        }
+            arguments, valueOptions: BatchOptions.valueOptions.union(["--model", "--num-hands", "--out"]),
+            flagOptions: BatchOptions.flagOptions)
+        let batch = try BatchOptions(parsed, modes: [.image, .video])
         var options = GestureRecognizerOptions(
             baseOptions: BaseOptions(
-                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("gesture_recognizer.task")),
-            runningMode: mode)
-        if let text = try parsed.single("--num-hands") {
-            guard let value = Int(text), value >= 1 else {
-                throw CommandLineError.usage("--num-hands takes a whole number ≥ 1, got '\(text)'")
-            }
-            options.numHands = value
-        }
-        let recognizer = try GestureRecognizer(options: options)
-        let outputDirectory = try parsed.single("--out")
-        if let outputDirectory {
-            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-        }
-        var lines: [String] = []
-        for (index, path) in parsed.positional.enumerated() {
-            let image = try PixelImage(contentsOfFile: path)
-            let timestamp = mode == .video ? 33 * index : 0
-            let result =
-                mode == .video
-                ? try recognizer.recognize(videoFrame: image, timestampInMilliseconds: timestamp)
-                : try recognizer.recognize(image: image)
-            let name = (path as NSString).lastPathComponent
-            if parsed.flags.contains("--json") {
-                lines.append(json(name: name, image: image, timestamp: timestamp, result: result))
-            } else {
+                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("gesture_recognizer.task"),
+                threadCount: batch.threads),
+            runningMode: batch.mode)
+        if let value = try parsed.positiveInteger("--num-hands") { options.numHands = value }
+        let outputDirectory = try OutputDirectory(parsed.single("--out"))
+        try BatchRunner.run(command: "gestures", positional: parsed.positional, options: batch) {
+            let recognizer = try GestureRecognizer(options: options)
+            return { item in
+                let image = try item.image()
+                let result =
+                    batch.mode == .video
+                    ? try recognizer.recognize(videoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
+                    : try recognizer.recognize(image: image)
+                try outputDirectory?.write(annotate(image, result), for: item, suffix: "gestures")
                 let hands = result.hands.map { hand in
                     let gesture = hand.gestures.first.map { "\(label($0)) \(String(format: "%.2f", $0.score))" } ?? "-"
                     return "\(gesture) (\(hand.handedness?.categoryName ?? "?") hand)"
                 }
-                lines.append("\(name): \(result.landmarks.count) hand(s) \(hands.joined(separator: ", "))")
-            }
-            if let outputDirectory {
-                let stem = (name as NSString).deletingPathExtension
-                let destination = (outputDirectory as NSString).appendingPathComponent("\(stem)_gestures.png")
-                try annotate(image, result).writePNG(toFile: destination)
+                return ItemReport(
+                    json: json(name: item.name, image: image, timestamp: item.timestampInMilliseconds, result: result),
+                    text: "\(item.displayName): \(result.landmarks.count) hand(s) \(hands.joined(separator: ", "))")
             }
         }
-        return lines
     }
 
     /// A gesture's name for people: the label, or "(unlabelled)" for a classifier without labels.

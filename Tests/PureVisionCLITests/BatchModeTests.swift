@@ -97,7 +97,7 @@ import Testing
         (["hands", "--jobs", "0", "x.png"], "--jobs takes a whole number ≥ 1"),
         (["hands", "--mode", "video", "--jobs", "2", "x.png"], "--jobs must be 1 in video mode"),
         (["hands", "-", "x.png"], "cannot be mixed"),
-        (["hands"], "no input"),
+        (["hands"], "hands needs at least one IMAGE"),
     ])
     func badBatchOptionsAreUsageErrors(_ arguments: [String], _ message: String) throws {
         let run = try CLIProcess.run(arguments)

@@ -30,7 +30,9 @@ enum BatchInput {
     static let imageFrameIntervalMs = 33
 
     /// Opens the inputs; `next()` yields them one at a time.
-    static func open(positional: [String], pathsFrom: String?, mode: RunningMode) throws -> AnyIterator<BatchItem> {
+    static func open(
+        command: String, positional: [String], pathsFrom: String?, mode: RunningMode
+    ) throws -> AnyIterator<BatchItem> {
         if let pathsFrom {
             guard positional.isEmpty else {
                 throw CommandLineError.usage("give either IMAGE arguments or --paths-from, not both")
@@ -40,7 +42,9 @@ enum BatchInput {
             }
             return pathItems(LineReader(handle: handle), mode: mode)
         }
-        guard !positional.isEmpty else { throw CommandLineError.usage("no input: give IMAGE..., - or --paths-from") }
+        guard !positional.isEmpty else {
+            throw CommandLineError.usage("\(command) needs at least one IMAGE (or - or --paths-from FILE)")
+        }
         if mode == .video, positional.count == 1 {
             let path = positional[0]
             if path == "-" {
@@ -148,7 +152,8 @@ extension BatchItem {
     var outputStem: String {
         let stem = ((name == "-" ? "stdin" : name) as NSString).lastPathComponent
         let base = (stem as NSString).deletingPathExtension
-        guard let frame else { return base }
+        // Frames of a stream share its name and get their number; image files keep their own names.
+        guard let frame, name == "-" || name.lowercased().hasSuffix(".y4m") else { return base }
         return base + String(format: "_frame%05d", frame)
     }
 }

@@ -68,8 +68,10 @@ enum BatchRunner {
     static func run(
         command: String, positional: [String], options: BatchOptions, makeProcessor: () throws -> ItemProcessor
     ) throws {
-        let items = try BatchInput.open(positional: positional, pathsFrom: options.pathsFrom, mode: options.mode)
+        let items = try BatchInput.open(
+            command: command, positional: positional, pathsFrom: options.pathsFrom, mode: options.mode)
         let processors = try (0..<options.jobs).map { _ in try makeProcessor() }
+        let isStreamed = options.pathsFrom != nil || positional == ["-"]
         let output = OrderedOutput(json: options.json)
         let start = DispatchTime.now()
         if processors.count == 1 {
@@ -80,14 +82,17 @@ enum BatchRunner {
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         let summary = output.finish(seconds: seconds)
-        if summary.items != 1 || summary.failures > 0 || options.pathsFrom != nil || positional == ["-"] {
-            let rate = summary.seconds > 0 ? Double(summary.items) / summary.seconds : 0
-            FileHandle.standardError.write(
-                Data(
-                    "purevision \(command): \(summary.items) input(s), \(summary.failures) failed, \(String(format: "%.1f", rate)) per second\n"
-                        .utf8))
+        let rate = summary.seconds > 0 ? Double(summary.items) / summary.seconds : 0
+        let counts = "\(summary.items) input(s), \(summary.failures) failed, \(String(format: "%.1f", rate)) per second"
+        if summary.failures > 0 {
+            // One input given on the command line: its own error is the one message (main prints it).
+            if let only = output.onlyFailure, summary.items == 1, !options.json, !isStreamed { throw only }
+            output.reportPendingFailure()
+            throw CommandLineError.inputsFailed(summary.failures, of: summary.items, detail: counts)
         }
-        if summary.failures > 0 { throw CommandLineError.inputsFailed(summary.failures, of: summary.items) }
+        if isStreamed {
+            FileHandle.standardError.write(Data("purevision \(command): \(counts)\n".utf8))
+        }
     }
 
     private static func outcome(of item: BatchItem, _ processor: ItemProcessor) -> Result<ItemReport, Error> {
@@ -153,6 +158,9 @@ private final class OrderedOutput: @unchecked Sendable {
     private var summary = BatchRunner.Summary()
     private let showsProgress = isatty(STDERR_FILENO) != 0
     private var lastProgress = DispatchTime.now()
+    /// The error of the first failed input, held back while it may be the run's only input (see `run`).
+    private(set) var onlyFailure: Error?
+    private var heldBack: (BatchItem, Error)?
 
     init(json: Bool) { self.json = json }
 
@@ -169,12 +177,14 @@ private final class OrderedOutput: @unchecked Sendable {
     func finish(seconds: Double) -> BatchRunner.Summary {
         lock.lock()
         defer { lock.unlock() }
+        if summary.items > 1 { reportHeldBack() }
         if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         summary.seconds = seconds
         return summary
     }
 
     private func write(_ item: BatchItem, _ result: Result<ItemReport, Error>) {
+        if item.index > 0 { reportHeldBack() }
         summary.items += 1
         var out = ""
         switch result {
@@ -188,9 +198,13 @@ private final class OrderedOutput: @unchecked Sendable {
                 out =
                     #"{"image":\#(JSONText.quoted(item.name))\#(frame),"error":{"kind":\#(JSONText.quoted(kind.rawValue)),"message":\#(JSONText.quoted("\(error)"))}}"#
                     + "\n"
+            } else if item.index == 0, item.frame == nil {
+                // Reported when the next input arrives, or by `run` as the run's one error if there is none.
+                heldBack = (item, error)
+                onlyFailure = error
             } else {
-                let place = item.frame.map { "\(item.name) frame \($0)" } ?? item.name
-                FileHandle.standardError.write(Data("error: \(place): \(error)\n".utf8))
+                reportHeldBack()
+                Self.report(item, error)
             }
         }
         FileHandle.standardOutput.write(Data(out.utf8))
@@ -199,6 +213,25 @@ private final class OrderedOutput: @unchecked Sendable {
             FileHandle.standardError.write(
                 Data("\r\(summary.items) done, \(summary.failures) failed\u{1B}[K".utf8))
         }
+    }
+
+    /// Writes the held-back failure of the first input, if any (the run reports it itself otherwise).
+    func reportPendingFailure() {
+        lock.lock()
+        defer { lock.unlock() }
+        reportHeldBack()
+    }
+
+    private func reportHeldBack() {
+        guard let (item, error) = heldBack else { return }
+        heldBack = nil
+        onlyFailure = nil
+        Self.report(item, error)
+    }
+
+    private static func report(_ item: BatchItem, _ error: Error) {
+        let place = item.frame.map { "\(item.name) frame \($0)" } ?? item.name
+        FileHandle.standardError.write(Data("error: \(place): \(error)\n".utf8))
     }
 
     /// Video frames carry their frame number: `"frame":N` is added after the result's opening brace.

@@ -56,7 +56,7 @@ import Testing
         for (line, image) in zip(lines, images) {
             let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             #expect(Set(json.keys) == ["image", "width", "height", "timestampMs", "hands"])
-            #expect(json["image"] as? String == image)
+            #expect(json["image"] as? String == Self.handsDirectory + "/" + image, "the path as given")
             #expect(json["timestampMs"] as? Int == 0)
             let golden = try Self.golden(image, numHands: 2)
             #expect(json["width"] as? Int == golden["width"] as? Int)
