@@ -140,9 +140,16 @@ extension PixelImage {
     /// A YUV 4:2:0 image with two planes (`.nv12` or `.nv21`) that owns its planes.
     ///
     /// - Parameters:
+    ///   - width: width in pixels (even).
+    ///   - height: height in pixels (even).
+    ///   - format: `.nv12` (U before V) or `.nv21` (V before U).
     ///   - luma: the Y plane, `height` rows of `width` bytes, `lumaBytesPerRow` apart (default `width`).
+    ///   - lumaBytesPerRow: the Y plane's row stride.
     ///   - chroma: the interleaved chroma plane, `height / 2` rows of `width` bytes (`width / 2` pairs),
     ///     `chromaBytesPerRow` apart (default `width`).
+    ///   - chromaBytesPerRow: the chroma plane's row stride.
+    ///   - encoding: the levels' range and matrix (default BT.601 video range, OpenCV's `cvtColor`).
+    ///   - orientation: how the stored pixels are meant to be displayed.
     /// - Throws: `ImageError.formatMismatch` for another format, `.oddYUVDimensions` for an odd width or height,
     ///   `.strideTooShort` or `.truncated` for a plane that cannot hold its rows, `.invalidDimensions` /
     ///   `.tooLarge` as for any image.
@@ -168,9 +175,16 @@ extension PixelImage {
     /// A YUV 4:2:0 image with three planes (`.i420`) that owns its planes.
     ///
     /// - Parameters:
+    ///   - width: width in pixels (even).
+    ///   - height: height in pixels (even).
     ///   - luma: the Y plane, `height` rows of `width` bytes, `lumaBytesPerRow` apart (default `width`).
+    ///   - lumaBytesPerRow: the Y plane's row stride.
     ///   - u: the U plane, `height / 2` rows of `width / 2` bytes, `uBytesPerRow` apart (default `width / 2`).
+    ///   - uBytesPerRow: the U plane's row stride.
     ///   - v: the V plane, likewise.
+    ///   - vBytesPerRow: the V plane's row stride.
+    ///   - encoding: the levels' range and matrix (default BT.601 video range, OpenCV's `cvtColor`).
+    ///   - orientation: how the stored pixels are meant to be displayed.
     /// - Throws: as `init(width:height:biPlanarFormat:luma:lumaBytesPerRow:chroma:chromaBytesPerRow:encoding:orientation:)`.
     public init(
         width: Int, height: Int, i420Luma luma: [UInt8], lumaBytesPerRow: Int? = nil, u: [UInt8],

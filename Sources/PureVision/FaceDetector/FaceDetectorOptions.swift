@@ -33,5 +33,6 @@ public struct FaceDetectorResult: Sendable, Hashable, Codable {
     /// tragion (the subject's right and left).
     public var detections: [Detection]
 
+    /// Creates a result from its detections.
     public init(detections: [Detection]) { self.detections = detections }
 }

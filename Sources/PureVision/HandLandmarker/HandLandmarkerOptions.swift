@@ -73,6 +73,7 @@ public struct HandLandmarkerResult: Sendable, Hashable, Codable {
     /// Per hand, the 21 landmarks in metres, around the hand's approximate geometric centre.
     public var worldLandmarks: [[Landmark]]
 
+    /// Creates a result from per-hand arrays of equal length.
     public init(handedness: [[ResultCategory]], landmarks: [[NormalizedLandmark]], worldLandmarks: [[Landmark]]) {
         self.handedness = handedness
         self.landmarks = landmarks
@@ -88,8 +89,11 @@ public struct HandLandmarkerResult: Sendable, Hashable, Codable {
 
     /// One detected hand.
     public struct Hand: Sendable, Hashable {
+        /// Left or right hand, with its score.
         public var handedness: ResultCategory?
+        /// The 21 landmarks, image-normalized.
         public var landmarks: [NormalizedLandmark]
+        /// The 21 landmarks in metres, from the hand's centre.
         public var worldLandmarks: [Landmark]
     }
 }

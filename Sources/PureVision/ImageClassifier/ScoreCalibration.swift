@@ -12,9 +12,13 @@ import PureVisionTFLite
 public struct ScoreCalibration: Sendable, Hashable {
     /// One class's parameters.
     public struct Sigmoid: Sendable, Hashable {
+        /// Multiplies the sigmoid: `scale / (1 + exp(-(slope · f(x) + offset)))`.
         public var scale: Float
+        /// The sigmoid's slope.
         public var slope: Float
+        /// The sigmoid's offset.
         public var offset: Float
+        /// Scores below this become the default score (absent: no floor).
         public var minScore: Float?
     }
 

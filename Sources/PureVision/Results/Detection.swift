@@ -9,6 +9,7 @@ public struct BoundingBox: Sendable, Hashable, Codable {
     /// Height, in pixels.
     public var height: Int
 
+    /// Creates a box from its top-left corner and size, in pixels.
     public init(originX: Int, originY: Int, width: Int, height: Int) {
         self.originX = originX
         self.originY = originY
@@ -28,6 +29,7 @@ public struct ResultCategory: Sendable, Hashable, Codable {
     /// The label in the requested display-name locale, when there is one.
     public var displayName: String?
 
+    /// Creates a category.
     public init(index: Int, score: Float, categoryName: String? = nil, displayName: String? = nil) {
         self.index = index
         self.score = score
@@ -38,9 +40,12 @@ public struct ResultCategory: Sendable, Hashable, Codable {
 
 /// A point normalized to the input image: x and y in [0, 1] when inside it.
 public struct NormalizedKeypoint: Sendable, Hashable, Codable {
+    /// Horizontal position, normalized by the image width.
     public var x: Float
+    /// Vertical position, normalized by the image height.
     public var y: Float
 
+    /// Creates a keypoint at normalized (`x`, `y`).
     public init(x: Float, y: Float) {
         self.x = x
         self.y = y
@@ -57,6 +62,7 @@ public struct Detection: Sendable, Hashable, Codable {
     /// left ear tragion — the subject's right and left).
     public var keypoints: [NormalizedKeypoint]
 
+    /// Creates a detection.
     public init(boundingBox: BoundingBox, categories: [ResultCategory], keypoints: [NormalizedKeypoint]) {
         self.boundingBox = boundingBox
         self.categories = categories
