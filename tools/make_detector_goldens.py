@@ -45,7 +45,11 @@ from mediapipe.tasks.python.vision.core.image_processing_options import ImagePro
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = os.path.join(REPO_ROOT, "Tests", "PureVisionTests", "Fixtures", "detector")
 MODEL = os.path.join(REPO_ROOT, "Models", "efficientdet_lite0.tflite")
-PHOTO_DIR = os.environ.get("PUREVISION_TESTDATA", "/work/shared/testdata")
+# The original photos (people/ and objects/ are not all committed at full size): PUREVISION_TESTDATA names the folder
+# of the shared test photos (the layout of the committed Tests/PureVisionImageTests/Fixtures/photos/ plus people/).
+PHOTO_DIR = os.environ.get("PUREVISION_TESTDATA", "")
+if not PHOTO_DIR:
+    raise SystemExit("set PUREVISION_TESTDATA to the folder of the shared test photos (faces/, hands/, objects/, people/)")
 MAX_SIDE = 400
 COMMAND = "python3 tools/make_detector_goldens.py"
 

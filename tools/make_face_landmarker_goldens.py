@@ -63,7 +63,7 @@ VIDEO_TIMESTEP_MS = 33
 
 FACTS = ("google-ai-edge/mediapipe v0.10.14, mediapipe/tasks/cc/vision/face_landmarker/ "
          "(face_landmarker_graph.cc, face_landmarks_detector_graph.cc, face_blendshapes_graph.cc) and "
-         "tasks/cc/vision/face_geometry/; the facts are restated in /work/shared/docs/tasks/face-landmarker.md")
+         "tasks/cc/vision/face_geometry/; the facts are restated in the project's notes on MediaPipe's face landmarker")
 CONVENTIONS = (
     "Landmarks are normalized to the unrotated input image (x / width, y / height, z on the scale of x). Blendshapes "
     "are MediaPipe's face_blendshapes[i]: 52 categories in index order (index, score, category_name). matrix is "

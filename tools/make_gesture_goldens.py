@@ -69,7 +69,7 @@ FACTS = {
                    "threshold: option, else metadata ScoreThresholdingOptions, else none",
     "combining": "combined_prediction_calculator.cc: first list whose argmax is not 'None' wins, else the first "
                  "'None'; empty lists are skipped; no prediction -> hand skipped; no gesture at all -> empty result",
-    "doc": "/work/shared/docs/tasks/gesture-recognizer.md",
+    "doc": "the project's notes on MediaPipe's gesture recognizer",
 }
 
 

@@ -55,7 +55,11 @@ OUT_DIR = os.path.join(REPO_ROOT, "Tests", "PureVisionTests", "Fixtures", "pose"
 MASK_DIR = os.path.join(OUT_DIR, "masks")
 VIDEO_DIR = os.path.join(OUT_DIR, "video")
 MODEL = os.path.join("Models", "pose_landmarker_full.task")
-PHOTO_DIR = os.environ.get("PUREVISION_TESTDATA", "/work/shared/testdata")
+# The original photos (people/ and objects/ are not all committed at full size): PUREVISION_TESTDATA names the folder
+# of the shared test photos (the layout of the committed Tests/PureVisionImageTests/Fixtures/photos/ plus people/).
+PHOTO_DIR = os.environ.get("PUREVISION_TESTDATA", "")
+if not PHOTO_DIR:
+    raise SystemExit("set PUREVISION_TESTDATA to the folder of the shared test photos (faces/, hands/, objects/, people/)")
 COMMAND = "python3 tools/make_pose_goldens.py"
 
 # (fixture stem, file under testdata, source line from testdata/SOURCES.md)
