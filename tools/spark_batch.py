@@ -48,7 +48,8 @@ def main() -> int:
             .map(str.strip).filter(bool).repartition(args.partitions)
         # purevision exits with 1 when some inputs failed (their error lines are rows like the others), so the exit
         # status is not checked; a partition whose process wrote nothing leaves the job without rows.
-        rows = paths.pipe(" ".join(shlex.quote(part) for part in command), checkCode=False)
+        # Cached: reading JSON infers the schema in one pass and writes in another, which would run the pipe twice.
+        rows = paths.pipe(" ".join(shlex.quote(part) for part in command), checkCode=False).cache()
         spark.read.json(rows).write.mode("overwrite").json(args.output_dir)
         elapsed = time.monotonic() - started
         written = spark.read.json(args.output_dir)
