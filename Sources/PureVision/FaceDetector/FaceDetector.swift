@@ -167,26 +167,9 @@ final class FaceDetectionPipeline: Sendable {
         } catch {
             throw Self.taskError(error)
         }
-        let (decoded, transform) = try loaded.interpreter.withSession {
-            session throws(VisionTaskError) -> ([NormalizedDetection], ImageToTensorResult) in
-            let input = session.floatInput(0)
-            guard let inputBase = input.baseAddress else { throw .model("the model input is empty") }
-            let transform: ImageToTensorResult
-            do throws(PreprocessingError) {
-                transform = try converter.convert(image, rect: rect, into: inputBase)
-            } catch {
-                throw Self.taskError(error)
-            }
-            session.invoke()
-            do throws(DetectionError) {
-                let detections = try DetectionDecoder.decode(
-                    rawBoxes: session.floatOutput(boxesOutput), rawScores: session.floatOutput(scoresOutput),
-                    anchors: anchors, options: decoderOptions)
-                return (detections, transform)
-            } catch {
-                throw .model("decoding: \(error)")
-            }
-        }
+        let (decoded, transform) = try loaded.detectSSD(
+            image, rect: rect, converter: converter, boxesOutput: boxesOutput, scoresOutput: scoresOutput,
+            anchors: anchors, options: decoderOptions, stage: "face")
         let kept = NonMaxSuppression.suppress(decoded, options: suppression) ?? []
         do throws(DetectionError) {
             return try DetectionProjection.project(kept, matrix: transform.matrix)

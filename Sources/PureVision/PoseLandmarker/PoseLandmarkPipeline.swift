@@ -166,25 +166,9 @@ final class PoseLandmarkPipeline: @unchecked Sendable {
         counterLock.lock()
         detections += 1
         counterLock.unlock()
-        let (decoded, transform) = try detector.interpreter.withSession {
-            session throws(VisionTaskError) -> ([NormalizedDetection], ImageToTensorResult) in
-            guard let input = session.floatInput(0).baseAddress else { throw .model("empty detector input") }
-            let transform: ImageToTensorResult
-            do throws(PreprocessingError) {
-                transform = try detectorConverter.convert(image, rect: rect, into: input)
-            } catch {
-                throw FaceDetectionPipeline.taskError(error)
-            }
-            session.invoke()
-            do throws(DetectionError) {
-                let found = try DetectionDecoder.decode(
-                    rawBoxes: session.floatOutput(boxesOutput), rawScores: session.floatOutput(scoresOutput),
-                    anchors: anchors, options: decoderOptions)
-                return (found, transform)
-            } catch {
-                throw .model("pose decoding: \(error)")
-            }
-        }
+        let (decoded, transform) = try detector.detectSSD(
+            image, rect: rect, converter: detectorConverter, boxesOutput: boxesOutput, scoresOutput: scoresOutput,
+            anchors: anchors, options: decoderOptions, stage: "pose")
         let kept = NonMaxSuppression.suppress(decoded, options: PoseRegion.suppression) ?? []
         var regions: [NormalizedRect] = []
         for detection in kept {
