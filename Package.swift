@@ -108,7 +108,9 @@ let package = Package(
             name: "PureVisionMLKitTests", dependencies: ["PureVisionMLKit", "PureVision", "PureVisionTestSupport"]),
         .testTarget(
             name: "PureVisionCLITests",
-            dependencies: ["PureVisionCLI", "PureVision", "PureVisionEngine", "PureVisionImage", "PureVisionTestSupport"]),
+            dependencies: [
+                "PureVisionCLI", "PureVision", "PureVisionEngine", "PureVisionImage", "PureVisionTestSupport",
+            ]),
         .testTarget(
             name: "PureVisionEngineTests",
             dependencies: ["PureVisionEngine", "PureVisionTFLite", "PureVisionTestSupport"],

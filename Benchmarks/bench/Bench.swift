@@ -1,7 +1,7 @@
-import PureVisionEngine
 import Foundation
-import PureVisionKernels
 import PureVisionCore
+import PureVisionEngine
+import PureVisionKernels
 import PureVisionTestSupport
 
 /// Runs the configured measurements and prints one line per (name, thread count).

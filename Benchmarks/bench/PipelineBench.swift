@@ -1,6 +1,6 @@
 import Foundation
-import PureVisionImage
 import PureVision
+import PureVisionImage
 
 /// End-to-end task latency, image already decoded (as MediaPipe's figures are taken): preprocessing, inference and
 /// post-processing, per call.

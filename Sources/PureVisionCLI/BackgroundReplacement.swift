@@ -38,8 +38,9 @@ enum BackgroundReplacement {
         case .color(let color):
             backdrop = (0..<(width * height)).flatMap { _ in [color.r, color.g, color.b] }
         case .image(let other):
-            backdrop = Self.stretched(Self.packedRGB(other), width: other.width, height: other.height,
-                                      toWidth: width, toHeight: height)
+            backdrop = Self.stretched(
+                Self.packedRGB(other), width: other.width, height: other.height,
+                toWidth: width, toHeight: height)
         }
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         for p in 0..<(width * height) {

@@ -1,6 +1,6 @@
 import Foundation
-import PureVisionImage
 import PureVision
+import PureVisionImage
 
 /// `purevision classify IMAGE... [--model PATH] [--max-results K] [--score-threshold X] [--allow a,b] [--deny a,b]
 /// [--normalization MEAN,STD] [--labels FILE] [--json]`
@@ -47,7 +47,9 @@ enum ClassifyCommand {
                 let result = try classifier.classify(image: try item.image())
                 var lines = ["\(item.displayName):"]
                 for head in result.classifications {
-                    if result.classifications.count > 1 { lines.append("  head \(head.headIndex) \(head.headName ?? "")") }
+                    if result.classifications.count > 1 {
+                        lines.append("  head \(head.headIndex) \(head.headName ?? "")")
+                    }
                     for category in head.categories {
                         let label =
                             category.displayName.flatMap { $0.isEmpty ? nil : $0 }

@@ -1,6 +1,6 @@
-import PureVisionEngine
 import Foundation
 import PureVisionCore
+import PureVisionEngine
 
 /// Dispatches `purevision SUBCOMMAND …`.
 enum CommandLineTool {

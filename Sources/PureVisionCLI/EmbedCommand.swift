@@ -46,7 +46,6 @@ enum EmbedCommand {
         }
     }
 
-
     static func similarity(_ arguments: [String]) throws {
         let parsed = try ParsedArguments(arguments, valueOptions: ["--model"], flagOptions: [])
         guard parsed.positional.count == 2 else {
@@ -67,7 +66,8 @@ enum EmbedCommand {
             if let floats = e.floatEmbedding {
                 values = #""floatEmbedding":[\#(floats.map { "\($0)" }.joined(separator: ","))]"#
             } else {
-                values = #""quantizedEmbedding":[\#((e.quantizedEmbedding ?? []).map(String.init).joined(separator: ","))]"#
+                values =
+                    #""quantizedEmbedding":[\#((e.quantizedEmbedding ?? []).map(String.init).joined(separator: ","))]"#
             }
             return #"{"headIndex":\#(e.headIndex),"headName":\#(JSONText.quoted(e.headName ?? "")),\#(values)}"#
         }

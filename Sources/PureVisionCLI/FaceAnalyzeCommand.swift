@@ -1,6 +1,6 @@
 import Foundation
-import PureVisionImage
 import PureVision
+import PureVisionImage
 
 /// `purevision face-analyze IMAGE... [--accurate] [--landmarks] [--contours] [--classify] [--mode image|video]
 /// [--json] [--out DIR]`

@@ -1,6 +1,6 @@
 import Foundation
-import PureVisionImage
 import PureVision
+import PureVisionImage
 
 /// `purevision faces IMAGE... [--model PATH] [--min-confidence X] [--json] [--out DIR]`
 enum FacesCommand {
@@ -39,9 +39,11 @@ enum FacesCommand {
         let detections = result.detections.map { d in
             let b = d.boundingBox
             let keypoints = d.keypoints.map { "[\($0.x),\($0.y)]" }.joined(separator: ",")
-            return #"{"score":\#(d.categories.first?.score ?? 0),"boundingBox":[\#(b.originX),\#(b.originY),\#(b.width),\#(b.height)],"keypoints":[\#(keypoints)]}"#
+            return
+                #"{"score":\#(d.categories.first?.score ?? 0),"boundingBox":[\#(b.originX),\#(b.originY),\#(b.width),\#(b.height)],"keypoints":[\#(keypoints)]}"#
         }
-        return #"{"image":\#(JSONText.quoted(name)),"width":\#(image.width),"height":\#(image.height),"detections":[\#(detections.joined(separator: ","))]}"#
+        return
+            #"{"image":\#(JSONText.quoted(name)),"width":\#(image.width),"height":\#(image.height),"detections":[\#(detections.joined(separator: ","))]}"#
     }
 
     /// Draws each face's box, keypoints and score on a copy of the image.
@@ -51,7 +53,8 @@ enum FacesCommand {
         let colors: [RGBColor] = [.red, .green, .blue, .yellow, .cyan, .magenta]
         for detection in result.detections {
             let b = detection.boundingBox
-            canvas.drawRectangle(x: b.originX, y: b.originY, width: b.width, height: b.height, color: .green, thickness: thickness)
+            canvas.drawRectangle(
+                x: b.originX, y: b.originY, width: b.width, height: b.height, color: .green, thickness: thickness)
             for (index, point) in detection.keypoints.enumerated() {
                 canvas.drawCircle(
                     center: (Double(point.x) * Double(image.width), Double(point.y) * Double(image.height)),
@@ -72,7 +75,8 @@ enum BundledModels {
         let manager = FileManager.default
         let local = "Models/" + name
         if manager.fileExists(atPath: local) { return local }
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent()
         while directory.path != "/" {
             let candidate = directory.appendingPathComponent("Models").appendingPathComponent(name).path
             if manager.fileExists(atPath: candidate) { return candidate }

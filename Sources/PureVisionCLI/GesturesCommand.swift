@@ -50,9 +50,11 @@ enum GesturesCommand {
             let gestures = hand.gestures.map(category).joined(separator: ",")
             let landmarks = hand.landmarks.map { "[\($0.x),\($0.y),\($0.z)]" }.joined(separator: ",")
             let world = hand.worldLandmarks.map { "[\($0.x),\($0.y),\($0.z)]" }.joined(separator: ",")
-            return #"{"gestures":[\#(gestures)],"handedness":\#(category(hand.handedness)),"landmarks":[\#(landmarks)],"worldLandmarks":[\#(world)]}"#
+            return
+                #"{"gestures":[\#(gestures)],"handedness":\#(category(hand.handedness)),"landmarks":[\#(landmarks)],"worldLandmarks":[\#(world)]}"#
         }
-        return #"{"image":\#(JSONText.quoted(name)),"width":\#(image.width),"height":\#(image.height),"timestampMs":\#(timestamp),"hands":[\#(hands.joined(separator: ","))]}"#
+        return
+            #"{"image":\#(JSONText.quoted(name)),"width":\#(image.width),"height":\#(image.height),"timestampMs":\#(timestamp),"hands":[\#(hands.joined(separator: ","))]}"#
     }
 
     /// The hand landmarker's drawing (skeleton, landmarks, handedness) with each hand's gesture name above its wrist.

@@ -1,6 +1,6 @@
 import Foundation
-import PureVisionImage
 import PureVision
+import PureVisionImage
 
 /// `purevision hands IMAGE... [--model PATH] [--num-hands N] [--mode image|video] [--json] [--out DIR]`
 enum HandsCommand {
@@ -50,7 +50,8 @@ enum HandsCommand {
             let world = hand.worldLandmarks.map { "[\($0.x),\($0.y),\($0.z)]" }.joined(separator: ",")
             return #"{"handedness":\#(handedness),"landmarks":[\#(landmarks)],"worldLandmarks":[\#(world)]}"#
         }
-        return #"{"image":\#(JSONText.quoted(name)),"width":\#(image.width),"height":\#(image.height),"timestampMs":\#(timestamp),"hands":[\#(hands.joined(separator: ","))]}"#
+        return
+            #"{"image":\#(JSONText.quoted(name)),"width":\#(image.width),"height":\#(image.height),"timestampMs":\#(timestamp),"hands":[\#(hands.joined(separator: ","))]}"#
     }
 
     /// Draws each hand's skeleton and landmarks, and its handedness, on a copy of the image.
@@ -58,7 +59,9 @@ enum HandsCommand {
         var canvas = ImageCanvas(image: image)
         let thickness = max(2, min(image.width, image.height) / 250)
         for hand in result.hands {
-            let points = hand.landmarks.map { (Double($0.x) * Double(image.width), Double($0.y) * Double(image.height)) }
+            let points = hand.landmarks.map {
+                (Double($0.x) * Double(image.width), Double($0.y) * Double(image.height))
+            }
             for (a, b) in connections {
                 canvas.drawLine(from: points[a], to: points[b], color: .green, thickness: Double(thickness))
             }

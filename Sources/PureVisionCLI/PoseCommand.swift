@@ -54,9 +54,11 @@ enum PoseCommand {
         let poses = zip(result.landmarks, result.worldLandmarks).map { landmarks, world -> String in
             let normalized = landmarks.map { "[\($0.x),\($0.y),\($0.z),\($0.visibility ?? 0),\($0.presence ?? 0)]" }
             let metres = world.map { "[\($0.x),\($0.y),\($0.z),\($0.visibility ?? 0),\($0.presence ?? 0)]" }
-            return #"{"landmarks":[\#(normalized.joined(separator: ","))],"worldLandmarks":[\#(metres.joined(separator: ","))]}"#
+            return
+                #"{"landmarks":[\#(normalized.joined(separator: ","))],"worldLandmarks":[\#(metres.joined(separator: ","))]}"#
         }
-        return #"{"image":\#(JSONText.quoted(name)),"width":\#(image.width),"height":\#(image.height),"timestampMs":\#(timestamp),"poses":[\#(poses.joined(separator: ","))]}"#
+        return
+            #"{"image":\#(JSONText.quoted(name)),"width":\#(image.width),"height":\#(image.height),"timestampMs":\#(timestamp),"poses":[\#(poses.joined(separator: ","))]}"#
     }
 
     /// Draws each pose's skeleton (MediaPipe's 35 connections) and its landmarks on a copy of the image; landmarks

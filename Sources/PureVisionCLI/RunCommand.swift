@@ -1,6 +1,6 @@
-import PureVisionEngine
 import Foundation
 import PureVisionCore
+import PureVisionEngine
 
 /// `purevision run MODEL --input IN.npy … --output-dir DIR [--threads N] [--reference]`
 enum RunCommand {

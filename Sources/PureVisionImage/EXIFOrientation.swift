@@ -64,10 +64,12 @@ package enum EXIFOrientationReader {
             let length = Int(jpeg[position + 2]) << 8 | Int(jpeg[position + 3])
             guard length >= 2, position + 2 + length <= jpeg.count else { return nil }
             let segment = (position + 4)..<(position + 2 + length)
-            if marker == 0xE1, segment.count >= 6, jpeg[segment.lowerBound..<segment.lowerBound + 6].elementsEqual(
-                [0x45, 0x78, 0x69, 0x66, 0x00, 0x00])
+            if marker == 0xE1, segment.count >= 6,
+                jpeg[segment.lowerBound..<segment.lowerBound + 6].elementsEqual(
+                    [0x45, 0x78, 0x69, 0x66, 0x00, 0x00])
             {
-                return tagValue(tiff: UnsafeBufferPointer(rebasing: jpeg[(segment.lowerBound + 6)..<segment.upperBound]))
+                return tagValue(
+                    tiff: UnsafeBufferPointer(rebasing: jpeg[(segment.lowerBound + 6)..<segment.upperBound]))
             }
             position = segment.upperBound
         }

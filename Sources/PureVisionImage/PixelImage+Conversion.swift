@@ -9,7 +9,8 @@ extension PixelImage {
     public func converted(to format: PixelFormat) -> PixelImage {
         if format.isYUV { return encodedAsYUV(format, encoding: .videoBT601) }
         if self.format.isYUV {
-            let channels = format.channelCount, width = width
+            let channels = format.channelCount
+            let width = width
             var output = [UInt8](repeating: 0, count: width * height * channels)
             output.withUnsafeMutableBufferPointer { out in
                 forEachYUVPixel { x, y, r, g, b in
@@ -20,9 +21,13 @@ extension PixelImage {
             return PixelImage(
                 validatedWidth: width, height: height, format: format, packedPixels: output, orientation: orientation)
         }
-        let sourceChannels = self.format.channelCount, targetChannels = format.channelCount
-        let source = self.format, target = format
-        let width = width, height = height, stride = bytesPerRow
+        let sourceChannels = self.format.channelCount
+        let targetChannels = format.channelCount
+        let source = self.format
+        let target = format
+        let width = width
+        let height = height
+        let stride = bytesPerRow
         var output = [UInt8](repeating: 0, count: width * height * targetChannels)
         withUnsafePixels { raw in
             output.withUnsafeMutableBufferPointer { out in

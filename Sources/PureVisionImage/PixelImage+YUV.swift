@@ -389,7 +389,9 @@ extension PixelImage {
         var v = u
         func level(_ value: Double) -> UInt8 { UInt8(min(max((value + 0.5).rounded(.down), 0), 255)) }
         rgb.withUnsafePixels { raw in
-            let width = width, height = height, stride = rgb.bytesPerRow
+            let width = width
+            let height = height
+            let stride = rgb.bytesPerRow
             func pixel(_ x: Int, _ y: Int) -> (Double, Double, Double) {
                 let offset = min(y, height - 1) * stride + min(x, width - 1) * 3
                 return (Double(raw[offset]), Double(raw[offset + 1]), Double(raw[offset + 2]))

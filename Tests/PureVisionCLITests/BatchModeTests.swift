@@ -41,7 +41,9 @@ import Testing
         let run = try CLIProcess.run(["hands", "--paths-from", list, "--json"])
         let lines = run.stdout.split(separator: "\n").map(String.init)
         try #require(lines.count == 5, "one line per non-blank input: \(run.stdout)")
-        let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let objects = try lines.map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
         #expect(objects.map { $0["image"] as? String } == [good, missing, truncated, text, good])
         let kinds = objects.map { ($0["error"] as? [String: Any])?["kind"] as? String }
         #expect(kinds == [nil, "unreadable", "notAnImage", "notAnImage", nil])
@@ -78,7 +80,8 @@ import Testing
     }
 
     @Test func aDamagedY4MStreamEndsWithAnErrorLine() throws {
-        var clip = try Fixtures.bytes(atPath: Fixtures.testFile("PureVisionImageTests/Fixtures/y4m/yuv420_34x26_ntsc.y4m"))
+        var clip = try Fixtures.bytes(
+            atPath: Fixtures.testFile("PureVisionImageTests/Fixtures/y4m/yuv420_34x26_ntsc.y4m"))
         clip.removeLast(100)
         let run = try CLIProcess.run(["hands", "--mode", "video", "-", "--json"], input: clip)
         let lines = run.stdout.split(separator: "\n")

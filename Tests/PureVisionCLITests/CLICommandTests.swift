@@ -1,10 +1,10 @@
 import Foundation
 import PureVision
-import PureVisionEngine
 import PureVisionCore
+import PureVisionEngine
 import PureVisionImage
-import Testing
 import PureVisionTestSupport
+import Testing
 
 /// The `purevision` command line, run as a subprocess on the fixtures: every subcommand's JSON output against the
 /// library's result for the same options, its `--out` files, and its documented error paths (missing file, not an
@@ -116,8 +116,12 @@ import PureVisionTestSupport
             let landmarks = try #require(json["landmarks"] as? [[Any]])
             let world = try #require(json["worldLandmarks"] as? [[Any]])
             try #require(landmarks.count == 21 && world.count == 21 && hand.landmarks.count == 21)
-            for (pair, point) in zip(landmarks, hand.landmarks) { #expect(CLI.floats(pair) == [point.x, point.y, point.z]) }
-            for (pair, point) in zip(world, hand.worldLandmarks) { #expect(CLI.floats(pair) == [point.x, point.y, point.z]) }
+            for (pair, point) in zip(landmarks, hand.landmarks) {
+                #expect(CLI.floats(pair) == [point.x, point.y, point.z])
+            }
+            for (pair, point) in zip(world, hand.worldLandmarks) {
+                #expect(CLI.floats(pair) == [point.x, point.y, point.z])
+            }
         }
     }
 
@@ -181,7 +185,8 @@ import PureVisionTestSupport
         let json = try #require(lines[0]["faces"] as? [[String: Any]])
         try #require(json.count == faces.count && faces.count == 1)
         let (face, line) = (faces[0], json[0])
-        #expect(CLI.floats(line["frame"]) == [face.frame.originX, face.frame.originY, face.frame.width, face.frame.height])
+        #expect(
+            CLI.floats(line["frame"]) == [face.frame.originX, face.frame.originY, face.frame.width, face.frame.height])
         #expect(CLI.float(line["headEulerAngleY"]) == face.headEulerAngleY)
         #expect(CLI.float(line["smilingProbability"]) == face.smilingProbability)
         #expect(CLI.float(line["leftEyeOpenProbability"]) == face.leftEyeOpenProbability)
@@ -196,7 +201,8 @@ import PureVisionTestSupport
         try CLI.expectAnnotatedImage(at: directory + "/astronaut_scale50_face_analysis.png", like: image)
 
         // Flags off: the values are absent. Video mode: tracking IDs and timestamps 33 ms apart.
-        let plain = try CLI.jsonLines(try CLI.succeed(["face-analyze", Self.face, Self.face, "--mode", "video", "--json"]))
+        let plain = try CLI.jsonLines(
+            try CLI.succeed(["face-analyze", Self.face, Self.face, "--mode", "video", "--json"]))
         try #require(plain.count == 2)
         #expect(plain.map { $0["timestampMs"] as? Int } == [0, 33])
         let first = try #require((plain[0]["faces"] as? [[String: Any]])?.first)
@@ -243,21 +249,25 @@ import PureVisionTestSupport
         }
         // --allow keeps only the named classes, in score order; --score-threshold drops the rest.
         let allowed = try CLI.jsonLines(
-            try CLI.succeed(["classify", Self.object, "--json", "--allow", "tabby,tiger cat", "--score-threshold", "0"]))
+            try CLI.succeed(["classify", Self.object, "--json", "--allow", "tabby,tiger cat", "--score-threshold", "0"])
+        )
         let names = ((allowed.first?["classifications"] as? [[String: Any]])?.first?["categories"] as? [[String: Any]])?
             .compactMap { $0["categoryName"] as? String }
         #expect(Set(names ?? []) == ["tabby", "tiger cat"])
         let human = try CLI.succeed(["classify", Self.object, "--max-results", "1"])
-        let top = try #require(try classifier.classify(image: try PixelImage(contentsOfFile: Self.object))
-            .classifications.first?.categories.first)
-        #expect(human.lines.count == 2 && human.lines[1].hasSuffix("\(top.categoryName ?? "?") (\(top.index))"), "\(human)")
+        let top = try #require(
+            try classifier.classify(image: try PixelImage(contentsOfFile: Self.object))
+                .classifications.first?.categories.first)
+        #expect(
+            human.lines.count == 2 && human.lines[1].hasSuffix("\(top.categoryName ?? "?") (\(top.index))"), "\(human)")
     }
 
     @Test func classifyInt8WithNormalizationAndLabels() throws {
         let directory = try CLI.scratchDirectory("classify-int8")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let labels = directory + "/labels.txt"
-        try (0..<1000).map { "class \($0)" }.joined(separator: "\n").write(toFile: labels, atomically: true, encoding: .utf8)
+        try (0..<1000).map { "class \($0)" }.joined(separator: "\n").write(
+            toFile: labels, atomically: true, encoding: .utf8)
         let int8 = Fixtures.model("efficientnet_lite0_int8.tflite")
         let lines = try CLI.jsonLines(
             try CLI.succeed([
@@ -290,13 +300,18 @@ import PureVisionTestSupport
         try CLI.fail(["classify", text], message: ["unsupported image format"])
         try CLI.fail(["classify", Self.object, "--max-results", "many"], message: ["--max-results takes an integer"])
         try CLI.fail(["classify", Self.object, "--max-results", "0"], message: ["maxResults"])
-        try CLI.fail(["classify", Self.object, "--score-threshold", "x"], message: ["--score-threshold takes a number"])
+        try CLI.fail(
+            ["classify", Self.object, "--score-threshold", "x"], message: ["--score-threshold takes a number"])
         try CLI.fail(["classify", Self.object, "--normalization", "127"], message: ["--normalization takes MEAN,STD"])
-        try CLI.fail(["classify", Self.object, "--normalization", "127,0"], message: ["--normalization takes MEAN,STD"])
+        try CLI.fail(
+            ["classify", Self.object, "--normalization", "127,0"], message: ["--normalization takes MEAN,STD"])
         try CLI.fail(["classify", Self.object, "--allow", "tabby", "--deny", "tench"], message: [])
-        try CLI.fail(["classify", Self.object, "--labels", CLI.missingFile, "--model",
-                      Fixtures.model("efficientnet_lite0_int8.tflite"), "--normalization", "127,128"],
-                     message: [])
+        try CLI.fail(
+            [
+                "classify", Self.object, "--labels", CLI.missingFile, "--model",
+                Fixtures.model("efficientnet_lite0_int8.tflite"), "--normalization", "127,128",
+            ],
+            message: [])
         // A detector is not a classifier.
         try CLI.fail(["classify", Self.object, "--model", Fixtures.model("hand_landmarker.task")], message: [])
     }
@@ -305,7 +320,8 @@ import PureVisionTestSupport
 
     @Test func labelsPrintsTheModelsLabels() throws {
         let output = try CLI.succeed(["labels", Fixtures.model("efficientnet_lite0.tflite")])
-        let expected = try ImageClassifier.labels(of: BaseOptions(modelAssetPath: Fixtures.model("efficientnet_lite0.tflite")))
+        let expected = try ImageClassifier.labels(
+            of: BaseOptions(modelAssetPath: Fixtures.model("efficientnet_lite0.tflite")))
         try #require(expected.count == 1)
         #expect(output.lines == expected[0].names)
         #expect(output.lines.count == 1000 && output.lines.first == "tench")
@@ -324,7 +340,8 @@ import PureVisionTestSupport
         let interpreter = try Interpreter(contentsOf: model)
         let description = try #require(interpreter.inputs.first)
         var random = SplitMix64(seed: 5)
-        let input = try Tensor(shape: description.shape, floats: random.signedUnitFloats(description.shape.elementCount))
+        let input = try Tensor(
+            shape: description.shape, floats: random.signedUnitFloats(description.shape.elementCount))
         let inputPath = directory + "/input.npy"
         try Data(NumpyFile.encode(input)).write(to: URL(fileURLWithPath: inputPath))
         let expected = try interpreter.run([input])
@@ -336,7 +353,8 @@ import PureVisionTestSupport
             for (index, tensor) in expected.enumerated() {
                 let written = try Fixtures.numpy(atPath: out + "/output_\(index).npy")
                 #expect(written.shape == tensor.shape && written.elementType == .float32)
-                let comparison = Comparison(written.floats, tensor.floats, tolerance: Tolerance(absolute: 1e-5, relative: 1e-5))
+                let comparison = Comparison(
+                    written.floats, tensor.floats, tolerance: Tolerance(absolute: 1e-5, relative: 1e-5))
                 #expect(comparison.passed, "output \(index), \(threads) threads: \(comparison)")
             }
         }
@@ -362,10 +380,14 @@ import PureVisionTestSupport
         try Data(NumpyFile.encode(try Tensor(shape: [1, 128, 128, 3], floats: [Float](repeating: 0, count: 49152))))
             .write(to: URL(fileURLWithPath: good))
         let wrongShape = directory + "/shape.npy"
-        try Data(NumpyFile.encode(try Tensor(shape: [1, 3], floats: [0, 0, 0]))).write(to: URL(fileURLWithPath: wrongShape))
+        try Data(NumpyFile.encode(try Tensor(shape: [1, 3], floats: [0, 0, 0]))).write(
+            to: URL(fileURLWithPath: wrongShape))
         let wrongType = directory + "/type.npy"
-        try Data(NumpyFile.encode(try Tensor(shape: [1, 128, 128, 3], elementType: .int8, bytes: [UInt8](repeating: 0, count: 49152))))
-            .write(to: URL(fileURLWithPath: wrongType))
+        try Data(
+            NumpyFile.encode(
+                try Tensor(shape: [1, 128, 128, 3], elementType: .int8, bytes: [UInt8](repeating: 0, count: 49152)))
+        )
+        .write(to: URL(fileURLWithPath: wrongType))
         let text = try CLI.notAnImage(in: directory, name: "bad.npy")
         let out = directory + "/out"
         try CLI.fail(["run", "--input", good, "--output-dir", out], message: ["run takes exactly one MODEL, got 0"])

@@ -1,7 +1,7 @@
 import Foundation
 import PureVisionImage
-import Testing
 import PureVisionTestSupport
+import Testing
 
 /// Shared helpers for the `purevision` command-line tests: run the built binary as a subprocess, read its JSON lines,
 /// make scratch directories and bad input files, and check error exits. Every subcommand's CLI tests (this file's
@@ -27,7 +27,8 @@ enum CLI {
         if let bundle = Bundle.main.executableURL?.resolvingSymlinksInPath() {
             candidates.append(bundle.deletingLastPathComponent())
         }
-        candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent())
+        candidates.append(
+            URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent())
         for directory in candidates {
             var url = directory
             // The xctest bundle may be a directory (Apple) whose executable sits a few levels down.
@@ -37,7 +38,8 @@ enum CLI {
                 url.deleteLastPathComponent()
             }
         }
-        throw FixtureError.missing("the purevision executable next to the test bundle (looked in \(candidates.map(\.path)))")
+        throw FixtureError.missing(
+            "the purevision executable next to the test bundle (looked in \(candidates.map(\.path)))")
     }
 
     /// Runs `purevision arguments…` in the package root and waits for it (no deadline: a hang fails the suite's
@@ -74,8 +76,9 @@ enum CLI {
     /// Runs a command that must succeed (exit 0, nothing on stderr) and returns its output.
     static func succeed(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Output {
         let output = try run(arguments)
-        try #require(output.status == 0, "purevision \(arguments.joined(separator: " ")): \(output)",
-                     sourceLocation: sourceLocation)
+        try #require(
+            output.status == 0, "purevision \(arguments.joined(separator: " ")): \(output)",
+            sourceLocation: sourceLocation)
         #expect(output.stderr.isEmpty, "stderr: \(output.stderr)", sourceLocation: sourceLocation)
         return output
     }
@@ -90,17 +93,20 @@ enum CLI {
         let command = "purevision \(arguments.joined(separator: " "))"
         #expect(output.status == 1, "\(command): \(output)", sourceLocation: sourceLocation)
         let errorLines = output.stderr.split(separator: "\n")
-        #expect(errorLines.count == 1 && output.stderr.hasPrefix("error: "), "\(command): \(output)",
-                sourceLocation: sourceLocation)
+        #expect(
+            errorLines.count == 1 && output.stderr.hasPrefix("error: "), "\(command): \(output)",
+            sourceLocation: sourceLocation)
         for fragment in fragments {
-            #expect(output.stderr.contains(fragment), "\(command): stderr lacks '\(fragment)': \(output.stderr)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                output.stderr.contains(fragment), "\(command): stderr lacks '\(fragment)': \(output.stderr)",
+                sourceLocation: sourceLocation)
         }
         return output
     }
 
     /// stdout's lines, each parsed as one JSON object.
-    static func jsonLines(_ output: Output, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
+    static func jsonLines(_ output: Output, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]]
+    {
         try output.lines.map { line in
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
             return try #require(object as? [String: Any], "not a JSON object: \(line)", sourceLocation: sourceLocation)

@@ -61,8 +61,10 @@ import Testing
     }
 
     static func maxDetections(_ name: String) -> Int {
-        ["fast_one_class_per_box": 10, "fast_ties": 12, "fast_two_classes_per_box_no_background": 6,
-         "regular_nms": 8, "fast_uint8": 7][name] ?? 1
+        [
+            "fast_one_class_per_box": 10, "fast_ties": 12, "fast_two_classes_per_box_no_background": 6,
+            "regular_nms": 8, "fast_uint8": 7,
+        ][name] ?? 1
     }
 
     @Test func optionsAreParsedFromFlexBuffers() throws {

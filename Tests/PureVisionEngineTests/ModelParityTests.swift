@@ -1,8 +1,8 @@
-import PureVisionEngine
 import Foundation
 import PureVisionCore
-import Testing
+import PureVisionEngine
 import PureVisionTestSupport
+import Testing
 
 /// Whole-model parity with LiteRT's builtin (reference) kernels on the bundled models: three SplitMix64-seeded inputs
 /// and one real photo per model, with the generated machine code (where this CPU runs it), with the Swift kernels

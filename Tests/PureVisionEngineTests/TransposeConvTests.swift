@@ -1,8 +1,8 @@
-import PureVisionEngine
 import Foundation
 import PureVisionCore
-import Testing
+import PureVisionEngine
 import PureVisionTestSupport
+import Testing
 
 /// TRANSPOSE_CONV (goldens from LiteRT, `tools/make_op_models.py`) and MediaPipe's custom `Convolution2DTransposeBias`
 /// (goldens from the reference semantics checked against MediaPipe, `tools/make_transpose_conv_bias_goldens.py`) in

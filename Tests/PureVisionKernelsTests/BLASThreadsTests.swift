@@ -1,19 +1,20 @@
 import Foundation
-import Testing
-
 import PureVisionKernels
+import Testing
 
 /// OpenBLAS must never start threads of its own beside the kernels' pool, whatever the environment says.
 @Suite struct BLASThreadsTests {
     #if os(Linux)
-    @Test func openBLASIsLoadedWithoutThreadsOfItsOwn() throws {
-        let before = ProcessInfo.processInfo.environment["OPENBLAS_NUM_THREADS"]
-        var c = [Float](repeating: 0, count: 4)
-        GEMM.multiply(m: 2, n: 2, k: 2, a: [1, 2, 3, 4], lda: 2, b: [5, 6, 7, 8], ldb: 2, layout: .kByN, c: &c, ldc: 2)
-        #expect(c == [19, 22, 43, 50])
-        #expect(GEMM.isBLASAvailable, "libopenblas0 is installed on Linux CI; GEMM fell back to its portable loops")
-        #expect(GEMM.blasThreadCount == 1)
-        #expect(ProcessInfo.processInfo.environment["OPENBLAS_NUM_THREADS"] == before, "the caller's value is restored")
-    }
+        @Test func openBLASIsLoadedWithoutThreadsOfItsOwn() throws {
+            let before = ProcessInfo.processInfo.environment["OPENBLAS_NUM_THREADS"]
+            var c = [Float](repeating: 0, count: 4)
+            GEMM.multiply(
+                m: 2, n: 2, k: 2, a: [1, 2, 3, 4], lda: 2, b: [5, 6, 7, 8], ldb: 2, layout: .kByN, c: &c, ldc: 2)
+            #expect(c == [19, 22, 43, 50])
+            #expect(GEMM.isBLASAvailable, "libopenblas0 is installed on Linux CI; GEMM fell back to its portable loops")
+            #expect(GEMM.blasThreadCount == 1)
+            #expect(
+                ProcessInfo.processInfo.environment["OPENBLAS_NUM_THREADS"] == before, "the caller's value is restored")
+        }
     #endif
 }

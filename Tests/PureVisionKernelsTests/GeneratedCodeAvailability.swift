@@ -30,7 +30,8 @@ enum GeneratedCode {
         if GeneratedCode.isRequired {
             #expect(
                 HostCPU.supportsGeneratedAVX2,
-                "PUREVISION_REQUIRE_GENERATED_CODE=1, but HostCPU.supportsGeneratedAVX2 is false: the generated-code suites would be skipped")
+                "PUREVISION_REQUIRE_GENERATED_CODE=1, but HostCPU.supportsGeneratedAVX2 is false: the generated-code suites would be skipped"
+            )
         }
     }
 }

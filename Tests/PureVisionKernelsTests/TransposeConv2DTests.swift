@@ -41,7 +41,8 @@ import Testing
             geometry: geometry(input: (4, 5, 3), outputChannels: 5, kernel: (3, 3), stride: (2, 2), cut: (1, 1)),
             hasBias: true, biasOrder: .last, clamp: .none),
         Case(
-            geometry: geometry(batch: 2, input: (3, 3, 9), outputChannels: 17, kernel: (4, 4), stride: (2, 2),
+            geometry: geometry(
+                batch: 2, input: (3, 3, 9), outputChannels: 17, kernel: (4, 4), stride: (2, 2),
                 cut: (2, 2)), hasBias: true, biasOrder: .first, clamp: .relu),
         Case(
             geometry: geometry(input: (3, 4, 6), outputChannels: 7, kernel: (3, 2), stride: (2, 3), cut: (1, 0)),
@@ -86,7 +87,8 @@ import Testing
                     kernel.run(input: input, output: pointer, scratch: scratchPointer, pool: pool)
                 }
             }
-            expectNearlyEqual(actual, expected, tolerance: tolerance, "\(c.testDescription) threads=\(pool.threadCount)")
+            expectNearlyEqual(
+                actual, expected, tolerance: tolerance, "\(c.testDescription) threads=\(pool.threadCount)")
         }
         // The kernel copied its weights: the caller's filter may change afterwards.
         for index in filter.indices { filter[index] = .nan }

@@ -1,9 +1,9 @@
+import PureVisionCore
 // libFuzzer entry point: the TFLite reader and the interpreter's load (graph building, shape inference, constant
 // folding and packing, memory planning), and one run when the load succeeds. The memory limit is small (64 MiB)
 // so that a fuzzed shape cannot make a load or run allocate gigabytes.
 import PureVisionEngine
 import PureVisionTFLite
-import PureVisionCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTFLiteModel(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -17,7 +17,8 @@ public func fuzzYUV(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let header = UnsafeBufferPointer(start: data, count: 8)
     let format: PixelFormat = [.nv12, .nv21, .i420][Int(header[0]) % 3]
     let encoding = [YUVEncoding.videoBT601, .fullBT601, .videoBT709, .fullBT709][Int(header[1]) % 4]
-    let width = Int(header[2]), height = Int(header[3])
+    let width = Int(header[2])
+    let height = Int(header[3])
     let chromaRow = format == .i420 ? width / 2 : width
     let strides = [width + Int(header[4] % 16), chromaRow + Int(header[5] % 16), chromaRow + Int(header[6] % 16)]
     let rows = [height, height / 2, height / 2]

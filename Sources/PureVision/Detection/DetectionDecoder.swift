@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Decodes raw SSD box and score tensors against anchors, as MediaPipe's `TensorsToDetectionsCalculator`
@@ -65,8 +65,10 @@ public enum DetectionDecoder {
         let allowed: [Bool]? =
             options.allowedClasses.isEmpty && options.ignoredClasses.isEmpty
             ? nil
-            : (0..<numClasses).map { options.allowedClasses.isEmpty
-                ? !options.ignoredClasses.contains($0) : options.allowedClasses.contains($0) }
+            : (0..<numClasses).map {
+                options.allowedClasses.isEmpty
+                    ? !options.ignoredClasses.contains($0) : options.allowedClasses.contains($0)
+            }
         var detections: [NormalizedDetection] = []
         for box in 0..<options.numBoxes {
             if options.maxResults > 0 && detections.count == options.maxResults { break }
@@ -124,11 +126,12 @@ public enum DetectionDecoder {
                 let y = rawY / options.yScale * anchor.height + anchor.yCenter
                 keypoints.append(Keypoint(x: x, y: options.flipVertically ? 1 - y : y))
             }
-            detections.append(NormalizedDetection(
-                score: maxScore, classID: classID,
-                xMin: xmin, yMin: options.flipVertically ? 1 - ymax : ymin,
-                width: width, height: height, keypoints: keypoints
-            ))
+            detections.append(
+                NormalizedDetection(
+                    score: maxScore, classID: classID,
+                    xMin: xmin, yMin: options.flipVertically ? 1 - ymax : ymin,
+                    width: width, height: height, keypoints: keypoints
+                ))
         }
         return detections
     }
@@ -142,7 +145,7 @@ public enum DetectionDecoder {
             throw .invalidDecoderOptions("numValuesPerKeypoint must be 2, got \(options.numValuesPerKeypoint)")
         }
         guard options.numKeypoints >= 0, options.numKeypoints <= (options.numCoords - 4) / 2,
-              options.numKeypoints * 2 + 4 == options.numCoords
+            options.numKeypoints * 2 + 4 == options.numCoords
         else {
             throw .invalidDecoderOptions(
                 "numCoords \(options.numCoords) must be 4 + 2 × numKeypoints (\(options.numKeypoints))")
@@ -152,7 +155,7 @@ public enum DetectionDecoder {
                 "boxCoordOffset \(options.boxCoordOffset) leaves no room for 4 box values in \(options.numCoords)")
         }
         guard options.keypointCoordOffset >= 0,
-              options.keypointCoordOffset <= options.numCoords - 2 * options.numKeypoints
+            options.keypointCoordOffset <= options.numCoords - 2 * options.numKeypoints
         else {
             throw .invalidDecoderOptions(
                 "keypointCoordOffset \(options.keypointCoordOffset) + \(options.numKeypoints) keypoints "

@@ -10,10 +10,16 @@ public enum DetectionProjection {
     ///   - matrix: 16 floats, a 4×4 row-major matrix from tensor-normalized to image-normalized coordinates (the
     ///     preprocessing's MATRIX output).
     /// - Throws: `DetectionError.invalidMatrix` unless `matrix` has 16 elements.
-    public static func project(_ detections: [NormalizedDetection], matrix: [Float]) throws(DetectionError) -> [NormalizedDetection] {
+    public static func project(_ detections: [NormalizedDetection], matrix: [Float]) throws(DetectionError)
+        -> [NormalizedDetection]
+    {
         guard matrix.count == 16 else { throw .invalidMatrix(count: matrix.count) }
-        let m0 = matrix[0], m1 = matrix[1], m3 = matrix[3]
-        let m4 = matrix[4], m5 = matrix[5], m7 = matrix[7]
+        let m0 = matrix[0]
+        let m1 = matrix[1]
+        let m3 = matrix[3]
+        let m4 = matrix[4]
+        let m5 = matrix[5]
+        let m7 = matrix[7]
         func project(_ x: Float, _ y: Float) -> (x: Float, y: Float) {
             (x * m0 + y * m1 + m3, x * m4 + y * m5 + m7)
         }

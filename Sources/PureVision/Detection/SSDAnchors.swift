@@ -33,7 +33,8 @@ public enum SSDAnchors {
                         scales.append(scale)
                     }
                     if options.interpolatedScaleAspectRatio > 0 {
-                        let next: Float = lastSameStrideLayer == strideCount - 1
+                        let next: Float =
+                            lastSameStrideLayer == strideCount - 1
                             ? 1.0 : layerScale(options, index: lastSameStrideLayer + 1, count: strideCount)
                         scales.append((scale * next).squareRoot())
                         aspectRatios.append(options.interpolatedScaleAspectRatio)
@@ -64,10 +65,11 @@ public enum SSDAnchors {
                         if options.fixedAnchorSize {
                             anchors.append(SSDAnchor(xCenter: xCenter, yCenter: yCenter, width: 1, height: 1))
                         } else {
-                            anchors.append(SSDAnchor(
-                                xCenter: xCenter, yCenter: yCenter,
-                                width: anchorWidths[anchorID], height: anchorHeights[anchorID]
-                            ))
+                            anchors.append(
+                                SSDAnchor(
+                                    xCenter: xCenter, yCenter: yCenter,
+                                    width: anchorWidths[anchorID], height: anchorHeights[anchorID]
+                                ))
                         }
                     }
                 }
@@ -112,7 +114,7 @@ public enum SSDAnchors {
         let hasFeatureMaps = !options.featureMapHeight.isEmpty || !options.featureMapWidth.isEmpty
         if hasFeatureMaps {
             guard options.featureMapHeight.count == options.numLayers,
-                  options.featureMapWidth.count == options.numLayers
+                options.featureMapWidth.count == options.numLayers
             else {
                 throw .invalidAnchorOptions(
                     "feature maps: \(options.featureMapWidth.count) widths and \(options.featureMapHeight.count) "
@@ -124,7 +126,7 @@ public enum SSDAnchors {
             }
         } else {
             guard options.inputSizeWidth > 0, options.inputSizeHeight > 0,
-                  options.inputSizeWidth <= maximumAnchorCount, options.inputSizeHeight <= maximumAnchorCount
+                options.inputSizeWidth <= maximumAnchorCount, options.inputSizeHeight <= maximumAnchorCount
             else {
                 throw .invalidAnchorOptions(
                     "input size must be positive, got \(options.inputSizeWidth)×\(options.inputSizeHeight)")

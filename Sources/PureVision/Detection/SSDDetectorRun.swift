@@ -10,7 +10,9 @@ extension LoadedModel {
         scoresOutput: Int, anchors: [SSDAnchor], options: DetectionDecoderOptions, stage: String
     ) throws(VisionTaskError) -> (detections: [NormalizedDetection], transform: ImageToTensorResult) {
         try interpreter.withSession { session throws(VisionTaskError) -> ([NormalizedDetection], ImageToTensorResult) in
-            guard let input = session.floatInput(0).baseAddress else { throw .model("the \(stage) detector's input is empty") }
+            guard let input = session.floatInput(0).baseAddress else {
+                throw .model("the \(stage) detector's input is empty")
+            }
             let transform: ImageToTensorResult
             do throws(PreprocessingError) {
                 transform = try converter.convert(image, rect: rect, into: input)

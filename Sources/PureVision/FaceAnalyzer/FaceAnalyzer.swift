@@ -40,7 +40,8 @@ public final class FaceAnalyzer: Sendable {
     }
 
     /// The faces in one video frame (`.video` mode); timestamps must strictly increase.
-    public func results(inVideoFrame image: PixelImage, timestampInMilliseconds: Int) throws(VisionTaskError) -> [Face] {
+    public func results(inVideoFrame image: PixelImage, timestampInMilliseconds: Int) throws(VisionTaskError) -> [Face]
+    {
         try runner.runVideo(FaceFrame(image: image, processing: nil), timestampInMilliseconds: timestampInMilliseconds)
     }
 

@@ -1,5 +1,5 @@
-import PureVisionEngine
 import Foundation
+import PureVisionEngine
 import PureVisionImage
 
 #if canImport(Glibc)

@@ -46,7 +46,8 @@ public final class FaceDetector: Sendable {
 
     /// Detects faces in one video frame (`.video` mode); timestamps must strictly increase.
     public func detect(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int,
+        imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> FaceDetectorResult {
         try runner.runVideo(
             FaceFrame(image: image, processing: imageProcessingOptions),

@@ -41,7 +41,8 @@ public struct GestureClassifierOptions: Sendable, Hashable {
         }
         guard categoryAllowlist.isEmpty || categoryDenylist.isEmpty else {
             throw .invalidOption(
-                name: "\(name).categoryAllowlist", reason: "categoryAllowlist and categoryDenylist are mutually exclusive")
+                name: "\(name).categoryAllowlist",
+                reason: "categoryAllowlist and categoryDenylist are mutually exclusive")
         }
         if let scoreThreshold, scoreThreshold.isNaN {
             throw .invalidOption(name: "\(name).scoreThreshold", reason: "must be a number, got NaN")

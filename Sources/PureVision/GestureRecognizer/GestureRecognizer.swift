@@ -62,10 +62,12 @@ public final class GestureRecognizer: Sendable {
     /// Recognizes hand gestures in one video frame (`.video` mode), tracking hands from frame to frame; timestamps
     /// must strictly increase.
     public func recognize(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int,
+        imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> GestureRecognizerResult {
         try runner.runVideo(
-            HandFrame(image: image, processing: imageProcessingOptions), timestampInMilliseconds: timestampInMilliseconds)
+            HandFrame(image: image, processing: imageProcessingOptions),
+            timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
@@ -75,7 +77,8 @@ public final class GestureRecognizer: Sendable {
     ) throws(VisionTaskError) {
         let owned = image.isBorrowed ? image.ownedCopy() : image
         try runner.submit(
-            HandFrame(image: owned, processing: imageProcessingOptions), timestampInMilliseconds: timestampInMilliseconds)
+            HandFrame(image: owned, processing: imageProcessingOptions),
+            timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// Recognizes hand gestures in one image off the calling thread (`.image` mode).
@@ -88,11 +91,13 @@ public final class GestureRecognizer: Sendable {
 
     /// Recognizes hand gestures in one video frame off the calling thread (`.video` mode).
     public func recognize(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int,
+        imageProcessingOptions: ImageProcessingOptions? = nil
     ) async throws -> GestureRecognizerResult {
         let owned = image.isBorrowed ? image.ownedCopy() : image
         return try await runner.runVideoAsync(
-            HandFrame(image: owned, processing: imageProcessingOptions), timestampInMilliseconds: timestampInMilliseconds)
+            HandFrame(image: owned, processing: imageProcessingOptions),
+            timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// Beyond MediaPipe's API: the gesture stage alone, for one hand given by its hand landmarker outputs (e.g. a

@@ -89,7 +89,8 @@ struct HandGestureModels: Sendable {
         } catch {
             switch error {
             case .model(let message): throw .model("\(name): \(message)")
-            case .invalidOption(let option, let reason): throw .invalidOption(name: option, reason: "\(name): \(reason)")
+            case .invalidOption(let option, let reason):
+                throw .invalidOption(name: option, reason: "\(name): \(reason)")
             default: throw error
             }
         }
@@ -108,7 +109,8 @@ struct HandGestureModels: Sendable {
             throw .model("a hand has \(landmarks.count) landmarks and \(worldLandmarks.count) world landmarks, not 21")
         }
         guard let rightProbability = GestureEmbedderInput.handedness(handedness) else {
-            throw .model("handedness \(handedness.categoryName ?? "?") \(handedness.score) is not a Right / Left score ≥ 0.5")
+            throw .model(
+                "handedness \(handedness.categoryName ?? "?") \(handedness.score) is not a Right / Left score ≥ 0.5")
         }
         let size = embeddingSize
         return try withUnsafeTemporaryAllocation(of: Float.self, capacity: size) {

@@ -1,5 +1,5 @@
-import PureVisionEngine
 import Foundation
+import PureVisionEngine
 import PureVisionImage
 import PureVisionTFLite
 
@@ -267,8 +267,10 @@ final class HandLandmarkPipeline: @unchecked Sendable {
     /// The same category for the person's hand in a mirrored image: Right ↔ Left.
     static func mirrored(_ category: ResultCategory) -> ResultCategory {
         switch category.categoryName {
-        case "Right": ResultCategory(index: 1, score: category.score, categoryName: "Left", displayName: category.displayName)
-        case "Left": ResultCategory(index: 0, score: category.score, categoryName: "Right", displayName: category.displayName)
+        case "Right":
+            ResultCategory(index: 1, score: category.score, categoryName: "Left", displayName: category.displayName)
+        case "Left":
+            ResultCategory(index: 0, score: category.score, categoryName: "Right", displayName: category.displayName)
         default: category
         }
     }

@@ -1,5 +1,5 @@
-import PureVisionEngine
 import Foundation
+import PureVisionEngine
 import PureVisionImage
 import PureVisionTFLite
 
@@ -45,10 +45,12 @@ public final class HandLandmarker: Sendable {
 
     /// Tracks hands in one video frame (`.video` mode); timestamps must strictly increase.
     public func detect(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int,
+        imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> HandLandmarkerResult {
         try runner.runVideo(
-            HandFrame(image: image, processing: imageProcessingOptions), timestampInMilliseconds: timestampInMilliseconds)
+            HandFrame(image: image, processing: imageProcessingOptions),
+            timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
@@ -58,7 +60,8 @@ public final class HandLandmarker: Sendable {
     ) throws(VisionTaskError) {
         let owned = image.isBorrowed ? image.ownedCopy() : image
         try runner.submit(
-            HandFrame(image: owned, processing: imageProcessingOptions), timestampInMilliseconds: timestampInMilliseconds)
+            HandFrame(image: owned, processing: imageProcessingOptions),
+            timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// Finds hands in one image off the calling thread (`.image` mode).
@@ -71,11 +74,13 @@ public final class HandLandmarker: Sendable {
 
     /// Tracks hands in one video frame off the calling thread (`.video` mode).
     public func detect(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int,
+        imageProcessingOptions: ImageProcessingOptions? = nil
     ) async throws -> HandLandmarkerResult {
         let owned = image.isBorrowed ? image.ownedCopy() : image
         return try await runner.runVideoAsync(
-            HandFrame(image: owned, processing: imageProcessingOptions), timestampInMilliseconds: timestampInMilliseconds)
+            HandFrame(image: owned, processing: imageProcessingOptions),
+            timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// Every live-stream outcome from now on, in timestamp order; the stream ends when the landmarker is closed.

@@ -1,5 +1,5 @@
-import PureVisionEngine
 import Foundation
+import PureVisionEngine
 import PureVisionTFLite
 
 /// The postprocessing of one output tensor: MediaPipe's `ClassificationPostprocessingGraph` for one head
@@ -77,7 +77,8 @@ struct ClassificationHead: Sendable {
 
     /// Configures head `index` from the model's metadata and the settings.
     static func make(
-        index: Int, output: TensorDescription, model: TFLiteModel, metadata: SubGraphMetadata?, settings options: Settings
+        index: Int, output: TensorDescription, model: TFLiteModel, metadata: SubGraphMetadata?,
+        settings options: Settings
     ) throws(VisionTaskError) -> ClassificationHead {
         let classCount = output.shape.elementCount
         guard classCount > 0 else { throw .model("output \(index) '\(output.name)' is empty") }

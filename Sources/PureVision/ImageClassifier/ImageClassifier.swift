@@ -83,7 +83,8 @@ public final class ImageClassifier: Sendable {
 
     /// Classifies one video frame (`.video` mode); timestamps must strictly increase.
     public func classify(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int,
+        imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> ImageClassifierResult {
         try runner.runVideo(
             ClassifierFrame(image: image, processing: imageProcessingOptions),
@@ -111,7 +112,8 @@ public final class ImageClassifier: Sendable {
 
     /// Classifies one video frame off the calling thread (`.video` mode); timestamps must strictly increase.
     public func classify(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int,
+        imageProcessingOptions: ImageProcessingOptions? = nil
     ) async throws -> ImageClassifierResult {
         let owned = image.isBorrowed ? image.ownedCopy() : image
         return try await runner.runVideoAsync(

@@ -59,8 +59,10 @@ public struct ScoreCalibration: Sendable, Hashable {
                 values.append(value)
             }
             guard values[0] >= 0 else { throw .model("score calibration scale \(values[0]) must be positive") }
-            sigmoids.append(Sigmoid(
-                scale: values[0], slope: values[1], offset: values[2], minScore: values.count == 4 ? values[3] : nil))
+            sigmoids.append(
+                Sigmoid(
+                    scale: values[0], slope: values[1], offset: values[2], minScore: values.count == 4 ? values[3] : nil
+                ))
         }
         self.transformation = transformation
         self.defaultScore = defaultScore

@@ -43,7 +43,8 @@ public final class ImageEmbedder: Sendable {
 
     /// Embeds one video frame (`.video` mode); timestamps must strictly increase.
     public func embed(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int,
+        imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> ImageEmbedderResult {
         try runner.runVideo(
             EmbedderFrame(image: image, processing: imageProcessingOptions),
@@ -71,7 +72,8 @@ public final class ImageEmbedder: Sendable {
 
     /// Embeds one video frame off the calling thread (`.video` mode); timestamps must strictly increase.
     public func embed(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int,
+        imageProcessingOptions: ImageProcessingOptions? = nil
     ) async throws -> ImageEmbedderResult {
         let owned = image.isBorrowed ? image.ownedCopy() : image
         return try await runner.runVideoAsync(
@@ -162,7 +164,8 @@ final class EmbeddingPipeline: Sendable {
             range = metadataRange
             isByteInput = false
         default:
-            throw .model("input '\(input.name)' is \(input.elementType): only uint8 and float32 image inputs are supported")
+            throw .model(
+                "input '\(input.name)' is \(input.elementType): only uint8 and float32 image inputs are supported")
         }
         let metadata: ModelMetadata?
         do { metadata = try loaded.model.modelMetadata() } catch { throw .model("metadata: \(error)") }
@@ -236,7 +239,9 @@ final class EmbeddingPipeline: Sendable {
                 } else {
                     values = Array(session.floatOutput(index))
                 }
-                embeddings.append(Self.embedding(values, headIndex: index, headName: name, l2Normalize: l2Normalize, quantize: quantize))
+                embeddings.append(
+                    Self.embedding(
+                        values, headIndex: index, headName: name, l2Normalize: l2Normalize, quantize: quantize))
             }
             return ImageEmbedderResult(embeddings: embeddings)
         }

@@ -68,7 +68,8 @@ public final class ImageSegmenter: Sendable {
 
     /// Segments one video frame (`.video` mode); timestamps must strictly increase.
     public func segment(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int,
+        imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> ImageSegmenterResult {
         try runner.runVideo(
             SegmenterFrame(image: image, processing: imageProcessingOptions),
@@ -96,7 +97,8 @@ public final class ImageSegmenter: Sendable {
 
     /// Segments one video frame off the calling thread (`.video` mode); timestamps must strictly increase.
     public func segment(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int,
+        imageProcessingOptions: ImageProcessingOptions? = nil
     ) async throws -> ImageSegmenterResult {
         let owned = image.isBorrowed ? image.ownedCopy() : image
         return try await runner.runVideoAsync(

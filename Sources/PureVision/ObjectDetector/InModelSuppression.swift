@@ -53,7 +53,11 @@ struct InModelSuppression: Sendable {
             throw .model("BoundingBoxProperties index \(boxIndices) must name positions 0…3")
         }
         let list = try listed(subgraph.outputTensors[categoryOutput])
-        if options.categoryAllowlist.isEmpty { (allowed, ignored) = ([], list) } else { (allowed, ignored) = (list, []) }
+        if options.categoryAllowlist.isEmpty {
+            (allowed, ignored) = ([], list)
+        } else {
+            (allowed, ignored) = (list, [])
+        }
         if subgraph.outputTensors[scoreOutput].processUnits.contains(where: {
             if case .scoreCalibration = $0 { return true } else { return false }
         }) {

@@ -70,7 +70,8 @@ final class ObjectDetectionPipeline: Sendable {
             range = metadataRange
             isByteInput = false
         default:
-            throw .model("input '\(input.name)' is \(input.elementType): only uint8 and float32 image inputs are supported")
+            throw .model(
+                "input '\(input.name)' is \(input.elementType): only uint8 and float32 image inputs are supported")
         }
         do {
             converter = try ImageToTensorConverter(
@@ -83,7 +84,8 @@ final class ObjectDetectionPipeline: Sendable {
         let model = loaded.model
         var labels = ClassificationLabels(headIndex: 0, headName: nil, names: [], displayNames: nil)
         /// Reads the labels of `tensor` and turns the option lists into class indices.
-        func listed(_ tensor: TensorMetadata, index: Int, type: AssociatedFileType) throws(VisionTaskError) -> Set<Int> {
+        func listed(_ tensor: TensorMetadata, index: Int, type: AssociatedFileType) throws(VisionTaskError) -> Set<Int>
+        {
             var only = tensor
             only.associatedFiles = tensor.associatedFiles.filter { $0.type == type }
             if type == .tensorValueLabels {
@@ -171,7 +173,8 @@ final class ObjectDetectionPipeline: Sendable {
         }
         let (boxes, classes, coords) = (decoding.numBoxes, decoding.numClasses, decoding.numCoords)
         guard boxes > 0, classes > 0, coords >= 4 else {
-            throw .model("DETECTOR_METADATA decoding options: num_boxes \(boxes), num_classes \(classes), num_coords \(coords)")
+            throw .model(
+                "DETECTOR_METADATA decoding options: num_boxes \(boxes), num_classes \(classes), num_coords \(coords)")
         }
         guard fixedAnchors.count == boxes else {
             throw .model("DETECTOR_METADATA has \(fixedAnchors.count) anchors for num_boxes \(boxes)")

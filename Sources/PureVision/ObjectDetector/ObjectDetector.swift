@@ -51,7 +51,8 @@ public final class ObjectDetector: Sendable {
 
     /// Detects objects in one video frame (`.video` mode); timestamps must strictly increase.
     public func detect(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int,
+        imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> ObjectDetectorResult {
         try runner.runVideo(
             ObjectFrame(image: image, processing: imageProcessingOptions),
@@ -79,7 +80,8 @@ public final class ObjectDetector: Sendable {
 
     /// Detects objects in one video frame off the calling thread (`.video` mode); timestamps must strictly increase.
     public func detect(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int,
+        imageProcessingOptions: ImageProcessingOptions? = nil
     ) async throws -> ObjectDetectorResult {
         let owned = image.isBorrowed ? image.ownedCopy() : image
         return try await runner.runVideoAsync(

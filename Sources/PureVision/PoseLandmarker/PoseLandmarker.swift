@@ -47,10 +47,12 @@ public final class PoseLandmarker: Sendable {
 
     /// Tracks poses in one video frame (`.video` mode); timestamps must strictly increase.
     public func detect(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int,
+        imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> PoseLandmarkerResult {
         try runner.runVideo(
-            PoseFrame(image: image, processing: imageProcessingOptions), timestampInMilliseconds: timestampInMilliseconds)
+            PoseFrame(image: image, processing: imageProcessingOptions),
+            timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
@@ -60,7 +62,8 @@ public final class PoseLandmarker: Sendable {
     ) throws(VisionTaskError) {
         let owned = image.isBorrowed ? image.ownedCopy() : image
         try runner.submit(
-            PoseFrame(image: owned, processing: imageProcessingOptions), timestampInMilliseconds: timestampInMilliseconds)
+            PoseFrame(image: owned, processing: imageProcessingOptions),
+            timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// Finds poses in one image off the calling thread (`.image` mode).
@@ -73,11 +76,13 @@ public final class PoseLandmarker: Sendable {
 
     /// Tracks poses in one video frame off the calling thread (`.video` mode).
     public func detect(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
+        videoFrame image: PixelImage, timestampInMilliseconds: Int,
+        imageProcessingOptions: ImageProcessingOptions? = nil
     ) async throws -> PoseLandmarkerResult {
         let owned = image.isBorrowed ? image.ownedCopy() : image
         return try await runner.runVideoAsync(
-            PoseFrame(image: owned, processing: imageProcessingOptions), timestampInMilliseconds: timestampInMilliseconds)
+            PoseFrame(image: owned, processing: imageProcessingOptions),
+            timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// Every live-stream outcome from now on, in timestamp order; the stream ends when the landmarker is closed.

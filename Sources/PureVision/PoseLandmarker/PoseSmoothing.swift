@@ -116,10 +116,16 @@ struct PoseLandmarkSmoother {
         var smoothedLandmarks = landmarks
         var smoothedWorld = world
 
-        Self.smoothVisibility(&smoothedLandmarks, filters: &landmarkVisibility) { $0.visibility } set: {
+        Self.smoothVisibility(&smoothedLandmarks, filters: &landmarkVisibility) {
+            $0.visibility
+        } set: {
             $0.visibility = $1
         }
-        Self.smoothVisibility(&smoothedWorld, filters: &worldVisibility) { $0.visibility } set: { $0.visibility = $1 }
+        Self.smoothVisibility(&smoothedWorld, filters: &worldVisibility) {
+            $0.visibility
+        } set: {
+            $0.visibility = $1
+        }
 
         let width = Float(imageWidth)
         let height = Float(imageHeight)

@@ -138,11 +138,12 @@ public struct ImageToTensorConverter: Sendable {
         let forward = PerspectiveTransform.solve(source: corners, destination: destination)
         let inverse = PerspectiveTransform.inverted(forward)
         let border = options.border
-        let isYUV = image.withUnsafeYUVPlanes { planes in
-            FixedPointWarp.warp(
-                YUVWarpSource(planes: planes, width: image.width, height: image.height), inverse: inverse,
-                outputWidth: outputWidth, outputHeight: outputHeight, border: border, into: sink)
-        } != nil
+        let isYUV =
+            image.withUnsafeYUVPlanes { planes in
+                FixedPointWarp.warp(
+                    YUVWarpSource(planes: planes, width: image.width, height: image.height), inverse: inverse,
+                    outputWidth: outputWidth, outputHeight: outputHeight, border: border, into: sink)
+            } != nil
         if isYUV { return result }
         let offsets: SIMD3<Int>
         switch image.format {

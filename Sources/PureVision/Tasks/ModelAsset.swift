@@ -1,5 +1,5 @@
-import PureVisionEngine
 import Foundation
+import PureVisionEngine
 import PureVisionTFLite
 
 /// A model loaded for a task: the parsed file (for its metadata) and the prepared interpreter.

@@ -40,7 +40,9 @@ package final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchec
     private var continuations: [UUID: AsyncStream<LiveStreamEvent<Result>>.Continuation] = [:]
 
     /// Creates a runner. Live-stream mode requires `handler`; the other modes must not have one.
-    package init(mode: RunningMode, label: String, handler: Handler?, process: @escaping Process) throws(VisionTaskError) {
+    package init(mode: RunningMode, label: String, handler: Handler?, process: @escaping Process)
+        throws(VisionTaskError)
+    {
         switch (mode, handler) {
         case (.liveStream, nil):
             throw .resultHandler("The live-stream mode needs a result handler (resultListener).")
@@ -64,7 +66,8 @@ package final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchec
     }
 
     /// Video mode: processes one frame now; its timestamp must exceed the previous one.
-    package func runVideo(_ request: Request, timestampInMilliseconds timestamp: Int) throws(VisionTaskError) -> Result {
+    package func runVideo(_ request: Request, timestampInMilliseconds timestamp: Int) throws(VisionTaskError) -> Result
+    {
         try expect(.video)
         // Timestamps are checked and frames processed under one lock, so frames run in timestamp order.
         processing.lock()

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import PureVisionCore
 import PureVisionTFLite
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The `TFLite_Detection_PostProcess` custom operator (the TF Object Detection API's SSD export), with the semantics
 /// of TFLite's `kernels/detection_postprocess.cc`.
@@ -260,7 +261,9 @@ enum DetectionPostProcess {
 
     /// The score of box `row`, class `column` (background already skipped).
     static func score(_ inputs: Inputs, shape: Shape, options: Options, row: Int, column: Int) -> Float {
-        value(inputs.scores, inputs.scoreKind, row * shape.scoreColumns + (shape.scoreColumns - options.numClasses) + column)
+        value(
+            inputs.scores, inputs.scoreKind,
+            row * shape.scoreColumns + (shape.scoreColumns - options.numClasses) + column)
     }
 
     /// The classes of one box, best first (the first `k`); equal scores keep class order.
@@ -277,8 +280,11 @@ enum DetectionPostProcess {
             }
             return [best]
         }
-        let values = (0..<options.numClasses).map { score(inputs, shape: shape, options: options, row: row, column: $0) }
-        return Array(values.indices.sorted { values[$0] > values[$1] || (values[$0] == values[$1] && $0 < $1) }.prefix(k))
+        let values = (0..<options.numClasses).map {
+            score(inputs, shape: shape, options: options, row: row, column: $0)
+        }
+        return Array(
+            values.indices.sorted { values[$0] > values[$1] || (values[$0] == values[$1] && $0 < $1) }.prefix(k))
     }
 
     static func runReference(_ inputs: Inputs, shape: Shape, options: Options, outputs: Outputs) {

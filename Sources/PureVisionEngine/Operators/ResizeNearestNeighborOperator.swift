@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import PureVisionCore
 import PureVisionTFLite
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// RESIZE_NEAREST_NEIGHBOR of an NHWC float32, int8 or uint8 tensor to the size given by a constant int32 [2] tensor
 /// (height, width): each output pixel copies one input pixel, so 8-bit tensors keep their values and must share
@@ -16,8 +17,9 @@ import PureVisionTFLite
 enum ResizeNearestNeighborOperator: OperatorLowering {
     static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
         try context.expectArity(inputs: 2...2)
-        guard case .resizeNearestNeighbor(let alignCorners, let halfPixelCenters) =
-            context.builtinOptions(.resizeNearestNeighbor)
+        guard
+            case .resizeNearestNeighbor(let alignCorners, let halfPixelCenters) =
+                context.builtinOptions(.resizeNearestNeighbor)
         else { throw context.failure("options are not ResizeNearestNeighborOptions") }
         let input = try context.input(0)
         let type = input.elementType

@@ -44,8 +44,10 @@ enum TransposeConvBiasOperator: OperatorLowering {
                     + "\(context.op.customOptions?.count ?? 0)")
         }
         func int32(at offset: Int) -> Int {
-            Int(Int32(bitPattern: UInt32(raw[offset]) | UInt32(raw[offset + 1]) << 8
-                | UInt32(raw[offset + 2]) << 16 | UInt32(raw[offset + 3]) << 24))
+            Int(
+                Int32(
+                    bitPattern: UInt32(raw[offset]) | UInt32(raw[offset + 1]) << 8
+                        | UInt32(raw[offset + 2]) << 16 | UInt32(raw[offset + 3]) << 24))
         }
         let (paddingCode, strideWidth, strideHeight) = (int32(at: 0), int32(at: 4), int32(at: 8))
         guard paddingCode == 1 || paddingCode == 2 else {
@@ -66,7 +68,8 @@ enum TransposeConvBiasOperator: OperatorLowering {
         guard let rows = extent(height, kernel: kernelHeight, stride: strideHeight),
             let cols = extent(width, kernel: kernelWidth, stride: strideWidth)
         else {
-            throw .limitExceeded("output of operator \(context.operatorIndex) (\(context.name)) for input \(input.shape)")
+            throw .limitExceeded(
+                "output of operator \(context.operatorIndex) (\(context.name)) for input \(input.shape)")
         }
         try context.setOutput(0, shape: [batch, rows.output, cols.output, outChannels])
         let geometry = TransposeConv2DGeometry(

@@ -28,7 +28,8 @@ enum UnpackOperator: OperatorLowering {
             let x = UnsafeRawPointer(ctx.pointer(input, binder))
             let ys = outputs.map { binder.raw($0) }
             return {
-                AxisCopy.unpack(input: x, outerCount: outerCount, axisCount: axisCount, innerBytes: innerBytes, outputs: ys)
+                AxisCopy.unpack(
+                    input: x, outerCount: outerCount, axisCount: axisCount, innerBytes: innerBytes, outputs: ys)
             }
         }
     }

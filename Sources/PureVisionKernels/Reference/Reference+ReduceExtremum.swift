@@ -34,8 +34,9 @@ extension Reference {
     ) {
         let rank = inputShape.count
         precondition(inputShape.allSatisfy { $0 >= 0 }, "reduce: negative dimension in \(inputShape)")
-        precondition(zip(axes, axes.dropFirst()).allSatisfy { $0 < $1 } && axes.allSatisfy { $0 >= 0 && $0 < rank },
-                     "reduce: axes \(axes) must be sorted, unique and within rank \(rank)")
+        precondition(
+            zip(axes, axes.dropFirst()).allSatisfy { $0 < $1 } && axes.allSatisfy { $0 >= 0 && $0 < rank },
+            "reduce: axes \(axes) must be sorted, unique and within rank \(rank)")
         var outputStrides = [Int](repeating: 0, count: rank)
         var outputCount = 1
         for axis in (0..<rank).reversed() where !axes.contains(axis) {

@@ -37,7 +37,8 @@ extension Reference {
                                 if ox < 0 || ox >= g.outputWidth { continue }
                                 let outputIndex = ((b * g.outputHeight + oy) * g.outputWidth + ox) * g.outputChannels
                                 for o in 0..<g.outputChannels {
-                                    let w = filter[((o * g.kernelHeight + ky) * g.kernelWidth + kx) * g.inputChannels + i]
+                                    let w = filter[
+                                        ((o * g.kernelHeight + ky) * g.kernelWidth + kx) * g.inputChannels + i]
                                     output[outputIndex + o] += x * w
                                 }
                             }

@@ -26,7 +26,9 @@ public struct FlexBufferMap: Sendable, Hashable {
     /// Parses `bytes` whose root is a map.
     /// - Throws: `ModelFormatError.malformedMetadata` for a buffer that is not a FlexBuffers map.
     public init(bytes: [UInt8]) throws(ModelFormatError) {
-        func fail(_ reason: String) -> ModelFormatError { .malformedMetadata("custom options (FlexBuffers): \(reason)") }
+        func fail(_ reason: String) -> ModelFormatError {
+            .malformedMetadata("custom options (FlexBuffers): \(reason)")
+        }
         func unsigned(_ at: Int, _ width: Int) throws(ModelFormatError) -> UInt64 {
             guard [1, 2, 4, 8].contains(width), at >= 0, at + width <= bytes.count else {
                 throw fail("a \(width)-byte value at \(at) lies outside the \(bytes.count)-byte buffer")

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import Testing
 import PureVision
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 @Suite struct DetectionDecoderTests {
     /// One box, XYWH with one keypoint; values chosen so every step is exact in float.
@@ -16,10 +17,13 @@ import PureVision
         let anchor = SSDAnchor(xCenter: 0.5, yCenter: 0.25, width: 0.5, height: 1)
         let detections = try decode([1, -2, 1, 2, 2, 4], scores: [0], anchors: [anchor], options: options)
         // xc = 1/4·0.5 + 0.5 = 0.625, yc = −2/8·1 + 0.25 = 0, w = 1/2·0.5 = 0.25, h = 2/4·1 = 0.5.
-        #expect(detections == [NormalizedDetection(
-            score: 0.5, classID: 0, xMin: 0.5, yMin: -0.25, width: 0.25, height: 0.5,
-            keypoints: [Keypoint(x: 2 / 4 * 0.5 + 0.5, y: 4 / 8 * 1 + 0.25)]
-        )])
+        #expect(
+            detections == [
+                NormalizedDetection(
+                    score: 0.5, classID: 0, xMin: 0.5, yMin: -0.25, width: 0.25, height: 0.5,
+                    keypoints: [Keypoint(x: 2 / 4 * 0.5 + 0.5, y: 4 / 8 * 1 + 0.25)]
+                )
+            ])
     }
 
     @Test func yxhwOrderAndFlip() throws {
@@ -29,8 +33,9 @@ import PureVision
         )
         let anchor = SSDAnchor(xCenter: 0, yCenter: 0, width: 1, height: 1)
         // YXHW: yc 0.25, xc 0.5, h 0.5, w 0.25; keypoint [y, x] = [0.125, 0.75].
-        let detections = try decode([0.25, 0.5, 0.5, 0.25, 0.125, 0.75], scores: [3], anchors: [anchor],
-                                    options: options)
+        let detections = try decode(
+            [0.25, 0.5, 0.5, 0.25, 0.125, 0.75], scores: [3], anchors: [anchor],
+            options: options)
         let detection = try #require(detections.first)
         #expect(detection.score == 3)
         #expect(detection.xMin == 0.375 && detection.width == 0.25)
@@ -85,15 +90,17 @@ import PureVision
         let options = DetectionDecoderOptions.palmDetection192
         let anchors = Array(repeating: SSDAnchor(xCenter: 0, yCenter: 0, width: 1, height: 1), count: 2016)
         #expect(throws: DetectionError.tensorTooSmall(tensor: "boxes", required: 2016 * 18, actual: 10)) {
-            try decode([Float](repeating: 0, count: 10), scores: [Float](repeating: 0, count: 2016),
-                       anchors: anchors, options: options)
+            try decode(
+                [Float](repeating: 0, count: 10), scores: [Float](repeating: 0, count: 2016),
+                anchors: anchors, options: options)
         }
         #expect(throws: DetectionError.tensorTooSmall(tensor: "scores", required: 2016, actual: 1)) {
             try decode([Float](repeating: 0, count: 2016 * 18), scores: [0], anchors: anchors, options: options)
         }
         #expect(throws: DetectionError.anchorCountMismatch(required: 2016, actual: 3)) {
-            try decode([Float](repeating: 0, count: 2016 * 18), scores: [Float](repeating: 0, count: 2016),
-                       anchors: Array(anchors.prefix(3)), options: options)
+            try decode(
+                [Float](repeating: 0, count: 2016 * 18), scores: [Float](repeating: 0, count: 2016),
+                anchors: Array(anchors.prefix(3)), options: options)
         }
         var bad = options
         bad.numCoords = 17

@@ -1,7 +1,7 @@
-import Testing
 import PureVision
 import PureVisionCore
 import PureVisionTestSupport
+import Testing
 
 /// Anchors, decoding and both NMS algorithms against MediaPipe 0.10.14's own calculators on seeded synthetic
 /// tensors (`tools/make_anchor_goldens.py`): every field must match bit for bit, including the order of the
@@ -57,8 +57,9 @@ import PureVisionTestSupport
         for (i, d) in detections.enumerated() {
             let ours: [Float] = [d.score, Float(d.classID), d.xMin, d.yMin, d.width, d.height]
             let theirs = Array(golden[(6 * i)..<(6 * i + 6)])
-            #expect(ours.map(\.bitPattern) == theirs.map(\.bitPattern), "\(label) row \(i): \(ours) vs \(theirs)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                ours.map(\.bitPattern) == theirs.map(\.bitPattern), "\(label) row \(i): \(ours) vs \(theirs)",
+                sourceLocation: sourceLocation)
         }
     }
 }

@@ -1,5 +1,5 @@
-import Testing
 import PureVision
+import Testing
 
 @Suite struct SSDAnchorsTests {
     @Test(arguments: [
@@ -51,10 +51,11 @@ import PureVision
         let s1 = Float(Double(Float(0.2)) + Double(Float(0.95) - Float(0.2)) * 1 / 2)
         let s2 = Float(Double(Float(0.2)) + Double(Float(0.95) - Float(0.2)) * 2 / 2)
         let cell = Array(anchors[180..<188])
-        #expect(cell.map(\.width) == [
-            s1, s1 * root2, s1 * rootHalf, (s1 * s2).squareRoot(),
-            s2, s2 * root2, s2 * rootHalf, s2.squareRoot(),
-        ])
+        #expect(
+            cell.map(\.width) == [
+                s1, s1 * root2, s1 * rootHalf, (s1 * s2).squareRoot(),
+                s2, s2 * root2, s2 * rootHalf, s2.squareRoot(),
+            ])
         #expect(cell[3].height == (s1 * s2).squareRoot())
         #expect(anchors[299].xCenter == Float(4.5) / 5 && anchors[299].yCenter == Float(2.25) / 3)
     }

@@ -1,8 +1,8 @@
 import Foundation
-import PureVisionImage
 import PureVision
-import Testing
+import PureVisionImage
 import PureVisionTestSupport
+import Testing
 
 /// Options, ML Kit's result shape, running modes and errors.
 @Suite struct FaceAnalyzerContractTests {

@@ -34,7 +34,8 @@ import Testing
         let reference = try #require(try analyzer.results(in: upright).first)
         let face = try #require(fromFront.first)
         let uprightCenter = (
-            x: reference.frame.originX + reference.frame.width / 2, y: reference.frame.originY + reference.frame.height / 2
+            x: reference.frame.originX + reference.frame.width / 2,
+            y: reference.frame.originY + reference.frame.height / 2
         )
         let expectedCenter = (x: uprightCenter.y, y: Float(upright.width - 1) - uprightCenter.x)
         let center = (x: face.frame.originX + face.frame.width / 2, y: face.frame.originY + face.frame.height / 2)
@@ -56,9 +57,12 @@ import Testing
 
     @Test func mediaPipeShapedTasksRefuseMirroredFrames() throws {
         let detector = try FaceDetector(
-            options: FaceDetectorOptions(baseOptions: BaseOptions(modelAssetPath: Fixtures.model("face_detection_short_range.tflite"))))
+            options: FaceDetectorOptions(
+                baseOptions: BaseOptions(modelAssetPath: Fixtures.model("face_detection_short_range.tflite"))))
         var (_, stored) = try Self.frames()
         stored.orientation = .leftMirrored
-        #expect(throws: VisionTaskError.image(.mirroredOrientation(.leftMirrored))) { try detector.detect(image: stored) }
+        #expect(throws: VisionTaskError.image(.mirroredOrientation(.leftMirrored))) {
+            try detector.detect(image: stored)
+        }
     }
 }

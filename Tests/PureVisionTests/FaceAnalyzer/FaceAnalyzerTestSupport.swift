@@ -1,6 +1,6 @@
 import Foundation
-import PureVisionImage
 import PureVision
+import PureVisionImage
 import PureVisionTestSupport
 
 /// Shared helpers of the face analyzer tests: the analyzer on the repository's models, committed photos, and

@@ -1,7 +1,7 @@
-import PureVisionImage
 import PureVision
-import Testing
+import PureVisionImage
 import PureVisionTestSupport
+import Testing
 
 /// Smiling and eyes-open scores on the real photos: the astronaut smiles, Grace Hopper's expression is neutral,
 /// every photo has open eyes.

@@ -1,8 +1,8 @@
 import Foundation
-import PureVisionImage
 import PureVision
-import Testing
+import PureVisionImage
 import PureVisionTestSupport
+import Testing
 
 /// The face mesh against MediaPipe's legacy `solutions.face_mesh` (static-image mode, refine_landmarks off) on the
 /// committed face photos (goldens: tools/make_face_mesh_goldens.py).

@@ -1,7 +1,7 @@
-import PureVisionImage
 import PureVision
-import Testing
+import PureVisionImage
 import PureVisionTestSupport
+import Testing
 
 /// Tracking IDs over a made-up sequence: two faces move across a black canvas, one leaves, a new one enters.
 @Suite struct FaceTrackingTests {

@@ -1,7 +1,7 @@
-import PureVisionImage
 import PureVision
-import Testing
+import PureVisionImage
 import PureVisionTestSupport
+import Testing
 
 /// Head Euler angles with ML Kit's signs: Z on in-plane rotations of a frontal photo, Y on a turned face and its
 /// mirror image.

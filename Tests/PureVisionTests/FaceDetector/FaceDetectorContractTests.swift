@@ -1,8 +1,8 @@
 import Foundation
-import PureVisionImage
 import PureVision
-import Testing
+import PureVisionImage
 import PureVisionTestSupport
+import Testing
 
 /// The running-mode contract and the error paths, on the real face detector.
 @Suite struct FaceDetectorContractTests {

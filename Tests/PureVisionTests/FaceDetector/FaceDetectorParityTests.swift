@@ -1,8 +1,8 @@
 import Foundation
-import PureVisionImage
 import PureVision
-import Testing
+import PureVisionImage
 import PureVisionTestSupport
+import Testing
 
 /// Parity with MediaPipe Tasks 0.10.14's FaceDetector (short-range model) and the legacy full-range solution, on
 /// the face photos and their rotated, scaled and composite copies. Goldens: `tools/make_face_goldens.py`.

@@ -28,7 +28,8 @@ import Testing
         let outer = try ZipArchive(bytes: try Fixtures.bytes(atPath: bundle))
         let inner = try outer.nestedArchive(named: "hand_gesture_recognizer.task")
         return (
-            Array(try outer.data(named: "hand_landmarker.task")), Array(try inner.data(named: "gesture_embedder.tflite")),
+            Array(try outer.data(named: "hand_landmarker.task")),
+            Array(try inner.data(named: "gesture_embedder.tflite")),
             Array(try inner.data(named: "canned_gesture_classifier.tflite"))
         )
     }
@@ -40,7 +41,9 @@ import Testing
     }
 
     /// Expects `VisionTaskError.model` whose message names every one of `names`.
-    static func expectModelError(_ buffer: [UInt8], naming names: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectModelError(
+        _ buffer: [UInt8], naming names: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             _ = try GestureRecognizer(options: options(buffer: buffer))
             Issue.record("the bundle was accepted", sourceLocation: sourceLocation)
@@ -121,16 +124,20 @@ import Testing
 
         // A nested archive cut short (consistent outer checksum): no end of central directory record.
         let (hand, embedder, canned) = try Self.parts()
-        let inner = [0, 0, 0] + StoredZip.archive([
-            ("gesture_embedder.tflite", embedder), ("canned_gesture_classifier.tflite", canned),
-        ])
+        let inner =
+            [0, 0, 0]
+            + StoredZip.archive([
+                ("gesture_embedder.tflite", embedder), ("canned_gesture_classifier.tflite", canned),
+            ])
         let truncated = StoredZip.archive([
             ("hand_landmarker.task", hand), ("hand_gesture_recognizer.task", Array(inner.dropLast(30))),
         ])
         Self.expectModelError(truncated, naming: ["hand_gesture_recognizer.task", "malformed zip"])
 
         // A damaged nested hand landmarker bundle: its own missing entry is named.
-        let brokenHand = StoredZip.archive([("hand_detector.tflite", Array(try ZipArchive(bytes: hand).data(named: "hand_detector.tflite")))])
+        let brokenHand = StoredZip.archive([
+            ("hand_detector.tflite", Array(try ZipArchive(bytes: hand).data(named: "hand_detector.tflite")))
+        ])
         Self.expectModelError(
             StoredZip.archive([("hand_landmarker.task", brokenHand), ("hand_gesture_recognizer.task", inner)]),
             naming: ["hand_landmarker.task", "hand_landmarks_detector.tflite"])
@@ -196,7 +203,9 @@ import Testing
         var live = Self.options(.liveStream)
         #expect(throws: VisionTaskError.self) { try GestureRecognizer(options: live) }
         live.resultHandler = { _ in }
-        #expect(throws: VisionTaskError.self) { try GestureRecognizer(options: Self.options(.image).with(handler: live.resultHandler)) }
+        #expect(throws: VisionTaskError.self) {
+            try GestureRecognizer(options: Self.options(.image).with(handler: live.resultHandler))
+        }
     }
 
     @Test func handsAndGesturesLineUp() throws {
@@ -209,9 +218,12 @@ import Testing
         #expect(hand.gestures.first?.index == -1)
         #expect(hand.handedness == result.handedness[0].first)
         // No hand: four empty lists.
-        let blank = try PixelImage(width: 64, height: 48, format: .rgb8, pixels: Array(repeating: 90, count: 64 * 48 * 3))
+        let blank = try PixelImage(
+            width: 64, height: 48, format: .rgb8, pixels: Array(repeating: 90, count: 64 * 48 * 3))
         let empty = try GestureRecognizer(modelPath: Self.bundle).recognize(image: blank)
-        #expect(empty.gestures.isEmpty && empty.handedness.isEmpty && empty.landmarks.isEmpty && empty.worldLandmarks.isEmpty)
+        #expect(
+            empty.gestures.isEmpty && empty.handedness.isEmpty && empty.landmarks.isEmpty
+                && empty.worldLandmarks.isEmpty)
         // A threshold no class reaches drops the gesture, and with it (MediaPipe's rule) the whole result.
         var options = Self.options()
         options.cannedGesturesClassifierOptions.scoreThreshold = 1.5

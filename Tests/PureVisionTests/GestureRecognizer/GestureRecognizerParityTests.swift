@@ -45,7 +45,9 @@ import Testing
         let canned: GestureClassifierOptions
         let custom: GestureClassifierOptions
         var runs: [(result: GoldenResult, rotation: Int)]
-        var testDescription: String { "\(bundle) hands \(numHands) \(options["canned"] ?? "") \(options["custom"] ?? "")" }
+        var testDescription: String {
+            "\(bundle) hands \(numHands) \(options["canned"] ?? "") \(options["custom"] ?? "")"
+        }
     }
 
     static func json(_ file: String) -> [String: Any] {
@@ -101,7 +103,8 @@ import Testing
             let numHands = options["num_hands"] as? Int ?? 1
             let key = ["canned": describe(options["canned"]), "custom": describe(options["custom"])]
             let run = (result(entry), options["rotation_degrees"] as? Int ?? 0)
-            if let i = groups.firstIndex(where: { $0.bundle == bundle && $0.numHands == numHands && $0.options == key }) {
+            if let i = groups.firstIndex(where: { $0.bundle == bundle && $0.numHands == numHands && $0.options == key })
+            {
                 groups[i].runs.append(run)
             } else {
                 groups.append(
@@ -127,7 +130,9 @@ import Testing
 
         mutating func add(_ result: GestureRecognizerResult, _ golden: GoldenResult, context: String) {
             #expect(result.landmarks.count == golden.hands.count, "\(context): \(result.landmarks.count) hands")
-            #expect(result.handedness.count == result.landmarks.count && result.worldLandmarks.count == result.landmarks.count)
+            #expect(
+                result.handedness.count == result.landmarks.count
+                    && result.worldLandmarks.count == result.landmarks.count)
             #expect(result.gestures.count == golden.gestures.count, "\(context): \(result.gestures.count) gestures")
             for (gesture, expected) in zip(result.gestures, golden.gestures) {
                 #expect(gesture.count == 1, "\(context): one category per hand")
@@ -185,7 +190,8 @@ import Testing
     static func recognizer(_ group: Group, mode: RunningMode = .image) throws -> GestureRecognizer {
         try GestureRecognizer(
             options: GestureRecognizerOptions(
-                baseOptions: BaseOptions(modelAssetPath: bundles[group.bundle] ?? "no bundle named \(group.bundle)"), runningMode: mode,
+                baseOptions: BaseOptions(modelAssetPath: bundles[group.bundle] ?? "no bundle named \(group.bundle)"),
+                runningMode: mode,
                 numHands: group.numHands, cannedGesturesClassifierOptions: group.canned,
                 customGesturesClassifierOptions: group.custom))
     }
@@ -240,11 +246,15 @@ import Testing
                 imageWidth: width, imageHeight: height,
                 imageProcessingOptions: ImageProcessingOptions(rotationDegrees: rotation))
             if let gesture {
-                gestures.append(GoldenCategory(index: gesture.index, score: gesture.score, name: gesture.categoryName ?? "<nil>"))
+                gestures.append(
+                    GoldenCategory(index: gesture.index, score: gesture.score, name: gesture.categoryName ?? "<nil>"))
             }
         }
         // MediaPipe empties the result when no hand got a gesture.
-        if gestures.isEmpty { #expect(golden.gestures.isEmpty, "\(context)"); return 0 }
+        if gestures.isEmpty {
+            #expect(golden.gestures.isEmpty, "\(context)")
+            return 0
+        }
         #expect(gestures.map(\.name) == golden.gestures.map(\.name), "\(context)")
         return zip(gestures, golden.gestures).reduce(0) { max($0, abs($1.0.score - $1.1.score)) }
     }
@@ -255,9 +265,11 @@ import Testing
             let recognizer = try Self.recognizer(group)
             for (golden, rotation) in group.runs {
                 let image = try PixelImage(contentsOfFile: Self.handsDirectory + "/" + golden.image)
-                worst = max(worst, try Self.stageDifferences(
-                    recognizer, golden, width: image.width, height: image.height, rotation: rotation,
-                    context: "\(group.testDescription) \(golden.image)"))
+                worst = max(
+                    worst,
+                    try Self.stageDifferences(
+                        recognizer, golden, width: image.width, height: image.height, rotation: rotation,
+                        context: "\(group.testDescription) \(golden.image)"))
             }
         }
         print("GestureRecognizer gesture stage on MediaPipe's image-mode landmarks: max score error \(worst)")
@@ -291,7 +303,8 @@ import Testing
                 #expect(result.timestampInMilliseconds == timestamp)
                 differences.add(result, Self.result(frame), context: "video \(group.testDescription) \(name)")
             }
-            #expect(differences.maxGestureScore <= 1e-2, "video \(group.testDescription): \(differences.maxGestureScore)")
+            #expect(
+                differences.maxGestureScore <= 1e-2, "video \(group.testDescription): \(differences.maxGestureScore)")
             #expect(differences.maxLandmark <= 0.02 && differences.meanLandmark <= 0.005)
             #expect(differences.maxWorld <= 0.01 && differences.maxHandedness <= 0.03)
             // Tracking as the hand landmarker's: one hand on screen, so with numHands 1 palm detection runs once.
@@ -316,14 +329,18 @@ import Testing
             for frame in run["frames"] as? [[String: Any]] ?? [] {
                 let golden = Self.result(frame)
                 let image = try PixelImage(contentsOfFile: Self.handsDirectory + "/" + golden.image)
-                worst = max(worst, try Self.stageDifferences(
-                    recognizer, golden, width: image.width, height: image.height, rotation: 0,
-                    context: "video \(group.testDescription) \(golden.image)"))
+                worst = max(
+                    worst,
+                    try Self.stageDifferences(
+                        recognizer, golden, width: image.width, height: image.height, rotation: 0,
+                        context: "video \(group.testDescription) \(golden.image)"))
                 frameCount += 1
             }
         }
         #expect(frameCount >= 140)
-        print("GestureRecognizer gesture stage on MediaPipe's video landmarks: \(frameCount) frames, max score error \(worst)")
+        print(
+            "GestureRecognizer gesture stage on MediaPipe's video landmarks: \(frameCount) frames, max score error \(worst)"
+        )
         // Measured 2.4e-7 (kernel rounding in the embedder and classifiers); 10× that, inside the issue's 1e-4.
         #expect(worst <= 3e-6)
     }

@@ -108,6 +108,7 @@ import Testing
         }
         #expect(try Self.purevision(["gestures"]).status != 0)
         #expect(try Self.purevision(["gestures", frames[0], "--num-hands", "0"]).status != 0)
-        #expect(try Self.purevision(["gestures", frames[0], "--model", Fixtures.model("hand_landmarker.task")]).status != 0)
+        #expect(
+            try Self.purevision(["gestures", frames[0], "--model", Fixtures.model("hand_landmarker.task")]).status != 0)
     }
 }

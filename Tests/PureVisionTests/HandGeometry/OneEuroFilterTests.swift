@@ -1,6 +1,6 @@
-import Testing
 import PureVision
 import PureVisionTestSupport
+import Testing
 
 private func variance(_ values: [Float]) -> Float {
     let mean = values.reduce(0, +) / Float(values.count)
@@ -68,8 +68,10 @@ private func variance(_ values: [Float]) -> Float {
         var filter = try OneEuroFilter()
         _ = try filter.filter(0, timestampMilliseconds: 900)
         let previous = try filter.filter(1, timestampMilliseconds: 1000)
-        #expect(throws: LandmarkSmoothingError.timestampNotIncreasing(
-            previousMilliseconds: 1000, currentMilliseconds: next)) {
+        #expect(
+            throws: LandmarkSmoothingError.timestampNotIncreasing(
+                previousMilliseconds: 1000, currentMilliseconds: next)
+        ) {
             _ = try filter.filter(5, timestampMilliseconds: next)
         }
         // The failed call left the state alone: the next valid sample continues from `previous`.
@@ -151,8 +153,10 @@ private func variance(_ values: [Float]) -> Float {
     @Test func timestampsMustIncreaseAcrossCalls() throws {
         var smoother = try HandLandmarkSmoother()
         _ = try smoother.smooth([:], timestampMilliseconds: 100)
-        #expect(throws: LandmarkSmoothingError.timestampNotIncreasing(
-            previousMilliseconds: 100, currentMilliseconds: 100)) {
+        #expect(
+            throws: LandmarkSmoothingError.timestampNotIncreasing(
+                previousMilliseconds: 100, currentMilliseconds: 100)
+        ) {
             _ = try smoother.smooth([1: hand(x: 0, y: 0)], timestampMilliseconds: 100)
         }
         #expect(smoother.trackIDs.isEmpty)

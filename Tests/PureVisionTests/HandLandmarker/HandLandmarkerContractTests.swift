@@ -1,8 +1,8 @@
 import Foundation
-import PureVisionImage
 import PureVision
-import Testing
+import PureVisionImage
 import PureVisionTestSupport
+import Testing
 
 /// Errors, running modes and the options beyond MediaPipe, on the real hand landmarker.
 @Suite struct HandLandmarkerContractTests {
@@ -97,9 +97,10 @@ import PureVisionTestSupport
             let a = try plain.detect(videoFrame: image, timestampInMilliseconds: 33 * t)
             let b = try smoothed.detect(videoFrame: image, timestampInMilliseconds: 33 * t)
             #expect(a.landmarks.count == b.landmarks.count)
-            let difference = zip(a.landmarks.first ?? [], b.landmarks.first ?? []).map { p, q in
-                max(abs(p.x - q.x), abs(p.y - q.y))
-            }.max() ?? 0
+            let difference =
+                zip(a.landmarks.first ?? [], b.landmarks.first ?? []).map { p, q in
+                    max(abs(p.x - q.x), abs(p.y - q.y))
+                }.max() ?? 0
             if t == 0 { #expect(difference == 0) } else { #expect(difference <= 0.05) }
             #expect(a.worldLandmarks == b.worldLandmarks)
         }

@@ -1,8 +1,8 @@
 import Foundation
-import PureVisionImage
 import PureVision
-import Testing
+import PureVisionImage
 import PureVisionTestSupport
+import Testing
 
 /// Parity with MediaPipe Tasks 0.10.14's HandLandmarker on the hand photos and their rotated, scaled and composite
 /// copies (IMAGE mode, numHands 1 and 2) and on a 48-frame synthetic video (VIDEO mode, tracking).
@@ -150,7 +150,8 @@ import PureVisionTestSupport
     @Test(arguments: imageGoldens)
     func imageModeMatchesMediaPipe(_ golden: Golden) throws {
         let landmarker = try HandLandmarker(
-            options: HandLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: Self.bundle), numHands: golden.numHands))
+            options: HandLandmarkerOptions(
+                baseOptions: BaseOptions(modelAssetPath: Self.bundle), numHands: golden.numHands))
         let image = try PixelImage(contentsOfFile: Self.directory + "/" + golden.image)
         let result = try landmarker.detect(
             image: image, imageProcessingOptions: ImageProcessingOptions(rotationDegrees: golden.rotationDegrees))
@@ -199,8 +200,11 @@ import PureVisionTestSupport
         for entry in results {
             let image = entry["image"] as? String ?? ""
             let numHands = (entry["options"] as? [String: Any])?["num_hands"] as? Int ?? 1
-            let landmarker = try landmarkers[numHands] ?? HandLandmarker(
-                options: HandLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: Self.bundle), numHands: numHands))
+            let landmarker =
+                try landmarkers[numHands]
+                ?? HandLandmarker(
+                    options: HandLandmarkerOptions(
+                        baseOptions: BaseOptions(modelAssetPath: Self.bundle), numHands: numHands))
             landmarkers[numHands] = landmarker
             let result = try landmarker.detect(image: try PixelImage(contentsOfFile: Self.directory + "/" + image))
             all.add(result, Self.hands(entry["hands"]), context: "\(image) numHands \(numHands)")
@@ -216,9 +220,11 @@ import PureVisionTestSupport
         var all = Differences()
         var landmarkers: [Int: HandLandmarker] = [:]
         for golden in Self.imageGoldens {
-            let landmarker = try landmarkers[golden.numHands] ?? HandLandmarker(
-                options: HandLandmarkerOptions(
-                    baseOptions: BaseOptions(modelAssetPath: Self.bundle), numHands: golden.numHands))
+            let landmarker =
+                try landmarkers[golden.numHands]
+                ?? HandLandmarker(
+                    options: HandLandmarkerOptions(
+                        baseOptions: BaseOptions(modelAssetPath: Self.bundle), numHands: golden.numHands))
             landmarkers[golden.numHands] = landmarker
             let image = try PixelImage(contentsOfFile: Self.directory + "/" + golden.image)
             let result = try landmarker.detect(

@@ -1,8 +1,8 @@
 import Foundation
-import PureVisionImage
 import PureVision
-import Testing
+import PureVisionImage
 import PureVisionTestSupport
+import Testing
 
 /// Option semantics, metadata handling and the running-mode contract of `ImageClassifier`, on efficientnet_lite0
 /// and on the tiny models of `tools/make_classifier_goldens.py` (`classifier_tiny.json`).
@@ -112,7 +112,8 @@ import PureVisionTestSupport
         let image = try Self.image("skimage_coffee.png")
         for roi in [RectF(left: 0.5, top: 0, right: 0.4, bottom: 1), RectF(left: 0, top: 0, right: 1.5, bottom: 1)] {
             #expect(throws: VisionTaskError.self) {
-                try classifier.classify(image: image, imageProcessingOptions: ImageProcessingOptions(regionOfInterest: roi))
+                try classifier.classify(
+                    image: image, imageProcessingOptions: ImageProcessingOptions(regionOfInterest: roi))
             }
         }
         #expect(throws: VisionTaskError.self) {
@@ -164,11 +165,13 @@ import PureVisionTestSupport
         }
         for (rank, (ours, theirs)) in zip(head.categories, categories).enumerated() {
             let score = Float(theirs["score"] as? Double ?? -1)
-            let same = Set(pool.filter { Float($0["score"] as? Double ?? -1) == score }.compactMap { $0["index"] as? Int })
+            let same = Set(
+                pool.filter { Float($0["score"] as? Double ?? -1) == score }.compactMap { $0["index"] as? Int })
             #expect(same.contains(ours.index), "rank \(rank): \(ours.index) not among \(same)")
             #expect(abs(ours.score - score) <= 1e-5, "rank \(rank): \(ours.score) vs \(score)")
             let index = ours.index
-            let match = categories.first { $0["index"] as? Int == index }
+            let match =
+                categories.first { $0["index"] as? Int == index }
                 ?? pool.first { $0["index"] as? Int == index } ?? [:]
             let label = match["category_name"] as? String ?? ""
             let display = match["display_name"] as? String ?? ""

@@ -1,8 +1,8 @@
 import Foundation
-import PureVisionImage
 import PureVision
-import Testing
+import PureVisionImage
 import PureVisionTestSupport
+import Testing
 
 /// Parity with MediaPipe Tasks 0.10.14's ImageClassifier and efficientnet_lite0 on the object photos and
 /// scikit-image samples, with default options and every option MediaPipe was run with. Goldens:
@@ -45,8 +45,10 @@ import PureVisionTestSupport
             let head = (entry["classifications"] as? [[String: Any]])?.first
         else { return nil }
         let categories = (head["categories"] as? [[String: Any]] ?? []).map { c in
-            (index: c["index"] as? Int ?? -1, score: Float(c["score"] as? Double ?? -1),
-             name: c["category_name"] as? String ?? "")
+            (
+                index: c["index"] as? Int ?? -1, score: Float(c["score"] as? Double ?? -1),
+                name: c["category_name"] as? String ?? ""
+            )
         }
         let o = entry["options"] as? [String: Any] ?? [:]
         let text = o.keys.sorted().map { "\($0)=\(o[$0] ?? "")" }.joined(separator: " ")
@@ -69,7 +71,8 @@ import PureVisionTestSupport
         options.categoryDenylist = golden.denylist ?? []
         let roi = golden.regionOfInterest.map { RectF(left: $0[0], top: $0[1], right: $0[2], bottom: $0[3]) }
         let rotation = golden.rotationDegrees
-        let processing = roi == nil && rotation == 0
+        let processing =
+            roi == nil && rotation == 0
             ? nil : ImageProcessingOptions(regionOfInterest: roi, rotationDegrees: rotation)
         return (options, processing)
     }
@@ -88,7 +91,8 @@ import PureVisionTestSupport
     /// error over the matched categories.
     @discardableResult
     static func expectRanking(
-        _ ours: [ResultCategory], _ reference: [(index: Int, score: Float, name: String)], count: Int, swap: Float = 0.002,
+        _ ours: [ResultCategory], _ reference: [(index: Int, score: Float, name: String)], count: Int,
+        swap: Float = 0.002,
         _ label: String, sourceLocation: SourceLocation = #_sourceLocation
     ) -> Float {
         var worst: Float = 0

@@ -1,8 +1,8 @@
 import Foundation
-import PureVisionImage
 import PureVision
-import Testing
+import PureVisionImage
 import PureVisionTestSupport
+import Testing
 
 /// The int8 classifier (`efficientnet_lite0_int8`, no metadata, normalization and labels from the options) against
 /// LiteRT on the same quantized input (`tools/make_int8_goldens.py`): top 5 equal, and every dequantized score

@@ -1,8 +1,8 @@
 import Foundation
 import PureVision
 import PureVisionImage
-import Testing
 import PureVisionTestSupport
+import Testing
 
 /// Options, metadata handling, refusals and the running-mode contract of `ImageSegmenter`.
 @Suite struct ImageSegmenterContractTests {
@@ -50,9 +50,11 @@ import PureVisionTestSupport
     @Test func neitherMaskIsAnError() {
         // MediaPipe 0.10.14 (Python) refuses it too; its message is in segmenter.json "errors".
         #expect((Self.root["errors"] as? [String: Any])?["no_output"] as? String != nil)
-        #expect(throws: VisionTaskError.invalidOption(
-            name: "outputConfidenceMasks",
-            reason: "At least one of `outputConfidenceMasks` and `outputCategoryMask` must be set.")) {
+        #expect(
+            throws: VisionTaskError.invalidOption(
+                name: "outputConfidenceMasks",
+                reason: "At least one of `outputConfidenceMasks` and `outputCategoryMask` must be set.")
+        ) {
             _ = try ImageSegmenter(
                 options: ImageSegmenterOptions(
                     baseOptions: Self.selfie, outputCategoryMask: false, outputConfidenceMasks: false))
@@ -106,7 +108,9 @@ import PureVisionTestSupport
     /// whose last output happens to be `[1, N, 1]` is image-like to MediaPipe's shape check too, and runs.)
     @Test func refusesOtherKindsOfModels() {
         let unknownCustom = Fixtures.testFile("PureVisionEngineTests/Fixtures/ops/custom_op.tflite")
-        for path in [Fixtures.model("hand_landmarker.task"), Fixtures.model("efficientnet_lite0.tflite"), unknownCustom] {
+        for path in [
+            Fixtures.model("hand_landmarker.task"), Fixtures.model("efficientnet_lite0.tflite"), unknownCustom,
+        ] {
             #expect(throws: VisionTaskError.self, "\(path)") { _ = try ImageSegmenter(modelPath: path) }
         }
         #expect(throws: VisionTaskError.self) { _ = try ImageSegmenter(modelPath: Self.directory + "/missing.tflite") }

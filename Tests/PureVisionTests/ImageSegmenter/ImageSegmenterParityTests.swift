@@ -1,8 +1,8 @@
 import Foundation
 import PureVision
 import PureVisionImage
-import Testing
 import PureVisionTestSupport
+import Testing
 
 /// Parity with MediaPipe Tasks 0.10.14's ImageSegmenter (deeplab_v3, selfie_segmenter and the two legacy selfie
 /// models) on people and object photos, with rotations. Goldens: `tools/make_segmenter_goldens.py`.
@@ -41,7 +41,8 @@ import PureVisionTestSupport
             rotation: c["rotation"] as? Int ?? 0, width: c["width"] as? Int ?? -1, height: c["height"] as? Int ?? -1,
             labels: c["labels"] as? [String] ?? [], category: c["category"] as? String ?? "",
             confidence: c["confidence"] as? String ?? "",
-            confidenceScale: Float(c["confidence_scale"] as? Int ?? 1), confidenceStep: c["confidence_step"] as? Int ?? 1,
+            confidenceScale: Float(c["confidence_scale"] as? Int ?? 1),
+            confidenceStep: c["confidence_step"] as? Int ?? 1,
             masks: c["masks"] as? Int ?? -1)
     }
 

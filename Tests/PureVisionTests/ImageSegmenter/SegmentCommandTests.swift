@@ -2,8 +2,8 @@ import Foundation
 import PureVision
 import PureVisionCore
 import PureVisionImage
-import Testing
 import PureVisionTestSupport
+import Testing
 
 /// `purevision segment`: runs the built CLI (next to the test bundle) on a fixture photo and checks its JSON line
 /// and the files `--out` writes against the task's own result.

@@ -53,8 +53,10 @@ import Testing
             for (mine, theirs) in zip(ours, reference) {
                 let box = theirs["box"] as? [Int] ?? []
                 #expect(
-                    [mine.boundingBox.originX, mine.boundingBox.originY, mine.boundingBox.width,
-                     mine.boundingBox.height] == box, "\(o)")
+                    [
+                        mine.boundingBox.originX, mine.boundingBox.originY, mine.boundingBox.width,
+                        mine.boundingBox.height,
+                    ] == box, "\(o)")
                 let categories = theirs["categories"] as? [[String: Any]] ?? []
                 try #require(mine.categories.count == categories.count)
                 for (c, t) in zip(mine.categories, categories) {
@@ -77,7 +79,8 @@ import Testing
         #expect(
             Self.modelError(Self.options("tiny_ssd_no_detector_metadata.tflite"))
                 == .missingMetadata(field: "DETECTOR_METADATA"))
-        #expect(Self.modelError(Self.options("tiny_ssd_no_metadata.tflite")) == .missingMetadata(field: "TFLITE_METADATA"))
+        #expect(
+            Self.modelError(Self.options("tiny_ssd_no_metadata.tflite")) == .missingMetadata(field: "TFLITE_METADATA"))
     }
 
     @Test func malformedDetectorMetadataIsAModelError() {
@@ -101,8 +104,10 @@ import Testing
 
     @Test func anotherTasksModelIsRefused() {
         // A classifier (one output), a face detector (two outputs, metadata without box properties), a bundle.
-        guard case .model = Self.modelError(
-            ObjectDetectorOptions(baseOptions: BaseOptions(modelAssetPath: Fixtures.model("efficientnet_lite0.tflite"))))
+        guard
+            case .model = Self.modelError(
+                ObjectDetectorOptions(
+                    baseOptions: BaseOptions(modelAssetPath: Fixtures.model("efficientnet_lite0.tflite"))))
         else {
             Issue.record("classifier accepted")
             return

@@ -75,7 +75,8 @@ import Testing
         options.categoryDenylist = golden.denylist ?? []
         let detector = try ObjectDetector(options: options)
         let image = try PixelImage(contentsOfFile: directory + "/" + golden.image)
-        let processing = golden.rotationDegrees == 0 ? nil : ImageProcessingOptions(rotationDegrees: golden.rotationDegrees)
+        let processing =
+            golden.rotationDegrees == 0 ? nil : ImageProcessingOptions(rotationDegrees: golden.rotationDegrees)
         return try detector.detect(image: image, imageProcessingOptions: processing).detections
     }
 
@@ -94,12 +95,14 @@ import Testing
         var worst: Float = 0
         for (i, (detection, row)) in zip(ours, golden.rows).enumerated() {
             let category = try #require(detection.categories.first)
-            let same = detection.boundingBox == row.box && category.categoryName == row.name
+            let same =
+                detection.boundingBox == row.box && category.categoryName == row.name
                 && detection.categories.count == 1 && abs(category.score - row.score) <= 1e-4
             worst = max(worst, abs(category.score - row.score))
             guard same else {
                 Issue.record(
-                    "\(golden.testDescription): detection \(i) is \(detection.boundingBox) \(category), MediaPipe \(row)")
+                    "\(golden.testDescription): detection \(i) is \(detection.boundingBox) \(category), MediaPipe \(row)"
+                )
                 return
             }
         }

@@ -105,7 +105,9 @@ import Testing
             #"{"width":3,"height":2,"values":[0,0.25,0.5,1]}"#, #"{"width":-1,"height":-4,"values":[0,0.25,0.5,1]}"#,
             #"{"width":4611686018427387904,"height":4,"values":[]}"#,
         ] {
-            #expect(throws: DecodingError.self) { try JSONDecoder().decode(PoseSegmentationMask.self, from: Data(text.utf8)) }
+            #expect(throws: DecodingError.self) {
+                try JSONDecoder().decode(PoseSegmentationMask.self, from: Data(text.utf8))
+            }
         }
         #expect(PoseSegmentationMask(width: 1 << 40, height: 1 << 40, values: []).values.isEmpty)
         #expect(PoseSegmentationMask(width: 2, height: 1, values: [1]).values == [1, 0])

@@ -93,10 +93,12 @@ import Testing
             let wantsMasks = options["output_segmentation_masks"] as? Bool ?? false
             let rotation = options["rotation_degrees"] as? Int ?? 0
             let key = "\(numPoses) \(wantsMasks)"
-            let landmarker = try landmarkers[key] ?? PoseLandmarker(
-                options: PoseLandmarkerOptions(
-                    baseOptions: BaseOptions(modelAssetPath: Self.bundle), numPoses: numPoses,
-                    outputSegmentationMasks: wantsMasks))
+            let landmarker =
+                try landmarkers[key]
+                ?? PoseLandmarker(
+                    options: PoseLandmarkerOptions(
+                        baseOptions: BaseOptions(modelAssetPath: Self.bundle), numPoses: numPoses,
+                        outputSegmentationMasks: wantsMasks))
             landmarkers[key] = landmarker
             let name = run["image"] as? String ?? ""
             let context = "\(name) poses \(numPoses) masks \(wantsMasks) rotation \(rotation)"

@@ -1,5 +1,5 @@
-import PureVisionImage
 import PureVision
+import PureVisionImage
 import Testing
 
 @Suite struct ImageProcessingOptionsTests {

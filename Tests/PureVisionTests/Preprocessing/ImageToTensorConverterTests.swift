@@ -1,9 +1,9 @@
 import Foundation
-import PureVisionImage
 import PureVision
 import PureVisionCore
-import Testing
+import PureVisionImage
 import PureVisionTestSupport
+import Testing
 
 /// Warp goldens: `tools/warp_reference.py` (a NumPy restatement of the OpenCV 3.4.10 recipe) and MediaPipe
 /// 0.10.14's own ImageToTensorCalculator tensors (`Fixtures/warp_mediapipe`, made by another tool). Both must match
@@ -142,12 +142,13 @@ import PureVisionTestSupport
             options: ImageToTensorOptions(outputWidth: width, outputHeight: height, border: border))
         var out = [UInt8](repeating: 0, count: converter.elementCount)
         let result = try out.withUnsafeMutableBufferPointer { try converter.convert(image, into: $0.baseAddress!) }
-        let rgbOffsets: [Int] = switch format {
-        case .gray8, .nv12, .nv21, .i420: [0, 0, 0]
-        case .rgb8, .rgba8: [0, 1, 2]
-        case .bgra8: [2, 1, 0]
-        case .argb8: [1, 2, 3]
-        }
+        let rgbOffsets: [Int] =
+            switch format {
+            case .gray8, .nv12, .nv21, .i420: [0, 0, 0]
+            case .rgb8, .rgba8: [0, 1, 2]
+            case .bgra8: [2, 1, 0]
+            case .argb8: [1, 2, 3]
+            }
         var expected = [UInt8]()
         for pixel in 0..<(width * height) {
             for offset in rgbOffsets { expected.append(pixels[pixel * format.channelCount + offset]) }
@@ -185,7 +186,8 @@ import PureVisionTestSupport
             imageWidth: 200, imageHeight: 100, tensorWidth: 128, tensorHeight: 128, padding: [0, 0.25, 0, 0.25]),
         LetterboxCase(
             imageWidth: 100, imageHeight: 200, tensorWidth: 128, tensorHeight: 128, padding: [0.25, 0, 0.25, 0]),
-        LetterboxCase(imageWidth: 64, imageHeight: 64, tensorWidth: 128, tensorHeight: 64, padding: [0.25, 0, 0.25, 0]),
+        LetterboxCase(
+            imageWidth: 64, imageHeight: 64, tensorWidth: 128, tensorHeight: 64, padding: [0.25, 0, 0.25, 0]),
         LetterboxCase(imageWidth: 90, imageHeight: 90, tensorWidth: 96, tensorHeight: 96, padding: [0, 0, 0, 0]),
     ])
     func letterboxPadding(_ c: LetterboxCase) throws {
@@ -228,8 +230,9 @@ import PureVisionTestSupport
             let expectedX = (cx + dx * c - dy * s) / Double(imageWidth)
             let expectedY = (cy + dx * s + dy * c) / Double(imageHeight)
             let got = result.projectToImage(x: Float(u), y: Float(v))
-            #expect(abs(Double(got.x) - expectedX) < 1e-6 && abs(Double(got.y) - expectedY) < 1e-6,
-                    "tensor corner (\(u), \(v)) → \(got), expected (\(expectedX), \(expectedY))")
+            #expect(
+                abs(Double(got.x) - expectedX) < 1e-6 && abs(Double(got.y) - expectedY) < 1e-6,
+                "tensor corner (\(u), \(v)) → \(got), expected (\(expectedX), \(expectedY))")
         }
     }
 
@@ -310,7 +313,8 @@ import PureVisionTestSupport
     }
 
     @Test func letterboxRemovalAndBoxProjection() throws {
-        let image = try PixelImage(width: 200, height: 100, format: .gray8, pixels: [UInt8](repeating: 0, count: 20_000))
+        let image = try PixelImage(
+            width: 200, height: 100, format: .gray8, pixels: [UInt8](repeating: 0, count: 20_000))
         let converter = try ImageToTensorConverter(
             options: ImageToTensorOptions(outputWidth: 32, outputHeight: 32, keepAspectRatio: true))
         var out = [Float](repeating: 0, count: converter.elementCount)

@@ -56,7 +56,9 @@ import Testing
                 height: Float(h) / Float(golden.height), rotation: 0)
             let out = try Self.levels(image, rect: rect, width: w, height: h)
             var expected: [UInt8] = []
-            for row in y..<(y + h) { expected += rgb[((row * golden.width + x) * 3)..<((row * golden.width + x + w) * 3)] }
+            for row in y..<(y + h) {
+                expected += rgb[((row * golden.width + x) * 3)..<((row * golden.width + x + w) * 3)]
+            }
             let largest = zip(out, expected).map { abs(Int($0) - Int($1)) }.max() ?? -1
             #expect(out.count == expected.count)
             #expect(largest >= 0 && largest <= (exact ? 0 : 1), "\(golden.name) region \(region): \(largest)")
@@ -92,11 +94,13 @@ import Testing
         let planes = try #require(packed.packedYUVPlanes())
         #expect(planes.count == 2 && planes[0].count == width * height && planes[1].count == width * height / 2)
         // The planes re-laid with odd strides, as a camera buffer might have them.
-        let lumaStride = width + 13, chromaStride = width + 7
+        let lumaStride = width + 13
+        let chromaStride = width + 7
         var luma = [UInt8](repeating: 0xEE, count: lumaStride * height)
         var chroma = [UInt8](repeating: 0xEE, count: chromaStride * height / 2)
         for row in 0..<height {
-            luma.replaceSubrange(row * lumaStride..<row * lumaStride + width, with: planes[0][row * width..<(row + 1) * width])
+            luma.replaceSubrange(
+                row * lumaStride..<row * lumaStride + width, with: planes[0][row * width..<(row + 1) * width])
         }
         for row in 0..<height / 2 {
             chroma.replaceSubrange(
@@ -112,8 +116,9 @@ import Testing
                     unsafeLuma: lumaBytes, lumaBytesPerRow: lumaStride, chroma: chromaBytes,
                     chromaBytesPerRow: chromaStride, width: width, height: height, format: .nv12)
                 #expect(frame.isBorrowed)
-                #expect(frame.converted(to: .rgb8).withUnsafePixels { Array($0) }
-                    == rgbFrame.withUnsafePixels { Array($0) })
+                #expect(
+                    frame.converted(to: .rgb8).withUnsafePixels { Array($0) }
+                        == rgbFrame.withUnsafePixels { Array($0) })
                 return try landmarker.detect(image: frame)
             }
         }

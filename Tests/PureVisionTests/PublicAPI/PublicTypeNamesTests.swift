@@ -23,8 +23,10 @@ import Testing
 
     /// Modules of this package: every one carries the project's prefix.
     @Test func everyModuleCarriesTheProjectPrefix() throws {
-        let manifest = try String(contentsOf: Fixtures.packageRoot().appendingPathComponent("Package.swift"), encoding: .utf8)
-        let names = Self.matches(of: #"\.(?:target|testTarget|executableTarget|systemLibrary)\(\s*name:\s*"([^"]+)""#, in: manifest)
+        let manifest = try String(
+            contentsOf: Fixtures.packageRoot().appendingPathComponent("Package.swift"), encoding: .utf8)
+        let names = Self.matches(
+            of: #"\.(?:target|testTarget|executableTarget|systemLibrary)\(\s*name:\s*"([^"]+)""#, in: manifest)
         #expect(names.count >= 10, "found \(names.count) targets in Package.swift")
         for name in names {
             #expect(name.hasPrefix("PureVision") || name.hasPrefix("CPureVision"), "target \(name) lacks the prefix")
@@ -34,7 +36,8 @@ import Testing
     /// Every top-level public type of every Swift module in `Sources/`, and none with an Apple framework's name.
     @Test func noPublicTypeRepeatsAnAppleFrameworkName() throws {
         let sources = Fixtures.packageRoot().appendingPathComponent("Sources")
-        let declaration = #"(?m)^(?:public|open)\s+(?:final\s+)?(?:struct|class|enum|protocol|actor|typealias)\s+([A-Za-z_][A-Za-z0-9_]*)"#
+        let declaration =
+            #"(?m)^(?:public|open)\s+(?:final\s+)?(?:struct|class|enum|protocol|actor|typealias)\s+([A-Za-z_][A-Za-z0-9_]*)"#
         var typesByModule: [String: [String]] = [:]
         let enumerator = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
         while let file = enumerator?.nextObject() as? URL {

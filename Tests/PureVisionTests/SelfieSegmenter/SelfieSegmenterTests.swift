@@ -1,8 +1,8 @@
 import Foundation
 import PureVision
 import PureVisionImage
-import Testing
 import PureVisionTestSupport
+import Testing
 
 /// The ML Kit-style `SelfieSegmenter` against MediaPipe's legacy `solutions.selfie_segmentation` 0.10.14
 /// (goldens: `tools/make_segmenter_goldens.py`, "legacy"): the mask within 5e-5 mean and 2e-3 max (measured: mean
@@ -66,7 +66,8 @@ import PureVisionTestSupport
     @Test func refusesMultiClassModels() {
         #expect(throws: VisionTaskError.self) {
             _ = try SelfieSegmenter(
-                options: SelfieSegmenterOptions(baseOptions: BaseOptions(modelAssetPath: Fixtures.model("deeplab_v3.tflite"))))
+                options: SelfieSegmenterOptions(
+                    baseOptions: BaseOptions(modelAssetPath: Fixtures.model("deeplab_v3.tflite"))))
         }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
-import PureVisionImage
 import PureVision
-import Testing
+import PureVisionImage
 import PureVisionTestSupport
+import Testing
 
 /// The image manifests the golden scripts write beside their photos (`faces/images.json`, `hands/images.json`,
 /// `hands/video/frames.json`, `classifier/images.json`): every listed file is the one the goldens were made from

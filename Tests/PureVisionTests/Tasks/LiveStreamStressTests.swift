@@ -1,9 +1,9 @@
 import Foundation
-import PureVisionImage
 import PureVision
+import PureVisionImage
+import PureVisionTestSupport
 import Synchronization
 import Testing
-import PureVisionTestSupport
 
 /// Live stream under load: several producer threads feed one real task as fast as they can (one never pauses, the
 /// others pause 0.5 ms per producer index between frames). Producers draw timestamps from one shared counter and
@@ -238,7 +238,8 @@ import PureVisionTestSupport
     /// The hand landmarker (palm detection, then landmarks on tracked hands), three producers, 150 frames each
     /// (×50 in the long form).
     @Test func handLandmarkerUnderThreeProducers() throws {
-        let image = try PixelImage(contentsOfFile: Fixtures.testFile("PureVisionTests/Fixtures/hands/hand_dst_scale50.png"))
+        let image = try PixelImage(
+            contentsOfFile: Fixtures.testFile("PureVisionTests/Fixtures/hands/hand_dst_scale50.png"))
         let log = EventLog<HandLandmarkerResult>()
         let landmarker = try HandLandmarker(
             options: HandLandmarkerOptions(

@@ -258,7 +258,9 @@ extension StressTask {
             return StressInstance(
                 run: { frame in
                     if mode == .video {
-                        return try task.detect(videoFrame: images[frame % images.count], timestampInMilliseconds: 33 * frame).hashValue
+                        return try task.detect(
+                            videoFrame: images[frame % images.count], timestampInMilliseconds: 33 * frame
+                        ).hashValue
                     }
                     return try task.detect(image: still[frame % still.count]).hashValue
                 },

@@ -1,15 +1,19 @@
 import Foundation
-import PureVisionImage
 import PureVision
-import Testing
+import PureVisionImage
 import PureVisionTestSupport
+import Testing
 
 /// The public task API beyond the parity suites: the `async` VIDEO forms, models loaded from a memory buffer, every
 /// task on more than one thread, and the IDENTITY / inverse-logistic score calibrations.
 @Suite struct TaskAPITests {
     static func fixture(_ path: String) -> String { Fixtures.testFile("PureVisionTests/Fixtures/\(path)") }
-    static func handPhoto() throws -> PixelImage { try PixelImage(contentsOfFile: fixture("hands/hand_dst_scale50.png")) }
-    static func facePhoto() throws -> PixelImage { try PixelImage(contentsOfFile: fixture("faces/astronaut_scale50.png")) }
+    static func handPhoto() throws -> PixelImage {
+        try PixelImage(contentsOfFile: fixture("hands/hand_dst_scale50.png"))
+    }
+    static func facePhoto() throws -> PixelImage {
+        try PixelImage(contentsOfFile: fixture("faces/astronaut_scale50.png"))
+    }
     static func objectPhoto() throws -> PixelImage {
         try PixelImage(contentsOfFile: fixture("classifier/skimage_chelsea.png"))
     }
@@ -29,7 +33,9 @@ import PureVisionTestSupport
         let asynchronous = try HandLandmarker(options: options)
         for t in 0..<4 {
             let frame = frames[t % 2]
-            let expected = try Self.synchronously { try synchronous.detect(videoFrame: frame, timestampInMilliseconds: 33 * t) }
+            let expected = try Self.synchronously {
+                try synchronous.detect(videoFrame: frame, timestampInMilliseconds: 33 * t)
+            }
             let result = try await asynchronous.detect(videoFrame: frame, timestampInMilliseconds: 33 * t)
             #expect(expected.landmarks.count == 1 && expected.landmarks.first?.count == 21)
             #expect(result == expected, "frame \(t)")
@@ -51,7 +57,9 @@ import PureVisionTestSupport
         let synchronous = try ImageClassifier(options: options)
         let asynchronous = try ImageClassifier(options: options)
         for t in [5, 40] {
-            let expected = try Self.synchronously { try synchronous.classify(videoFrame: image, timestampInMilliseconds: t) }
+            let expected = try Self.synchronously {
+                try synchronous.classify(videoFrame: image, timestampInMilliseconds: t)
+            }
             let result = try await asynchronous.classify(videoFrame: image, timestampInMilliseconds: t)
             #expect(expected.classifications.first?.categories.count == 5)
             #expect(result == expected)
@@ -87,7 +95,8 @@ import PureVisionTestSupport
         let bundle = Fixtures.model("hand_landmarker.task")
         let handsFromPath = try HandLandmarker(modelPath: bundle)
         let handsFromBuffer = try HandLandmarker(
-            options: HandLandmarkerOptions(baseOptions: BaseOptions(modelAssetBuffer: try Fixtures.bytes(atPath: bundle))))
+            options: HandLandmarkerOptions(
+                baseOptions: BaseOptions(modelAssetBuffer: try Fixtures.bytes(atPath: bundle))))
         let hand = try Self.handPhoto()
         #expect(try handsFromBuffer.detect(image: hand) == handsFromPath.detect(image: hand))
         #expect(try handsFromBuffer.detect(image: hand).landmarks.count == 1)
@@ -172,7 +181,8 @@ import PureVisionTestSupport
             }
             let one = try detector(1).detect(image: face)
             #expect(one.detections.count == 1)
-            try Self.expectSameAsOneThread(one, try detector(threads).detect(image: face), "\(model) \(threads) threads")
+            try Self.expectSameAsOneThread(
+                one, try detector(threads).detect(image: face), "\(model) \(threads) threads")
         }
 
         func landmarker(_ threadCount: Int) throws -> HandLandmarker {
@@ -208,7 +218,8 @@ import PureVisionTestSupport
         }
         let faces = try analyzer(1).results(in: face)
         #expect(faces.count == 1 && faces.first?.meshLandmarks.count == 468)
-        try Self.expectSameAsOneThread(faces, try analyzer(threads).results(in: face), "face analyzer \(threads) threads")
+        try Self.expectSameAsOneThread(
+            faces, try analyzer(threads).results(in: face), "face analyzer \(threads) threads")
     }
 
     // MARK: score calibration

@@ -1,6 +1,6 @@
 import Foundation
-import PureVisionImage
 import PureVision
+import PureVisionImage
 import Testing
 
 /// The running-mode contract, on a stand-in task whose "inference" echoes the frame's timestamp.
