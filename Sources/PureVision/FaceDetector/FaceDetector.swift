@@ -160,14 +160,8 @@ final class FaceDetectionPipeline: Sendable {
     /// The detections in image-normalized coordinates, best first (before MediaPipe's conversion to pixels).
     func detectNormalized(_ frame: FaceFrame) throws(VisionTaskError) -> [NormalizedDetection] {
         let image = frame.image
-        let rect: NormalizedRect
-        do throws(PreprocessingError) {
-            rect = try (frame.processing ?? ImageProcessingOptions()).normalizedRect(
-                imageWidth: image.width, imageHeight: image.height, orientation: image.orientation,
-                roiAllowed: false)
-        } catch {
-            throw Self.taskError(error)
-        }
+        let rect = try ImageProcessingOptions.imageRect(
+            of: image, processing: frame.processing, roiAllowed: false)
         let (decoded, transform) = try loaded.detectSSD(
             image, rect: rect, converter: converter, boxesOutput: boxesOutput, scoresOutput: scoresOutput,
             anchors: anchors, options: decoderOptions, stage: "face")

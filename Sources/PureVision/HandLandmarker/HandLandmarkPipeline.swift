@@ -95,14 +95,8 @@ final class HandLandmarkPipeline: @unchecked Sendable {
         -> HandLandmarkerResult
     {
         let image = frame.image
-        let imageRect: NormalizedRect
-        do throws(PreprocessingError) {
-            imageRect = try (frame.processing ?? ImageProcessingOptions()).normalizedRect(
-                imageWidth: image.width, imageHeight: image.height, orientation: image.orientation,
-                roiAllowed: false)
-        } catch {
-            throw FaceDetectionPipeline.taskError(error)
-        }
+        let imageRect = try ImageProcessingOptions.imageRect(
+            of: image, processing: frame.processing, roiAllowed: false)
 
         var rects = tracking ? trackedRects : []
         var ids = tracking ? trackedIDs : []

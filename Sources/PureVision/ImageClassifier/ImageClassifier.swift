@@ -221,14 +221,8 @@ final class ClassificationPipeline: Sendable {
 
     func classify(_ frame: ClassifierFrame) throws(VisionTaskError) -> ImageClassifierResult {
         let image = frame.image
-        let rect: NormalizedRect
-        do throws(PreprocessingError) {
-            rect = try (frame.processing ?? ImageProcessingOptions()).normalizedRect(
-                imageWidth: image.width, imageHeight: image.height, orientation: image.orientation,
-                roiAllowed: true)
-        } catch {
-            throw FaceDetectionPipeline.taskError(error)
-        }
+        let rect = try ImageProcessingOptions.imageRect(
+            of: image, processing: frame.processing, roiAllowed: true)
         return try loaded.interpreter.withSession { session throws(VisionTaskError) -> ImageClassifierResult in
             do throws(PreprocessingError) {
                 if isByteInput {

@@ -206,14 +206,8 @@ final class EmbeddingPipeline: Sendable {
 
     func embed(_ frame: EmbedderFrame) throws(VisionTaskError) -> ImageEmbedderResult {
         let image = frame.image
-        let rect: NormalizedRect
-        do throws(PreprocessingError) {
-            rect = try (frame.processing ?? ImageProcessingOptions()).normalizedRect(
-                imageWidth: image.width, imageHeight: image.height, orientation: image.orientation,
-                roiAllowed: true)
-        } catch {
-            throw FaceDetectionPipeline.taskError(error)
-        }
+        let rect = try ImageProcessingOptions.imageRect(
+            of: image, processing: frame.processing, roiAllowed: true)
         return try loaded.interpreter.withSession { session throws(VisionTaskError) -> ImageEmbedderResult in
             do throws(PreprocessingError) {
                 if isByteInput {

@@ -118,14 +118,8 @@ final class SegmentationPipeline: Sendable {
         _ frame: SegmenterFrame, maskSize: (width: Int, height: Int)? = nil
     ) throws(VisionTaskError) -> ImageSegmenterResult {
         let image = frame.image
-        let rect: NormalizedRect
-        do throws(PreprocessingError) {
-            rect = try (frame.processing ?? ImageProcessingOptions()).normalizedRect(
-                imageWidth: image.width, imageHeight: image.height, orientation: image.orientation,
-                roiAllowed: false)
-        } catch {
-            throw FaceDetectionPipeline.taskError(error)
-        }
+        let rect = try ImageProcessingOptions.imageRect(
+            of: image, processing: frame.processing, roiAllowed: false)
         let (width, height) = maskSize ?? (image.width, image.height)
         return try loaded.interpreter.withSession { session throws(VisionTaskError) -> ImageSegmenterResult in
             do throws(PreprocessingError) {

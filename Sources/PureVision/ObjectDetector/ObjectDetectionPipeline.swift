@@ -239,14 +239,8 @@ final class ObjectDetectionPipeline: Sendable {
 
     func detect(_ frame: ObjectFrame) throws(VisionTaskError) -> ObjectDetectorResult {
         let image = frame.image
-        let rect: NormalizedRect
-        do throws(PreprocessingError) {
-            rect = try (frame.processing ?? ImageProcessingOptions()).normalizedRect(
-                imageWidth: image.width, imageHeight: image.height, orientation: image.orientation,
-                roiAllowed: false)
-        } catch {
-            throw FaceDetectionPipeline.taskError(error)
-        }
+        let rect = try ImageProcessingOptions.imageRect(
+            of: image, processing: frame.processing, roiAllowed: false)
         let (decoded, transform) = try loaded.interpreter.withSession {
             session throws(VisionTaskError) -> ([InModelSuppression.Candidate], ImageToTensorResult) in
             let transform: ImageToTensorResult

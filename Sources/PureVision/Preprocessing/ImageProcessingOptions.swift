@@ -108,3 +108,20 @@ extension ImageOrientation {
         }
     }
 }
+
+extension ImageProcessingOptions {
+    /// The rect a task processes in `image`: `processing`'s region of interest and rotation combined with the
+    /// image's orientation (`normalizedRect(imageWidth:imageHeight:orientation:roiAllowed:)`), with its errors
+    /// reported as the task errors MediaPipe gives (mirrored orientation, a refused region of interest).
+    static func imageRect(
+        of image: PixelImage, processing: ImageProcessingOptions?, roiAllowed: Bool
+    ) throws(VisionTaskError) -> NormalizedRect {
+        do throws(PreprocessingError) {
+            return try (processing ?? ImageProcessingOptions()).normalizedRect(
+                imageWidth: image.width, imageHeight: image.height, orientation: image.orientation,
+                roiAllowed: roiAllowed)
+        } catch {
+            throw FaceDetectionPipeline.taskError(error)
+        }
+    }
+}
