@@ -1,25 +1,10 @@
 import Foundation
 import PureVisionTestSupport
 
-/// The built `purevision` binary run as a child process, from the package root (so relative paths resolve).
+/// The built `purevision` binary (`CLI.executable()`) run as a child process from the package root (so relative
+/// paths resolve), with `OPENBLAS_NUM_THREADS=1`. `run` feeds standard input and collects everything; an instance
+/// lets a test write input lines and read output lines one at a time (streaming batch mode).
 final class CLIProcess: @unchecked Sendable {
-    /// The binary beside the test bundle (`swift test` builds every product of the package into the same folder).
-    static var binaryPath: String {
-        let bundleDirectory = Bundle.main.bundleURL.deletingLastPathComponent()
-        for candidate in [bundleDirectory, Bundle.main.bundleURL] {
-            let path = candidate.appendingPathComponent("purevision").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return bundleDirectory.appendingPathComponent("purevision").path
-    }
-
-    /// What a finished run printed and returned.
-    struct Outcome {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
@@ -28,9 +13,12 @@ final class CLIProcess: @unchecked Sendable {
 
     /// Starts `purevision ARGUMENTS`.
     init(_ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: Self.binaryPath)
+        process.executableURL = URL(fileURLWithPath: try CLI.executable())
         process.arguments = arguments
         process.currentDirectoryURL = Fixtures.packageRoot()
+        var environment = ProcessInfo.processInfo.environment
+        environment["OPENBLAS_NUM_THREADS"] = "1"
+        process.environment = environment
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
@@ -38,7 +26,7 @@ final class CLIProcess: @unchecked Sendable {
     }
 
     /// Runs to the end with `input` on standard input.
-    static func run(_ arguments: [String], input: [UInt8] = []) throws -> Outcome {
+    static func run(_ arguments: [String], input: [UInt8] = []) throws -> CLI.Output {
         let child = try CLIProcess(arguments)
         let writer = child.input.fileHandleForWriting
         let feeder = Thread {
@@ -49,7 +37,7 @@ final class CLIProcess: @unchecked Sendable {
         let stderr = ErrorCollector(child.errors.fileHandleForReading)
         let stdout = child.output.fileHandleForReading.readDataToEndOfFile()
         let status = child.wait()
-        return Outcome(
+        return CLI.Output(
             status: status, stdout: String(decoding: stdout, as: UTF8.self),
             stderr: String(decoding: stderr.wait(), as: UTF8.self))
     }

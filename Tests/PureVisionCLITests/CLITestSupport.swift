@@ -42,35 +42,10 @@ enum CLI {
             "the purevision executable next to the test bundle (looked in \(candidates.map(\.path)))")
     }
 
-    /// Runs `purevision arguments…` in the package root and waits for it (no deadline: a hang fails the suite's
-    /// time limit, not a timing assertion).
-    static func run(_ arguments: [String]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executable())
-        process.arguments = arguments
-        process.currentDirectoryURL = Fixtures.packageRoot()
-        var environment = ProcessInfo.processInfo.environment
-        environment["OPENBLAS_NUM_THREADS"] = "1"
-        process.environment = environment
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        // Read both pipes to the end before waiting, so a large output cannot fill a pipe and block the child.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errorData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errorData = stderr.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Output(
-            status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-            stderr: String(decoding: errorData, as: UTF8.self))
+    /// Runs `purevision arguments…` in the package root with `input` on standard input and waits for it (no
+    /// deadline: a hang fails the suite's time limit, not a timing assertion).
+    static func run(_ arguments: [String], input: [UInt8] = []) throws -> Output {
+        try CLIProcess.run(arguments, input: input)
     }
 
     /// Runs a command that must succeed (exit 0, nothing on stderr) and returns its output.
