@@ -180,6 +180,11 @@ struct StressTask: Sendable {
             try faceAnalyzer(),
             try imageSegmenter(),
             try selfieSegmenter(),
+            try poseLandmarker(),
+            try faceLandmarker(),
+            try gestureRecognizer(),
+            try objectDetector(),
+            try imageEmbedder(),
         ]
     }
 }
@@ -370,6 +375,148 @@ extension StressTask {
                 runAsync: nil,
                 submit: { _ in throw VisionTaskError.invalidOption(name: "runningMode", reason: "no live stream") },
                 close: {})
+        }
+    }
+
+    /// Segmentation masks on, so the mask smoothing between video frames is exercised too.
+    static func poseLandmarker() throws -> StressTask {
+        let images = try ["pose/obama.png", "pose/obama_scale50.png", "pose/obama_rot25.png", "pose/basketball.png"]
+            .map(photo)
+        return StressTask(
+            name: "PoseLandmarker", modes: [.liveStream, .video, .image], images: [images[0], images[3]],
+            sequenceLength: images.count
+        ) { mode, onEvent in
+            let task = try PoseLandmarker(
+                options: PoseLandmarkerOptions(
+                    baseOptions: BaseOptions(
+                        modelAssetPath: Fixtures.model("pose_landmarker_full.task"), threadCount: threads),
+                    runningMode: runningMode(mode), outputSegmentationMasks: true,
+                    resultHandler: handler(mode, onEvent)))
+            let still = [images[0], images[3]]
+            return StressInstance(
+                run: { frame in
+                    if mode == .video {
+                        return try task.detect(
+                            videoFrame: images[frame % images.count], timestampInMilliseconds: 33 * frame
+                        ).hashValue
+                    }
+                    return try task.detect(image: still[frame % still.count]).hashValue
+                },
+                runAsync: { frame in try await task.detect(image: still[frame % still.count]).hashValue },
+                submit: { frame in
+                    try task.detectAsync(image: images[frame % images.count], timestampInMilliseconds: frame)
+                },
+                close: task.close)
+        }
+    }
+
+    /// Blendshapes and transformation matrices on.
+    static func faceLandmarker() throws -> StressTask {
+        let images = try (0..<4).map { try photo(String(format: "face_landmarker/video/frame_%03d.png", $0 * 2)) }
+        return StressTask(
+            name: "FaceLandmarker", modes: [.image, .liveStream, .video], images: [images[0], images[2]],
+            sequenceLength: images.count
+        ) { mode, onEvent in
+            let task = try FaceLandmarker(
+                options: FaceLandmarkerOptions(
+                    baseOptions: BaseOptions(
+                        modelAssetPath: Fixtures.model("face_landmarker.task"), threadCount: threads),
+                    runningMode: runningMode(mode), numFaces: 2, outputFaceBlendshapes: true,
+                    outputFacialTransformationMatrixes: true, resultHandler: handler(mode, onEvent)))
+            let still = [images[0], images[2]]
+            return StressInstance(
+                run: { frame in
+                    if mode == .video {
+                        return try task.detect(
+                            videoFrame: images[frame % images.count], timestampInMilliseconds: 33 * frame
+                        ).hashValue
+                    }
+                    return try task.detect(image: still[frame % still.count]).hashValue
+                },
+                runAsync: { frame in try await task.detect(image: still[frame % still.count]).hashValue },
+                submit: { frame in
+                    try task.detectAsync(image: images[frame % images.count], timestampInMilliseconds: frame)
+                },
+                close: task.close)
+        }
+    }
+
+    static func gestureRecognizer() throws -> StressTask {
+        let images = try (0..<6).map { try photo(String(format: "hands/video/frame_%03d.png", $0 * 8 + 4)) }
+        return StressTask(
+            name: "GestureRecognizer", modes: [.video, .image, .liveStream], images: [images[1], images[4]],
+            sequenceLength: images.count
+        ) { mode, onEvent in
+            let task = try GestureRecognizer(
+                options: GestureRecognizerOptions(
+                    baseOptions: BaseOptions(
+                        modelAssetPath: Fixtures.model("gesture_recognizer.task"), threadCount: threads),
+                    runningMode: runningMode(mode), numHands: 2, resultHandler: handler(mode, onEvent)))
+            let still = [images[1], images[4]]
+            return StressInstance(
+                run: { frame in
+                    if mode == .video {
+                        return try task.recognize(
+                            videoFrame: images[frame % images.count], timestampInMilliseconds: 33 * frame
+                        ).hashValue
+                    }
+                    return try task.recognize(image: still[frame % still.count]).hashValue
+                },
+                runAsync: { frame in try await task.recognize(image: still[frame % still.count]).hashValue },
+                submit: { frame in
+                    try task.recognizeAsync(image: images[frame % images.count], timestampInMilliseconds: frame)
+                },
+                close: task.close)
+        }
+    }
+
+    static func objectDetector() throws -> StressTask {
+        let images = [try photo("detector/opencv_basketball1.png"), try photo("detector/skimage_chelsea.png")]
+        return StressTask(
+            name: "ObjectDetector", modes: [.image, .video, .liveStream], images: images, sequenceLength: 4
+        ) { mode, onEvent in
+            let task = try ObjectDetector(
+                options: ObjectDetectorOptions(
+                    baseOptions: BaseOptions(
+                        modelAssetPath: Fixtures.model("efficientdet_lite0.tflite"), threadCount: threads),
+                    runningMode: runningMode(mode), maxResults: 5, resultHandler: handler(mode, onEvent)))
+            let image: @Sendable (Int) -> PixelImage = { frame in images[frame % images.count] }
+            return StressInstance(
+                run: { frame in
+                    if mode == .video {
+                        return try task.detect(videoFrame: image(frame), timestampInMilliseconds: frame).hashValue
+                    }
+                    return try task.detect(image: image(frame)).hashValue
+                },
+                runAsync: { frame in try await task.detect(image: image(frame)).hashValue },
+                submit: { frame in try task.detectAsync(image: image(frame), timestampInMilliseconds: frame) },
+                close: task.close)
+        }
+    }
+
+    /// Both outputs: L2-normalized and quantized.
+    static func imageEmbedder() throws -> StressTask {
+        let images = [try photo("classifier/skimage_chelsea.png"), try photo("classifier/opencvdoc_space_shuttle.png")]
+        return StressTask(
+            name: "ImageEmbedder", modes: [.liveStream, .image, .video], images: images, sequenceLength: 4
+        ) { mode, onEvent in
+            let task = try ImageEmbedder(
+                options: ImageEmbedderOptions(
+                    baseOptions: BaseOptions(
+                        modelAssetPath: Fixtures.model("efficientnet_lite0_embedder.tflite"), threadCount: threads),
+                    runningMode: runningMode(mode), l2Normalize: true, quantize: true,
+                    resultHandler: handler(mode, onEvent)))
+            let image: @Sendable (Int) -> PixelImage = { frame in images[frame % images.count] }
+            return StressInstance(
+                run: { frame in
+                    if mode == .video {
+                        return try task.embed(videoFrame: image(frame), timestampInMilliseconds: frame).hashValue
+                    }
+                    return try task.embed(image: image(frame)).hashValue
+                },
+                runAsync: { frame in try await task.embed(image: image(frame)).hashValue },
+                submit: { frame in try task.embedAsync(image: image(frame), timestampInMilliseconds: frame) },
+                close: task.close)
         }
     }
 }
