@@ -339,10 +339,10 @@ extension Y4MStream {
 }
 
 extension PixelImage {
-    /// Converts a YUV4MPEG2 frame: mono to `.gray8`, 4:2:0 and 4:4:4 to `.rgb8` with OpenCV's `cvtColor`
-    /// arithmetic (`COLOR_YUV2RGB_I420`: BT.601, video range, 20-bit fixed point, each chroma sample covering its
-    /// 2×2 block), which MediaPipe applies to camera frames; a full-range stream (`XCOLORRANGE=FULL`) uses the
-    /// full-range BT.601 equations.
+    /// Converts a YUV4MPEG2 frame: mono to `.gray8`, 4:2:0 and 4:4:4 to `.rgb8` with the same arithmetic as the
+    /// `.i420` images (`YUVToRGB`: OpenCV's `cvtColor` `COLOR_YUV2RGB_I420` for video range, BT.601 in 20-bit fixed
+    /// point, each 4:2:0 chroma sample covering its 2×2 block); a full-range stream (`XCOLORRANGE=FULL`) uses
+    /// `.fullBT601`.
     public init(y4mFrame frame: Y4MFrame) throws(ImageError) {
         let header = frame.header
         let width = header.width
@@ -353,28 +353,20 @@ extension PixelImage {
         }
         let chromaWidth = header.chroma.chromaSize(width: width, height: height).width
         let subsampled = header.chroma == .yuv420
-        // BT.601 in 20-bit fixed point: OpenCV's video-range constants, or the full-range (JPEG) equations.
-        let (scaleY, offsetY, vr, vg, ug, ub) =
-            header.isFullRange
-            ? (1 << 20, 0, 1_470_104, -748_830, -360_857, 1_858_077)
-            : (1_220_542, 16, 1_673_527, -852_492, -409_993, 2_116_026)
+        let conversion = YUVToRGB(header.isFullRange ? .fullBT601 : .videoBT601)
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         for row in 0..<height {
             let chromaRow = (subsampled ? row / 2 : row) * chromaWidth
             for column in 0..<width {
-                let luma = max(0, Int(frame.y[row * width + column]) - offsetY) * scaleY
                 let chromaIndex = chromaRow + (subsampled ? column / 2 : column)
-                let u = Int(frame.u[chromaIndex]) - 128
-                let v = Int(frame.v[chromaIndex]) - 128
-                let round = 1 << 19
+                let levels = conversion.rgb(
+                    y: frame.y[row * width + column], u: frame.u[chromaIndex], v: frame.v[chromaIndex])
                 let out = (row * width + column) * 3
-                rgb[out] = Self.clampedByte((luma + vr * v + round) >> 20)
-                rgb[out + 1] = Self.clampedByte((luma + vg * v + ug * u + round) >> 20)
-                rgb[out + 2] = Self.clampedByte((luma + ub * u + round) >> 20)
+                rgb[out] = UInt8(truncatingIfNeeded: levels.x)
+                rgb[out + 1] = UInt8(truncatingIfNeeded: levels.y)
+                rgb[out + 2] = UInt8(truncatingIfNeeded: levels.z)
             }
         }
         try self.init(width: width, height: height, format: .rgb8, pixels: rgb)
     }
-
-    private static func clampedByte(_ value: Int) -> UInt8 { UInt8(clamping: value) }
 }

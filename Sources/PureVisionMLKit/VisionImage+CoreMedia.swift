@@ -1,5 +1,6 @@
 // Apple platforms only. Not compiled by the project's Linux CI: written against the documented CoreMedia /
-// CoreVideo API and unverified by a build. The YUV conversion underneath (`YCbCrConversion`) is tested on Linux.
+// CoreVideo API and unverified by a build. The YUV planes it hands on are read by `PixelImage`'s NV12
+// path, which is tested on Linux.
 #if canImport(CoreMedia) && canImport(CoreVideo)
     import CoreMedia
     import CoreVideo

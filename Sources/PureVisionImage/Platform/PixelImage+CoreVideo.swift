@@ -1,5 +1,5 @@
 // Apple platforms only. Not compiled by the project's Linux CI: written against the documented CoreVideo API and
-// unverified by a build. The YUV conversion it calls (`YCbCrConversion`) is tested on Linux.
+// unverified by a build. The YUV planes it wraps are read by `PixelImage`'s NV12 path, which is tested on Linux.
 #if canImport(CoreVideo)
     import CoreVideo
 
@@ -20,10 +20,12 @@
         /// The image of a camera or video pixel buffer, for the compatibility modules (`MPImage(pixelBuffer:)`,
         /// `VisionImage(buffer:)`).
         ///
-        /// `kCVPixelFormatType_32BGRA` and `32RGBA` are borrowed without a copy: the returned image is valid while the
-        /// returned `LockedPixelBuffer` lives (it keeps the buffer locked). The YUV 4:2:0 bi-planar formats
-        /// (`420YpCbCr8BiPlanarFullRange` / `VideoRange`) are converted to an owned RGB image, with BT.709 when the buffer's
-        /// `kCVImageBufferYCbCrMatrixKey` says so and BT.601 otherwise; then the owner is nil.
+        /// Every supported format is borrowed without a copy: the returned image is valid while the returned
+        /// `LockedPixelBuffer` lives (it keeps the buffer locked). `kCVPixelFormatType_32BGRA` and `32RGBA` become
+        /// `.bgra8` / `.rgba8` images; the YUV 4:2:0 bi-planar formats (`420YpCbCr8BiPlanarFullRange` /
+        /// `VideoRange`, even width and height as cameras give) become `.nv12` images, full or video range, with
+        /// BT.709 when the buffer's `kCVImageBufferYCbCrMatrixKey` says so and BT.601 otherwise; the preprocessing
+        /// converts only the pixels it samples.
         /// - Throws: `ImageError.unsupportedFormat` for another pixel format, `.corrupt` for a buffer that cannot be
         ///   locked or has no pixels, or the size errors of `PixelImage`.
         package static func borrowing(
@@ -48,23 +50,22 @@
                     let luma = CVPixelBufferGetBaseAddressOfPlane(pixelBuffer, 0),
                     let chroma = CVPixelBufferGetBaseAddressOfPlane(pixelBuffer, 1)
                 else { throw .corrupt("a 4:2:0 pixel buffer needs two planes with pixels") }
-                try validate(width: width, height: height, format: .rgb8, bytesPerRow: width * 3, byteCount: nil)
-                var matrix = YCbCrConversion.Matrix.bt601
+                var matrix = YUVMatrix.bt601
                 if let attachment = CVBufferCopyAttachment(pixelBuffer, kCVImageBufferYCbCrMatrixKey, nil),
                     let name = attachment as? String, name == (kCVImageBufferYCbCrMatrix_ITU_R_709_2 as String)
                 {
                     matrix = .bt709
                 }
-                let rgb = YCbCrConversion.rgb(
-                    luma: luma.assumingMemoryBound(to: UInt8.self),
-                    lumaBytesPerRow: CVPixelBufferGetBytesPerRowOfPlane(pixelBuffer, 0),
-                    chroma: chroma.assumingMemoryBound(to: UInt8.self),
-                    chromaBytesPerRow: CVPixelBufferGetBytesPerRowOfPlane(pixelBuffer, 1), width: width, height: height,
-                    fullRange: formatType == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, matrix: matrix)
-                return (
-                    try PixelImage(width: width, height: height, format: .rgb8, pixels: rgb, orientation: orientation),
-                    nil
-                )
+                let fullRange = formatType == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
+                let lumaBytesPerRow = CVPixelBufferGetBytesPerRowOfPlane(pixelBuffer, 0)
+                let chromaBytesPerRow = CVPixelBufferGetBytesPerRowOfPlane(pixelBuffer, 1)
+                let image = try PixelImage.wrapping(
+                    unsafeLuma: UnsafeRawBufferPointer(start: luma, count: lumaBytesPerRow * height),
+                    lumaBytesPerRow: lumaBytesPerRow,
+                    chroma: UnsafeRawBufferPointer(start: chroma, count: chromaBytesPerRow * (height / 2)),
+                    chromaBytesPerRow: chromaBytesPerRow, width: width, height: height, format: .nv12,
+                    encoding: YUVEncoding(range: fullRange ? .full : .video, matrix: matrix), orientation: orientation)
+                return (image, locked)
             default:
                 throw .unsupportedFormat(
                     "pixel buffer format \(formatType): use 32BGRA, 32RGBA or 420YpCbCr8BiPlanar (full or video range)")

@@ -1,5 +1,6 @@
 // Apple platforms only. Not compiled by the project's Linux CI: written against the documented CoreVideo /
-// CoreMedia API and unverified by a build. The YUV conversion underneath (`YCbCrConversion`) is tested on Linux.
+// CoreMedia API and unverified by a build. The YUV planes it hands on are read by `PixelImage`'s NV12
+// path, which is tested on Linux.
 #if canImport(CoreVideo)
     import CoreVideo
     import PureVision
