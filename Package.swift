@@ -81,8 +81,11 @@ let package = Package(
             name: "PureVisionBench",
             dependencies: [
                 "PureVisionEngine", "PureVisionKernels", "PureVision", "PureVisionImage", "PureVisionTestSupport",
+                "CPureVisionHeapStats",
             ],
             path: "Benchmarks/bench"),
+        // The soak's heap figure (glibc's mallinfo2); elsewhere it reports -1.
+        .target(name: "CPureVisionHeapStats", path: "Benchmarks/CPureVisionHeapStats"),
 
         // MARK: Test support and unit test bundles
         .target(name: "PureVisionTestSupport", dependencies: ["PureVisionCore"]),

@@ -1,3 +1,4 @@
+import CPureVisionHeapStats
 import Dispatch
 import Foundation
 import PureVision
@@ -12,11 +13,15 @@ import PureVisionImage
 /// (`VmRSS` of /proc/self/status), the peak is reset (`5` to /proc/self/clear_refs) and the frames run; RSS is
 /// sampled every 500 frames, the peak is `VmHWM` at the end. Open file descriptors (/proc/self/fd) and threads
 /// (/proc/self/task) are counted before the task is created, after the warm-up, after the frames (task still
-/// open), and after it is closed and released. Growth = (end − start) / start.
+/// open), and after it is closed and released. Growth = (end − start) / start. The C heap's bytes in use (glibc's
+/// `mallinfo2`, every arena) are taken at the same points: RSS also moves with the allocator's own caching and
+/// trimming, while the heap figure says exactly how many bytes the frames left allocated, so "heap B/frame" = (heap at
+/// the end − heap at the start) / frames is the leak rate, and 0 means a longer run cannot grow either.
 ///
-/// Video mode cycles through the committed 48-frame hand sequence (33 ms apart) for every task, so trackers see
-/// motion; live stream keeps one frame in flight (each frame is submitted once the previous one's event arrived), so
-/// every frame is processed and the result queue is exercised 1:1.
+/// Video mode cycles through the committed 48-frame hand sequence (33 ms apart), or the task's own frames where it
+/// names some (`SoakTask.videoPaths`), so trackers see motion; live stream keeps one frame in flight (each frame is
+/// submitted once the previous one's event arrived), so every frame is processed and the result queue is exercised
+/// 1:1.
 struct SoakRun {
     let options: BenchOptions
     let frames: Int
@@ -30,7 +35,13 @@ struct SoakRun {
         var threadsBefore: Int, threadsStart: Int, threadsEnd: Int, threadsReleased: Int
         /// RSS (KiB) after each tenth of the frames, to tell a plateau from steady growth.
         var rssTenths: [Int] = []
+        /// Heap bytes in use after the warm-up, after each tenth of the frames, at the end (-1: not available).
+        var heapStart = -1, heapEnd = -1
+        var heapTenths: [Int] = []
         var growth: Double { Double(rssEnd - rssStart) / Double(rssStart) }
+        var frames = 0
+        /// Heap bytes the frames left allocated, per frame.
+        var heapPerFrame: Double { frames > 0 && heapStart >= 0 ? Double(heapEnd - heapStart) / Double(frames) : 0 }
     }
 
     /// One row: `makeStep` creates the task and returns the per-frame body and its close.
@@ -47,7 +58,7 @@ struct SoakRun {
         print("PureVision soak — \(frames) frames per row after \(Self.warmupFrames) warm-up, 1 thread; RSS in MiB")
         print(
             "task".padding(toLength: 34, withPad: " ", startingAt: 0)
-                + "     s  RSS start    peak     end  growth   fds (a/b/c/d)          threads (a/b/c/d)")
+                + "     s  RSS start    peak     end  growth   fds (a/b/c/d)          threads (a/b/c/d)  heap B/frame")
         // libdispatch opens its event descriptors (epoll, eventfd, timerfd) and starts its first worker threads once
         // per process, on first use: one untimed pass of each kind of row (image mode and live stream, 20 frames)
         // does that before any count, so it is not charged to the first row measured.
@@ -64,6 +75,9 @@ struct SoakRun {
             worst = max(worst, figures.growth)
             print(format(figures))
             print("    RSS KiB after each tenth: " + figures.rssTenths.map(String.init).joined(separator: " "))
+            print(
+                "    heap bytes in use at start, after each tenth: \(figures.heapStart) "
+                    + figures.heapTenths.map(String.init).joined(separator: " "))
         }
         print(String(format: "largest growth %.3f %%", worst * 100))
     }
@@ -79,7 +93,7 @@ struct SoakRun {
             return ({ _ in try instance.run(image, 0) }, instance.close)
         case .video:
             let instance = try task.open(.video, context, { _ in })
-            let frames = try context.videoFrames()
+            let frames = try context.videoFrames(task.videoPaths)
             return ({ i in try instance.run(frames[i % frames.count], 33 * i) }, instance.close)
         case .liveStream:
             let delivered = DispatchSemaphore(value: 0)
@@ -105,6 +119,8 @@ struct SoakRun {
             figures.fdsStart = Self.count("/proc/self/fd")
             figures.threadsStart = Self.count("/proc/self/task")
             figures.rssStart = Self.status("VmRSS")
+            figures.heapStart = Int(purevision_heap_bytes_in_use())
+            figures.frames = frames
             Self.resetPeak()
             var peak = figures.rssStart
             let start = DispatchTime.now().uptimeNanoseconds
@@ -113,10 +129,12 @@ struct SoakRun {
                 if i % 500 == 499 { peak = max(peak, Self.status("VmRSS")) }
                 if frames >= 10 && (i + 1) % (frames / 10) == 0 && figures.rssTenths.count < 10 {
                     figures.rssTenths.append(Self.status("VmRSS"))
+                    figures.heapTenths.append(Int(purevision_heap_bytes_in_use()))
                 }
             }
             figures.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             figures.rssEnd = Self.status("VmRSS")
+            figures.heapEnd = Int(purevision_heap_bytes_in_use())
             figures.rssPeak = max(peak, Self.status("VmHWM"), figures.rssEnd)
             figures.fdsEnd = Self.count("/proc/self/fd")
             figures.threadsEnd = Self.count("/proc/self/task")
@@ -136,7 +154,8 @@ struct SoakRun {
             + String(format: " %+6.2f%%", f.growth * 100)
             + "   \(f.fdsBefore)/\(f.fdsStart)/\(f.fdsEnd)/\(f.fdsReleased)".padding(
                 toLength: 24, withPad: " ", startingAt: 0)
-            + "  \(f.threadsBefore)/\(f.threadsStart)/\(f.threadsEnd)/\(f.threadsReleased)"
+            + "  \(f.threadsBefore)/\(f.threadsStart)/\(f.threadsEnd)/\(f.threadsReleased)".padding(
+                toLength: 20, withPad: " ", startingAt: 0) + String(format: "%12.2f", f.heapPerFrame)
     }
 
     // MARK: - /proc

@@ -34,9 +34,9 @@ struct SoakTask: Sendable {
         func model(_ name: String) -> String { (modelsDirectory as NSString).appendingPathComponent(name) }
         func image(_ path: String) throws -> PixelImage { try PixelImage(contentsOfFile: Self.fixtures + "/" + path) }
 
-        /// The committed 48-frame hand sequence, the video every task's video row runs on.
-        func videoFrames() throws -> [PixelImage] {
-            try (0..<48).map { try image(String(format: "hands/video/frame_%03d.png", $0)) }
+        /// The frames of a video row: `paths`, or by default the committed 48-frame hand sequence.
+        func videoFrames(_ paths: [String]?) throws -> [PixelImage] {
+            try (paths ?? (0..<48).map { String(format: "hands/video/frame_%03d.png", $0) }).map(image)
         }
     }
 
@@ -52,11 +52,14 @@ struct SoakTask: Sendable {
     let modes: [Mode]
     /// The photo for image and live-stream rows, under Tests/PureVisionTests/Fixtures.
     let imagePath: String
+    /// The video row's frames under Tests/PureVisionTests/Fixtures, looped; nil for the 48-frame hand sequence.
+    var videoPaths: [String]? = nil
     let open: @Sendable (Mode, Context, _ onEvent: @escaping @Sendable (Bool) -> Void) throws -> Instance
 
     /// Every task on main, one line each.
     static let all: [SoakTask] = [
         faceDetector, handLandmarker, imageClassifier, faceAnalyzer, imageSegmenter, selfieSegmenter,
+        poseLandmarker, faceLandmarker, gestureRecognizer, objectDetector, imageEmbedder,
     ]
 
     static let allModes: [Mode] = [.image, .video, .liveStream]
@@ -180,6 +183,108 @@ struct SoakTask: Sendable {
                     _ = try task.process(image)
                 }
             }, close: {})
+    }
+
+    /// Segmentation masks on, so the mask smoothing is part of the video and live-stream rows.
+    /// Its video row loops over photos of one person at several scales and angles, so it alternates between tracking
+    /// and detection.
+    static let poseLandmarker = SoakTask(
+        name: "pose_landmarker", modes: allModes, imagePath: "pose/obama.png",
+        videoPaths: ["obama", "obama_scale50", "obama_rot25", "obama_turn90", "basketball", "basketball_rot25"].map {
+            "pose/\($0).png"
+        }
+    ) { mode, context, onEvent in
+        let task = try PoseLandmarker(
+            options: PoseLandmarkerOptions(
+                baseOptions: BaseOptions(modelAssetPath: context.model("pose_landmarker_full.task")),
+                runningMode: mode.runningMode, outputSegmentationMasks: true, resultHandler: handler(mode, onEvent)))
+        return Instance(
+            run: { image, t in
+                if mode == .video {
+                    _ = try task.detect(videoFrame: image, timestampInMilliseconds: t)
+                } else {
+                    _ = try task.detect(image: image)
+                }
+            },
+            submit: { image, t in try task.detectAsync(image: image, timestampInMilliseconds: t) }, close: task.close)
+    }
+
+    /// Blendshapes and transformation matrices on; the video row loops over the committed 8-frame face sequence.
+    static let faceLandmarker = SoakTask(
+        name: "face_landmarker", modes: allModes, imagePath: "face_landmarker/video/frame_000.png",
+        videoPaths: (0..<8).map { String(format: "face_landmarker/video/frame_%03d.png", $0) }
+    ) { mode, context, onEvent in
+        let task = try FaceLandmarker(
+            options: FaceLandmarkerOptions(
+                baseOptions: BaseOptions(modelAssetPath: context.model("face_landmarker.task")),
+                runningMode: mode.runningMode, outputFaceBlendshapes: true, outputFacialTransformationMatrixes: true,
+                resultHandler: handler(mode, onEvent)))
+        return Instance(
+            run: { image, t in
+                if mode == .video {
+                    _ = try task.detect(videoFrame: image, timestampInMilliseconds: t)
+                } else {
+                    _ = try task.detect(image: image)
+                }
+            },
+            submit: { image, t in try task.detectAsync(image: image, timestampInMilliseconds: t) }, close: task.close)
+    }
+
+    static let gestureRecognizer = SoakTask(
+        name: "gesture_recognizer", modes: allModes, imagePath: "hands/hand_dst.jpg"
+    ) { mode, context, onEvent in
+        let task = try GestureRecognizer(
+            options: GestureRecognizerOptions(
+                baseOptions: BaseOptions(modelAssetPath: context.model("gesture_recognizer.task")),
+                runningMode: mode.runningMode, resultHandler: handler(mode, onEvent)))
+        return Instance(
+            run: { image, t in
+                if mode == .video {
+                    _ = try task.recognize(videoFrame: image, timestampInMilliseconds: t)
+                } else {
+                    _ = try task.recognize(image: image)
+                }
+            },
+            submit: { image, t in try task.recognizeAsync(image: image, timestampInMilliseconds: t) },
+            close: task.close)
+    }
+
+    static let objectDetector = SoakTask(
+        name: "object_detector", modes: allModes, imagePath: "detector/opencv_basketball1.png"
+    ) { mode, context, onEvent in
+        let task = try ObjectDetector(
+            options: ObjectDetectorOptions(
+                baseOptions: BaseOptions(modelAssetPath: context.model("efficientdet_lite0.tflite")),
+                runningMode: mode.runningMode, maxResults: 5, resultHandler: handler(mode, onEvent)))
+        return Instance(
+            run: { image, t in
+                if mode == .video {
+                    _ = try task.detect(videoFrame: image, timestampInMilliseconds: t)
+                } else {
+                    _ = try task.detect(image: image)
+                }
+            },
+            submit: { image, t in try task.detectAsync(image: image, timestampInMilliseconds: t) }, close: task.close)
+    }
+
+    /// Both outputs: L2-normalized and quantized.
+    static let imageEmbedder = SoakTask(
+        name: "image_embedder", modes: allModes, imagePath: "classifier/skimage_chelsea.png"
+    ) { mode, context, onEvent in
+        let task = try ImageEmbedder(
+            options: ImageEmbedderOptions(
+                baseOptions: BaseOptions(modelAssetPath: context.model("efficientnet_lite0_embedder.tflite")),
+                runningMode: mode.runningMode, l2Normalize: true, quantize: true, resultHandler: handler(mode, onEvent))
+        )
+        return Instance(
+            run: { image, t in
+                if mode == .video {
+                    _ = try task.embed(videoFrame: image, timestampInMilliseconds: t)
+                } else {
+                    _ = try task.embed(image: image)
+                }
+            },
+            submit: { image, t in try task.embedAsync(image: image, timestampInMilliseconds: t) }, close: task.close)
     }
 }
 
