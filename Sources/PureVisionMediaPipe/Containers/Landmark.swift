@@ -5,7 +5,7 @@ import PureVision
 /// MediaPipe's `NormalizedLandmark` (`MPPNormalizedLandmark`).
 ///
 /// `visibility` and `presence` are `NSNumber?` as in MediaPipe: nil when the model does not estimate them (the hand
-/// landmark model does not).
+/// and face models do not; the pose model does).
 public final class NormalizedLandmark: @unchecked Sendable {
     // @unchecked: every stored property is an immutable value; NSNumber is immutable.
     /// x, normalized by the image width.
@@ -28,9 +28,11 @@ public final class NormalizedLandmark: @unchecked Sendable {
         self.presence = presence
     }
 
-    /// The same point as PureVision's landmark (no visibility or presence).
+    /// The same point as PureVision's landmark, with its visibility and presence when the model gives them (pose).
     convenience init(_ native: PureVision.NormalizedLandmark) {
-        self.init(x: native.x, y: native.y, z: native.z, visibility: nil, presence: nil)
+        self.init(
+            x: native.x, y: native.y, z: native.z, visibility: native.visibility.map { NSNumber(value: $0) },
+            presence: native.presence.map { NSNumber(value: $0) })
     }
 }
 
@@ -58,8 +60,10 @@ public final class Landmark: @unchecked Sendable {
         self.presence = presence
     }
 
-    /// The same point as PureVision's world landmark (no visibility or presence).
+    /// The same point as PureVision's world landmark, with its visibility and presence when the model gives them.
     convenience init(_ native: PureVision.Landmark) {
-        self.init(x: native.x, y: native.y, z: native.z, visibility: nil, presence: nil)
+        self.init(
+            x: native.x, y: native.y, z: native.z, visibility: native.visibility.map { NSNumber(value: $0) },
+            presence: native.presence.map { NSNumber(value: $0) })
     }
 }

@@ -9,3 +9,10 @@ extension CGRect {
         return RectF(left: Float(minX), top: Float(minY), right: Float(maxX), bottom: Float(maxY))
     }
 }
+
+extension CGRect {
+    /// The processing options of a call taking a region of interest: nil for `CGRect.zero` (the whole image).
+    var processingOptions: ImageProcessingOptions? {
+        regionOfInterest.map { ImageProcessingOptions(regionOfInterest: $0) }
+    }
+}

@@ -1,9 +1,9 @@
 // One file per task, in this order: options (a `TaskOptions` subclass with MediaPipe's defaults and a weak
 // `…LiveStreamDelegate`), the delegate protocol, the result class (with a `convenience init` from the native
 // result), and the task class (a native task plus a `LiveStreamRelay`; `init(modelPath:)`, `init(options:)`
-// checking `LiveStreamDelegateRule`, MediaPipe's method names taking `MPImage`, `close()`). A new task — PoseLandmarker,
-// FaceLandmarker, GestureRecognizer, ImageSegmenter, ObjectDetector, ImageEmbedder — adds its own folder and file in
-// the same shape, and its test file in Tests/PureVisionMediaPipeTests comparing with the native task.
+// checking `LiveStreamDelegateRule`, MediaPipe's method names taking `MPImage`, `close()`). All nine tasks have this
+// shape; a new one adds its own folder and file the same way, and its test file in Tests/PureVisionMediaPipeTests
+// comparing with the native task.
 import Foundation
 import PureVision
 

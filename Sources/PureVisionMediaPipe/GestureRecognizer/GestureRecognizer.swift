@@ -1,0 +1,163 @@
+import Foundation
+import PureVision
+
+/// Options of a `GestureRecognizer`: MediaPipe's `GestureRecognizerOptions` (`MPPGestureRecognizerOptions`), with
+/// its defaults.
+public final class GestureRecognizerOptions: TaskOptions {
+    /// How the recognizer is fed. Default `.image`.
+    public var runningMode: RunningMode = .image
+    /// The most hands recognized. Default 1.
+    public var numHands: Int = 1
+    /// Palm detections scoring below this are ignored. Default 0.5.
+    public var minHandDetectionConfidence: Float = 0.5
+    /// A hand is reported only when its presence score exceeds this. Default 0.5.
+    public var minHandPresenceConfidence: Float = 0.5
+    /// Video and live stream: the overlap threshold for adding a newly detected hand to the tracked ones. Default 0.5.
+    public var minTrackingConfidence: Float = 0.5
+    /// How the canned classifier (None, Closed_Fist, Open_Palm, Pointing_Up, Thumb_Down, Thumb_Up, Victory,
+    /// ILoveYou) filters its categories. Default nil: the model's own settings, including its metadata's score
+    /// threshold if it has one.
+    public var cannedGesturesClassifierOptions: ClassifierOptions?
+    /// How the custom classifier of a MediaPipe Model Maker bundle filters its categories. Default nil, as for the
+    /// canned one.
+    public var customGesturesClassifierOptions: ClassifierOptions?
+    /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
+    public weak var gestureRecognizerLiveStreamDelegate: (any GestureRecognizerLiveStreamDelegate)?
+
+    /// Creates options with MediaPipe's defaults.
+    public override init() { super.init() }
+}
+
+/// Receives a live-stream `GestureRecognizer`'s results: MediaPipe's `GestureRecognizerLiveStreamDelegate`
+/// (`MPPGestureRecognizerLiveStreamDelegate`), without its `NSObjectProtocol` requirement so that it works on Linux.
+///
+/// Called on the recognizer's private serial queue, in timestamp order, once per processed frame; a frame dropped
+/// because the recognizer was busy is not reported (as in MediaPipe).
+public protocol GestureRecognizerLiveStreamDelegate: AnyObject {
+    /// One frame's outcome: a result, or nil and the error.
+    func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer, didFinishGestureRecognition result: GestureRecognizerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?)
+}
+
+/// The hands and gestures found in one image or frame: MediaPipe's `GestureRecognizerResult`
+/// (`MPPGestureRecognizerResult`). The i-th entry of `handedness`, `landmarks` and `worldLandmarks` describes hand
+/// i; `gestures` has one list per hand that got a prediction, in hand order (as in MediaPipe, a hand whose
+/// categories were all filtered away has none, and then `gestures` is shorter than the hand lists).
+public final class GestureRecognizerResult: Sendable {
+    /// Per recognized hand, one category: the gesture's name in `categoryName`, its score, index −1.
+    public let gestures: [[ResultCategory]]
+    /// Per hand, one category: "Right" (index 0) or "Left" (index 1) with its score.
+    public let handedness: [[ResultCategory]]
+    /// Per hand, 21 landmarks normalized to the image.
+    public let landmarks: [[NormalizedLandmark]]
+    /// Per hand, the 21 landmarks in metres around the hand's approximate centre.
+    public let worldLandmarks: [[Landmark]]
+    /// The frame's timestamp (0 in image mode).
+    public let timestampInMilliseconds: Int
+
+    /// Creates a result, as MediaPipe's
+    /// `init(gestures:handedness:landmarks:worldLandmarks:timestampInMilliseconds:)`.
+    public init(
+        gestures: [[ResultCategory]], handedness: [[ResultCategory]], landmarks: [[NormalizedLandmark]],
+        worldLandmarks: [[Landmark]], timestampInMilliseconds: Int
+    ) {
+        self.gestures = gestures
+        self.handedness = handedness
+        self.landmarks = landmarks
+        self.worldLandmarks = worldLandmarks
+        self.timestampInMilliseconds = timestampInMilliseconds
+    }
+
+    /// The same hands and gestures as PureVision's result.
+    convenience init(_ native: PureVision.GestureRecognizerResult, timestampInMilliseconds: Int) {
+        self.init(
+            gestures: native.gestures, handedness: native.handedness,
+            landmarks: native.landmarks.map { $0.map(NormalizedLandmark.init) },
+            worldLandmarks: native.worldLandmarks.map { $0.map(Landmark.init) },
+            timestampInMilliseconds: timestampInMilliseconds)
+    }
+}
+
+/// MediaPipe's `GestureRecognizer` (`MPPGestureRecognizer`) over PureVision's `GestureRecognizer`: the hand
+/// landmarker's pipeline and tracking, then each hand's gesture from the canned classifier and, for a Model Maker
+/// bundle, the custom one.
+public final class GestureRecognizer: Sendable {
+    private let recognizer: PureVision.GestureRecognizer
+    private let relay: LiveStreamRelay<GestureRecognizer>
+
+    /// MediaPipe's `init(modelPath:)`: an image-mode recognizer for a `gesture_recognizer.task` bundle.
+    /// - Throws: `VisionTaskError` for a missing or malformed bundle.
+    public convenience init(modelPath: String) throws {
+        let options = GestureRecognizerOptions()
+        options.baseOptions.modelAssetPath = modelPath
+        try self.init(options: options)
+    }
+
+    /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
+    /// - Throws: `VisionTaskError` for options out of range (classifier options included), a missing or malformed
+    ///   bundle, or a live-stream delegate missing in `.liveStream` mode or set in another mode.
+    public init(options: GestureRecognizerOptions) throws {
+        let delegate = options.gestureRecognizerLiveStreamDelegate
+        try LiveStreamDelegateRule.check(runningMode: options.runningMode, hasDelegate: delegate != nil)
+        let relay = LiveStreamRelay<GestureRecognizer>(delegate: delegate)
+        var handler: (@Sendable (LiveStreamEvent<PureVision.GestureRecognizerResult>) -> Void)?
+        if options.runningMode == .liveStream {
+            handler = { event in
+                relay.relay(event, to: (any GestureRecognizerLiveStreamDelegate).self) {
+                    recognizer, delegate, result, timestamp, error in
+                    delegate.gestureRecognizer(
+                        recognizer,
+                        didFinishGestureRecognition: result.map {
+                            GestureRecognizerResult($0, timestampInMilliseconds: timestamp)
+                        }, timestampInMilliseconds: timestamp, error: error)
+                }
+            }
+        }
+        recognizer = try PureVision.GestureRecognizer(
+            options: PureVision.GestureRecognizerOptions(
+                baseOptions: options.baseOptions.native, runningMode: options.runningMode, numHands: options.numHands,
+                minHandDetectionConfidence: options.minHandDetectionConfidence,
+                minHandPresenceConfidence: options.minHandPresenceConfidence,
+                minTrackingConfidence: options.minTrackingConfidence,
+                cannedGesturesClassifierOptions: options.cannedGesturesClassifierOptions?.nativeGestureOptions
+                    ?? GestureClassifierOptions(),
+                customGesturesClassifierOptions: options.customGesturesClassifierOptions?.nativeGestureOptions
+                    ?? GestureClassifierOptions(),
+                resultHandler: handler))
+        self.relay = relay
+        relay.attach(self)
+    }
+
+    /// MediaPipe's `recognize(image:)` (`.image` mode): palm detection runs on every call.
+    /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
+    public func recognize(image: MPImage) throws -> GestureRecognizerResult {
+        try withExtendedLifetime(image) {
+            GestureRecognizerResult(try recognizer.recognize(image: image.pixelImage), timestampInMilliseconds: 0)
+        }
+    }
+
+    /// MediaPipe's `recognize(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
+    /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
+    ///   unusable image.
+    public func recognize(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> GestureRecognizerResult {
+        try withExtendedLifetime(image) {
+            GestureRecognizerResult(
+                try recognizer.recognize(
+                    videoFrame: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds),
+                timestampInMilliseconds: timestampInMilliseconds)
+        }
+    }
+
+    /// MediaPipe's `recognizeAsync(image:timestampInMilliseconds:)` (`.liveStream` mode): returns at once; the
+    /// result goes to the options' `gestureRecognizerLiveStreamDelegate`.
+    /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
+    public func recognizeAsync(image: MPImage, timestampInMilliseconds: Int) throws {
+        try withExtendedLifetime(image) {
+            try recognizer.recognizeAsync(image: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds)
+        }
+    }
+
+    /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
+    public func close() { recognizer.close() }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import PureVision
+
+/// Options of an `ImageEmbedder`: MediaPipe's `ImageEmbedderOptions` (`MPPImageEmbedderOptions`), with its
+/// defaults.
+public final class ImageEmbedderOptions: TaskOptions {
+    /// How the embedder is fed. Default `.image`.
+    public var runningMode: RunningMode = .image
+    /// Whether each embedding is scaled to unit L2 norm. Default false.
+    public var l2Normalize: Bool = false
+    /// Whether each embedding is returned as signed bytes (`quantizedEmbedding`) instead of floats. Default false.
+    public var quantize: Bool = false
+    /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
+    public weak var imageEmbedderLiveStreamDelegate: (any ImageEmbedderLiveStreamDelegate)?
+
+    /// Creates options with MediaPipe's defaults.
+    public override init() { super.init() }
+}
+
+/// Receives a live-stream `ImageEmbedder`'s results: MediaPipe's `ImageEmbedderLiveStreamDelegate`
+/// (`MPPImageEmbedderLiveStreamDelegate`), without its `NSObjectProtocol` requirement so that it works on Linux.
+///
+/// Called on the embedder's private serial queue, in timestamp order, once per processed frame; a frame dropped
+/// because the embedder was busy is not reported (as in MediaPipe).
+public protocol ImageEmbedderLiveStreamDelegate: AnyObject {
+    /// One frame's outcome: a result, or nil and the error.
+    func imageEmbedder(
+        _ imageEmbedder: ImageEmbedder, didFinishEmbedding result: ImageEmbedderResult?, timestampInMilliseconds: Int,
+        error: (any Error)?)
+}
+
+/// The embeddings of one image or frame: MediaPipe's `ImageEmbedderResult` (`MPPImageEmbedderResult`).
+public final class ImageEmbedderResult: Sendable {
+    /// The embeddings, one per model output: `result.embeddingResult.embeddings[0].floatEmbedding`.
+    public let embeddingResult: EmbeddingResult
+    /// The frame's timestamp (0 in image mode).
+    public let timestampInMilliseconds: Int
+
+    /// Creates a result, as MediaPipe's `init(embeddingResult:timestampInMilliseconds:)`; nil is stored as an
+    /// empty `EmbeddingResult` with the same timestamp.
+    public init(embeddingResult: EmbeddingResult?, timestampInMilliseconds: Int) {
+        self.embeddingResult =
+            embeddingResult ?? EmbeddingResult(embeddings: [], timestampInMilliseconds: timestampInMilliseconds)
+        self.timestampInMilliseconds = timestampInMilliseconds
+    }
+
+    /// The same embeddings as PureVision's result.
+    convenience init(_ native: PureVision.ImageEmbedderResult, timestampInMilliseconds: Int) {
+        self.init(
+            embeddingResult: EmbeddingResult(
+                embeddings: native.embeddings.map(Embedding.init), timestampInMilliseconds: timestampInMilliseconds),
+            timestampInMilliseconds: timestampInMilliseconds)
+    }
+}
+
+/// MediaPipe's `ImageEmbedder` (`MPPImageEmbedder`) over PureVision's `ImageEmbedder`.
+public final class ImageEmbedder: Sendable {
+    private let embedder: PureVision.ImageEmbedder
+    private let relay: LiveStreamRelay<ImageEmbedder>
+
+    /// MediaPipe's `init(modelPath:)`: an image-mode embedder for a `.tflite` model.
+    /// - Throws: `VisionTaskError` for a missing or unsupported model.
+    public convenience init(modelPath: String) throws {
+        let options = ImageEmbedderOptions()
+        options.baseOptions.modelAssetPath = modelPath
+        try self.init(options: options)
+    }
+
+    /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
+    /// - Throws: `VisionTaskError` for a missing or unsupported model, or a live-stream delegate missing in
+    ///   `.liveStream` mode or set in another mode.
+    public init(options: ImageEmbedderOptions) throws {
+        let delegate = options.imageEmbedderLiveStreamDelegate
+        try LiveStreamDelegateRule.check(runningMode: options.runningMode, hasDelegate: delegate != nil)
+        let relay = LiveStreamRelay<ImageEmbedder>(delegate: delegate)
+        var handler: (@Sendable (LiveStreamEvent<PureVision.ImageEmbedderResult>) -> Void)?
+        if options.runningMode == .liveStream {
+            handler = { event in
+                relay.relay(event, to: (any ImageEmbedderLiveStreamDelegate).self) {
+                    embedder, delegate, result, timestamp, error in
+                    delegate.imageEmbedder(
+                        embedder,
+                        didFinishEmbedding: result.map { ImageEmbedderResult($0, timestampInMilliseconds: timestamp) },
+                        timestampInMilliseconds: timestamp, error: error)
+                }
+            }
+        }
+        embedder = try PureVision.ImageEmbedder(
+            options: PureVision.ImageEmbedderOptions(
+                baseOptions: options.baseOptions.native, runningMode: options.runningMode,
+                l2Normalize: options.l2Normalize, quantize: options.quantize, resultHandler: handler))
+        self.relay = relay
+        relay.attach(self)
+    }
+
+    /// MediaPipe's `embed(image:)` (`.image` mode), on the whole image.
+    /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
+    public func embed(image: MPImage) throws -> ImageEmbedderResult {
+        try embed(image: image, regionOfInterest: .zero)
+    }
+
+    /// MediaPipe's `embed(image:regionOfInterest:)` (`.image` mode): `roi` in normalized coordinates of the upright
+    /// image; `CGRect.zero` is the whole image.
+    /// - Throws: `VisionTaskError` for the wrong running mode, an invalid region or an unusable image.
+    public func embed(image: MPImage, regionOfInterest roi: CGRect) throws -> ImageEmbedderResult {
+        try withExtendedLifetime(image) {
+            ImageEmbedderResult(
+                try embedder.embed(image: image.pixelImage, imageProcessingOptions: roi.processingOptions),
+                timestampInMilliseconds: 0)
+        }
+    }
+
+    /// MediaPipe's `embed(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
+    /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
+    ///   unusable image.
+    public func embed(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> ImageEmbedderResult {
+        try embed(videoFrame: image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: .zero)
+    }
+
+    /// MediaPipe's `embed(videoFrame:timestampInMilliseconds:regionOfInterest:)` (`.video` mode).
+    /// - Throws: as `embed(videoFrame:timestampInMilliseconds:)`, or for an invalid region.
+    public func embed(
+        videoFrame image: MPImage, timestampInMilliseconds: Int, regionOfInterest roi: CGRect
+    ) throws -> ImageEmbedderResult {
+        try withExtendedLifetime(image) {
+            ImageEmbedderResult(
+                try embedder.embed(
+                    videoFrame: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds,
+                    imageProcessingOptions: roi.processingOptions),
+                timestampInMilliseconds: timestampInMilliseconds)
+        }
+    }
+
+    /// MediaPipe's `embedAsync(image:timestampInMilliseconds:)` (`.liveStream` mode): returns at once; the result
+    /// goes to the options' `imageEmbedderLiveStreamDelegate`.
+    /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
+    public func embedAsync(image: MPImage, timestampInMilliseconds: Int) throws {
+        try embedAsync(image: image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: .zero)
+    }
+
+    /// MediaPipe's `embedAsync(image:timestampInMilliseconds:regionOfInterest:)` (`.liveStream` mode).
+    /// - Throws: as `embedAsync(image:timestampInMilliseconds:)`, or for an invalid region.
+    public func embedAsync(image: MPImage, timestampInMilliseconds: Int, regionOfInterest roi: CGRect) throws {
+        try withExtendedLifetime(image) {
+            try embedder.embedAsync(
+                image: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds,
+                imageProcessingOptions: roi.processingOptions)
+        }
+    }
+
+    /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
+    public func close() { embedder.close() }
+
+    /// MediaPipe's `cosineSimilarity(embedding1:embedding2:)`: the cosine similarity of two embeddings of the same
+    /// kind (both float or both quantized) and size, as PureVision's `ImageEmbedder.cosineSimilarity(_:_:)` computes
+    /// it (MediaPipe's C++ arithmetic; MediaPipe's Objective-C version sums the products in double and can differ in
+    /// the last digits).
+    /// - Throws: `CosineSimilarityError` for embeddings of different kinds or sizes, empty ones, or a zero norm
+    ///   (where MediaPipe's Objective-C version returns NaN for the last two).
+    public static func cosineSimilarity(embedding1: Embedding, embedding2: Embedding) throws -> NSNumber {
+        NSNumber(value: try PureVision.ImageEmbedder.cosineSimilarity(embedding1.native, embedding2.native))
+    }
+}

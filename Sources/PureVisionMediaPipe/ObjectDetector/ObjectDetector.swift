@@ -1,0 +1,144 @@
+import Foundation
+import PureVision
+
+/// Options of an `ObjectDetector`: MediaPipe's `ObjectDetectorOptions` (`MPPObjectDetectorOptions`), with its
+/// defaults.
+public final class ObjectDetectorOptions: TaskOptions {
+    /// How the detector is fed. Default `.image`.
+    public var runningMode: RunningMode = .image
+    /// The locale of the display names, when the model has localized labels. Default `"en"`.
+    public var displayNamesLocale: String = "en"
+    /// The most detections reported, best first; a negative value keeps all. Default −1.
+    public var maxResults: Int = -1
+    /// Detections scoring below this are dropped. Default 0 (MediaPipe always sends its own threshold, so one in the
+    /// model's metadata never applies).
+    public var scoreThreshold: Float = 0
+    /// Only these category names are kept (exclusive with `categoryDenylist`). Default empty.
+    public var categoryAllowlist: [String] = []
+    /// These category names are dropped (exclusive with `categoryAllowlist`). Default empty.
+    public var categoryDenylist: [String] = []
+    /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
+    public weak var objectDetectorLiveStreamDelegate: (any ObjectDetectorLiveStreamDelegate)?
+
+    /// Creates options with MediaPipe's defaults.
+    public override init() { super.init() }
+}
+
+/// Receives a live-stream `ObjectDetector`'s results: MediaPipe's `ObjectDetectorLiveStreamDelegate`
+/// (`MPPObjectDetectorLiveStreamDelegate`), without its `NSObjectProtocol` requirement so that it works on Linux.
+///
+/// Called on the detector's private serial queue, in timestamp order, once per processed frame; a frame dropped
+/// because the detector was busy is not reported (as in MediaPipe).
+public protocol ObjectDetectorLiveStreamDelegate: AnyObject {
+    /// One frame's outcome: a result, or nil and the error.
+    func objectDetector(
+        _ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
+        timestampInMilliseconds: Int, error: (any Error)?)
+}
+
+/// The objects found in one image or frame: MediaPipe's `ObjectDetectorResult` (`MPPObjectDetectorResult`).
+public final class ObjectDetectorResult: Sendable {
+    /// The detections, best first: a `CGRect` box in whole pixels of the stored image, the categories, no
+    /// keypoints for MediaPipe's detectors.
+    ///
+    /// As in MediaPipe, a category named by the model's labels has index −1 (MediaPipe's graph replaces the class
+    /// index by the label); PureVision's native result keeps the index.
+    public let detections: [Detection]
+    /// The frame's timestamp (0 in image mode).
+    public let timestampInMilliseconds: Int
+
+    /// Creates a result, as MediaPipe's `init(detections:timestampInMilliseconds:)`.
+    public init(detections: [Detection], timestampInMilliseconds: Int) {
+        self.detections = detections
+        self.timestampInMilliseconds = timestampInMilliseconds
+    }
+
+    /// The same detections as PureVision's result, with MediaPipe's category indices.
+    convenience init(_ native: PureVision.ObjectDetectorResult, timestampInMilliseconds: Int) {
+        self.init(
+            detections: native.detections.map { detection in
+                var labelled = detection
+                labelled.categories = detection.categories.map { category in
+                    var category = category
+                    if category.categoryName != nil { category.index = -1 }
+                    return category
+                }
+                return Detection(labelled)
+            }, timestampInMilliseconds: timestampInMilliseconds)
+    }
+}
+
+/// MediaPipe's `ObjectDetector` (`MPPObjectDetector`) over PureVision's `ObjectDetector` (SSD detectors with
+/// MediaPipe's metadata, such as EfficientDet-Lite).
+public final class ObjectDetector: Sendable {
+    private let detector: PureVision.ObjectDetector
+    private let relay: LiveStreamRelay<ObjectDetector>
+
+    /// MediaPipe's `init(modelPath:)`: an image-mode detector for a `.tflite` model.
+    /// - Throws: `VisionTaskError` for a missing or unsupported model.
+    public convenience init(modelPath: String) throws {
+        let options = ObjectDetectorOptions()
+        options.baseOptions.modelAssetPath = modelPath
+        try self.init(options: options)
+    }
+
+    /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
+    /// - Throws: `VisionTaskError` for invalid options (`maxResults` 0, both category lists), a missing or
+    ///   unsupported model, or a live-stream delegate missing in `.liveStream` mode or set in another mode.
+    public init(options: ObjectDetectorOptions) throws {
+        let delegate = options.objectDetectorLiveStreamDelegate
+        try LiveStreamDelegateRule.check(runningMode: options.runningMode, hasDelegate: delegate != nil)
+        let relay = LiveStreamRelay<ObjectDetector>(delegate: delegate)
+        var handler: (@Sendable (LiveStreamEvent<PureVision.ObjectDetectorResult>) -> Void)?
+        if options.runningMode == .liveStream {
+            handler = { event in
+                relay.relay(event, to: (any ObjectDetectorLiveStreamDelegate).self) {
+                    detector, delegate, result, timestamp, error in
+                    delegate.objectDetector(
+                        detector,
+                        didFinishDetection: result.map { ObjectDetectorResult($0, timestampInMilliseconds: timestamp) },
+                        timestampInMilliseconds: timestamp, error: error)
+                }
+            }
+        }
+        detector = try PureVision.ObjectDetector(
+            options: PureVision.ObjectDetectorOptions(
+                baseOptions: options.baseOptions.native, runningMode: options.runningMode,
+                displayNamesLocale: options.displayNamesLocale, maxResults: options.maxResults,
+                scoreThreshold: options.scoreThreshold, categoryAllowlist: options.categoryAllowlist,
+                categoryDenylist: options.categoryDenylist, resultHandler: handler))
+        self.relay = relay
+        relay.attach(self)
+    }
+
+    /// MediaPipe's `detect(image:)` (`.image` mode).
+    /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
+    public func detect(image: MPImage) throws -> ObjectDetectorResult {
+        try withExtendedLifetime(image) {
+            ObjectDetectorResult(try detector.detect(image: image.pixelImage), timestampInMilliseconds: 0)
+        }
+    }
+
+    /// MediaPipe's `detect(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
+    /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
+    ///   unusable image.
+    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> ObjectDetectorResult {
+        try withExtendedLifetime(image) {
+            ObjectDetectorResult(
+                try detector.detect(videoFrame: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds),
+                timestampInMilliseconds: timestampInMilliseconds)
+        }
+    }
+
+    /// MediaPipe's `detectAsync(image:timestampInMilliseconds:)` (`.liveStream` mode): returns at once; the result
+    /// goes to the options' `objectDetectorLiveStreamDelegate`.
+    /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
+    public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
+        try withExtendedLifetime(image) {
+            try detector.detectAsync(image: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds)
+        }
+    }
+
+    /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
+    public func close() { detector.close() }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import PureVision
+
+/// Options of a `PoseLandmarker`: MediaPipe's `PoseLandmarkerOptions` (`MPPPoseLandmarkerOptions`), with its
+/// defaults.
+public final class PoseLandmarkerOptions: TaskOptions {
+    /// How the landmarker is fed. Default `.image`.
+    public var runningMode: RunningMode = .image
+    /// The most poses reported. Default 1 (landmarks are smoothed over time only with 1, as in MediaPipe).
+    public var numPoses: Int = 1
+    /// Pose detections scoring below this are ignored. Default 0.5.
+    public var minPoseDetectionConfidence: Float = 0.5
+    /// A pose is reported only when its presence score exceeds this. Default 0.5.
+    public var minPosePresenceConfidence: Float = 0.5
+    /// Video and live stream: the overlap threshold for replacing a tracked pose by a new detection. Default 0.5.
+    public var minTrackingConfidence: Float = 0.5
+    /// Whether results have one segmentation mask per pose (MediaPipe's Swift name for the Python and C++
+    /// `output_segmentation_masks`). Default false.
+    public var shouldOutputSegmentationMasks: Bool = false
+    /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
+    public weak var poseLandmarkerLiveStreamDelegate: (any PoseLandmarkerLiveStreamDelegate)?
+
+    /// Creates options with MediaPipe's defaults.
+    public override init() { super.init() }
+}
+
+/// Receives a live-stream `PoseLandmarker`'s results: MediaPipe's `PoseLandmarkerLiveStreamDelegate`
+/// (`MPPPoseLandmarkerLiveStreamDelegate`), without its `NSObjectProtocol` requirement so that it works on Linux.
+///
+/// Called on the landmarker's private serial queue, in timestamp order, once per processed frame; a frame dropped
+/// because the landmarker was busy is not reported (as in MediaPipe).
+public protocol PoseLandmarkerLiveStreamDelegate: AnyObject {
+    /// One frame's outcome: a result, or nil and the error.
+    func poseLandmarker(
+        _ poseLandmarker: PoseLandmarker, didFinishDetection result: PoseLandmarkerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?)
+}
+
+/// The poses found in one image or frame: MediaPipe's `PoseLandmarkerResult` (`MPPPoseLandmarkerResult`). The i-th
+/// entry of each array describes pose i.
+public final class PoseLandmarkerResult: Sendable {
+    /// Per pose, 33 landmarks normalized to the image, each with its visibility and presence.
+    public let landmarks: [[NormalizedLandmark]]
+    /// Per pose, the 33 landmarks in metres, origin between the hips, with visibility and presence.
+    public let worldLandmarks: [[Landmark]]
+    /// Per pose, a `.float32` mask the size of the input image; empty unless `shouldOutputSegmentationMasks`.
+    public let segmentationMasks: [Mask]
+    /// The frame's timestamp (0 in image mode).
+    public let timestampInMilliseconds: Int
+
+    /// Creates a result, as MediaPipe's `init(landmarks:worldLandmarks:segmentationMasks:timestampInMilliseconds:)`;
+    /// nil masks are stored as none.
+    public init(
+        landmarks: [[NormalizedLandmark]], worldLandmarks: [[Landmark]], segmentationMasks: [Mask]?,
+        timestampInMilliseconds: Int
+    ) {
+        self.landmarks = landmarks
+        self.worldLandmarks = worldLandmarks
+        self.segmentationMasks = segmentationMasks ?? []
+        self.timestampInMilliseconds = timestampInMilliseconds
+    }
+
+    /// The same poses as PureVision's result, masks copied into `Mask`s.
+    convenience init(_ native: PureVision.PoseLandmarkerResult, timestampInMilliseconds: Int) {
+        self.init(
+            landmarks: native.landmarks.map { $0.map(NormalizedLandmark.init) },
+            worldLandmarks: native.worldLandmarks.map { $0.map(Landmark.init) },
+            segmentationMasks: native.segmentationMasks?.map {
+                Mask(floats: $0.values, width: $0.width, height: $0.height)
+            }, timestampInMilliseconds: timestampInMilliseconds)
+    }
+}
+
+/// MediaPipe's `PoseLandmarker` (`MPPPoseLandmarker`) over PureVision's `PoseLandmarker`: pose detection, 33 body
+/// landmarks and world landmarks per pose, optional segmentation masks, tracking and smoothing in video and
+/// live-stream modes.
+public final class PoseLandmarker: Sendable {
+    /// The 35 connections between the pose landmarks, face, arms, torso and legs (MediaPipe's `poseLandmarks`, the
+    /// same pairs in the same order as `MPPPoseLandmarksConnections`).
+    public static let poseLandmarks = Connection.list(
+        PoseConnection.poseLandmarks.map { (UInt($0.start), UInt($0.end)) })
+
+    private let landmarker: PureVision.PoseLandmarker
+    private let relay: LiveStreamRelay<PoseLandmarker>
+
+    /// MediaPipe's `init(modelPath:)`: an image-mode landmarker for a `pose_landmarker_*.task` bundle.
+    /// - Throws: `VisionTaskError` for a missing or malformed bundle.
+    public convenience init(modelPath: String) throws {
+        let options = PoseLandmarkerOptions()
+        options.baseOptions.modelAssetPath = modelPath
+        try self.init(options: options)
+    }
+
+    /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
+    /// - Throws: `VisionTaskError` for options out of range, a missing or malformed bundle, or a live-stream
+    ///   delegate missing in `.liveStream` mode or set in another mode.
+    public init(options: PoseLandmarkerOptions) throws {
+        let delegate = options.poseLandmarkerLiveStreamDelegate
+        try LiveStreamDelegateRule.check(runningMode: options.runningMode, hasDelegate: delegate != nil)
+        let relay = LiveStreamRelay<PoseLandmarker>(delegate: delegate)
+        var handler: (@Sendable (LiveStreamEvent<PureVision.PoseLandmarkerResult>) -> Void)?
+        if options.runningMode == .liveStream {
+            handler = { event in
+                relay.relay(event, to: (any PoseLandmarkerLiveStreamDelegate).self) {
+                    landmarker, delegate, result, timestamp, error in
+                    delegate.poseLandmarker(
+                        landmarker,
+                        didFinishDetection: result.map { PoseLandmarkerResult($0, timestampInMilliseconds: timestamp) },
+                        timestampInMilliseconds: timestamp, error: error)
+                }
+            }
+        }
+        landmarker = try PureVision.PoseLandmarker(
+            options: PureVision.PoseLandmarkerOptions(
+                baseOptions: options.baseOptions.native, runningMode: options.runningMode, numPoses: options.numPoses,
+                minPoseDetectionConfidence: options.minPoseDetectionConfidence,
+                minPosePresenceConfidence: options.minPosePresenceConfidence,
+                minTrackingConfidence: options.minTrackingConfidence,
+                outputSegmentationMasks: options.shouldOutputSegmentationMasks, resultHandler: handler))
+        self.relay = relay
+        relay.attach(self)
+    }
+
+    /// MediaPipe's `detect(image:)` (`.image` mode): pose detection runs on every call.
+    /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
+    public func detect(image: MPImage) throws -> PoseLandmarkerResult {
+        try withExtendedLifetime(image) {
+            PoseLandmarkerResult(try landmarker.detect(image: image.pixelImage), timestampInMilliseconds: 0)
+        }
+    }
+
+    /// MediaPipe's `detect(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
+    /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
+    ///   unusable image.
+    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> PoseLandmarkerResult {
+        try withExtendedLifetime(image) {
+            PoseLandmarkerResult(
+                try landmarker.detect(videoFrame: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds),
+                timestampInMilliseconds: timestampInMilliseconds)
+        }
+    }
+
+    /// MediaPipe's `detectAsync(image:timestampInMilliseconds:)` (`.liveStream` mode): returns at once; the result
+    /// goes to the options' `poseLandmarkerLiveStreamDelegate`.
+    /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
+    public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
+        try withExtendedLifetime(image) {
+            try landmarker.detectAsync(image: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds)
+        }
+    }
+
+    /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
+    public func close() { landmarker.close() }
+}
