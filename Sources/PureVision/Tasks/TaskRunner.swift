@@ -16,6 +16,12 @@ package protocol FrameRequest: Sendable {
 /// - live-stream events are delivered on one serial queue, in timestamp order, one per accepted frame.
 ///
 /// Processing is serialised: one frame at a time, whatever the calling threads.
+///
+/// Live stream wakes its two serial queues (processing, delivery) through dispatch user-data sources, not one
+/// `async` block per frame: a `DispatchQueue.async` from the camera thread allocates a continuation that the queue's
+/// worker thread then frees into its own per-thread cache (up to 1,024 of 64 bytes per thread), so a long stream's
+/// heap rose by about 80 bytes a frame until every dispatch thread's cache was full. Merging data into a source
+/// allocates nothing.
 package final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchecked Sendable {
     package typealias Process = @Sendable (Request, _ timestampInMilliseconds: Int) throws(VisionTaskError) -> Result
     package typealias Handler = @Sendable (LiveStreamEvent<Result>) -> Void
@@ -25,7 +31,10 @@ package final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchec
     private let handler: Handler?
     private let callbackQueue: DispatchQueue
     private let callbackQueueKey = DispatchSpecificKey<Bool>()
-    private let worker: DispatchQueue
+    /// Live stream: signalled when a frame is queued while none is processed; runs `drain` on its own serial queue.
+    private let workSignal: DispatchSourceUserDataOr
+    /// Live stream: signalled when events are ready in `outbox`; runs `deliver` on `callbackQueue`.
+    private let deliverySignal: DispatchSourceUserDataOr
 
     private let state = NSCondition()
     /// Serialises processing (video frames must run in order, one at a time).
@@ -33,10 +42,21 @@ package final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchec
     private var lastTimestamp: Int?
     private var isClosed = false
     private var isBusy = false
+    /// The frame accepted while none was processed, handed to `drain` (never replaced).
+    private var started: (request: Request, timestamp: Int)?
+    /// The frame accepted while one is processed; a newer frame replaces it (and it is reported dropped).
     private var waiting: (request: Request, timestamp: Int)?
     /// Accepted live-stream timestamps whose events are not delivered yet, oldest first.
     private var undelivered: [Int] = []
     private var ready: [Int: LiveStreamEvent<Result>] = [:]
+    /// Events in timestamp order, waiting for `deliver`; `delivering` is its batch (swapped, so no copy).
+    private var outbox: [LiveStreamEvent<Result>] = []
+    private var delivering: [LiveStreamEvent<Result>] = []
+    private var isDelivering = false
+    /// The runner itself while live-stream work is in flight, so that a task released without `close()` still
+    /// finishes and reports its queued frames (the sources' handlers hold the runner weakly).
+    private var keepAliveWhileBusy: TaskRunner?
+    private var keepAliveWhileDelivering: TaskRunner?
     private var continuations: [UUID: AsyncStream<LiveStreamEvent<Result>>.Continuation] = [:]
 
     /// Creates a runner. Live-stream mode requires `handler`; the other modes must not have one.
@@ -54,8 +74,18 @@ package final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchec
         self.process = process
         self.handler = handler
         callbackQueue = DispatchQueue(label: "PureVision.\(label).results")
-        worker = DispatchQueue(label: "PureVision.\(label).worker")
         callbackQueue.setSpecific(key: callbackQueueKey, value: true)
+        workSignal = DispatchSource.makeUserDataOrSource(queue: DispatchQueue(label: "PureVision.\(label).worker"))
+        deliverySignal = DispatchSource.makeUserDataOrSource(queue: callbackQueue)
+        workSignal.setEventHandler { [weak self] in self?.drain() }
+        deliverySignal.setEventHandler { [weak self] in self?.deliver() }
+        workSignal.activate()
+        deliverySignal.activate()
+    }
+
+    deinit {
+        workSignal.cancel()
+        deliverySignal.cancel()
     }
 
     /// Image mode: processes one image now.
@@ -87,14 +117,14 @@ package final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchec
         }
         lastTimestamp = timestamp
         undelivered.append(timestamp)
-        // The frame outlives this call: never keep a pointer into the caller's memory.
-        let owned = request
         if isBusy {
             if let replaced = waiting { record(.dropped(timestampInMilliseconds: replaced.timestamp)) }
-            waiting = (owned, timestamp)
+            waiting = (request, timestamp)
         } else {
             isBusy = true
-            worker.async { self.drain(startingWith: owned, timestamp: timestamp) }
+            started = (request, timestamp)
+            keepAliveWhileBusy = self
+            workSignal.or(data: 1)
         }
     }
 
@@ -149,15 +179,13 @@ package final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchec
     /// when it closes), and — unless called from the result queue itself — waits until every event has been
     /// delivered. Idempotent.
     package func close() {
+        let onResultQueue = DispatchQueue.getSpecific(key: callbackQueueKey) != nil
         state.lock()
         isClosed = true
-        while isBusy { state.wait() }
+        while isBusy || (!onResultQueue && (isDelivering || !outbox.isEmpty)) { state.wait() }
         let streams = Array(continuations.values)
         continuations.removeAll()
         state.unlock()
-        if DispatchQueue.getSpecific(key: callbackQueueKey) == nil {
-            callbackQueue.sync {}
-        }
         for continuation in streams { continuation.finish() }
     }
 
@@ -189,9 +217,13 @@ package final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchec
         return try body()
     }
 
-    private func drain(startingWith request: Request, timestamp: Int) {
-        var job = (request: request, timestamp: timestamp)
-        while true {
+    /// Processes the started frame, then each frame left waiting meanwhile, until none waits (on the worker queue).
+    private func drain() {
+        state.lock()
+        var next = started
+        started = nil
+        while let job = next {
+            state.unlock()
             let event: LiveStreamEvent<Result>
             processing.lock()
             do {
@@ -203,31 +235,53 @@ package final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchec
             processing.unlock()
             state.lock()
             record(event)
-            if let next = waiting {
-                waiting = nil
-                job = next
-                state.unlock()
-            } else {
-                isBusy = false
-                state.broadcast()
-                state.unlock()
-                return
-            }
+            next = waiting
+            waiting = nil
+        }
+        isBusy = false
+        let keptAlive = keepAliveWhileBusy
+        keepAliveWhileBusy = nil
+        state.broadcast()
+        state.unlock()
+        withExtendedLifetime(keptAlive) {}
+    }
+
+    /// Stores an event and hands every event whose predecessors are all known, in timestamp order, to the result
+    /// queue. Called with `state` locked.
+    private func record(_ event: LiveStreamEvent<Result>) {
+        ready[event.timestampInMilliseconds] = event
+        var released = false
+        while let head = undelivered.first, let next = ready.removeValue(forKey: head) {
+            undelivered.removeFirst()
+            outbox.append(next)
+            released = true
+        }
+        if released && !isDelivering {
+            isDelivering = true
+            keepAliveWhileDelivering = self
+            deliverySignal.or(data: 1)
         }
     }
 
-    /// Stores an event and delivers, in order, every event whose predecessors are all known. Called with `state`
-    /// locked, so deliveries are enqueued in timestamp order.
-    private func record(_ event: LiveStreamEvent<Result>) {
-        ready[event.timestampInMilliseconds] = event
-        while let head = undelivered.first, let next = ready.removeValue(forKey: head) {
-            undelivered.removeFirst()
-            let handler = self.handler
+    /// Calls the handler and feeds the streams with every event in `outbox`, in order (on the result queue).
+    private func deliver() {
+        state.lock()
+        while !outbox.isEmpty {
+            swap(&outbox, &delivering)
             let streams = Array(continuations.values)
-            callbackQueue.async {
-                handler?(next)
-                for continuation in streams { continuation.yield(next) }
+            state.unlock()
+            for event in delivering {
+                handler?(event)
+                for continuation in streams { continuation.yield(event) }
             }
+            delivering.removeAll(keepingCapacity: true)
+            state.lock()
         }
+        isDelivering = false
+        let keptAlive = keepAliveWhileDelivering
+        keepAliveWhileDelivering = nil
+        state.broadcast()
+        state.unlock()
+        withExtendedLifetime(keptAlive) {}
     }
 }
