@@ -56,9 +56,23 @@ extension Quantized {
                 let b = p.rhsMultiplier.apply((p.rhsOffset &+ value) &* (1 << p.leftShift))
                 table[256 + byte] = subtract ? 0 &- b : b
             }
+            let base = table.baseAddress!
+            let sizes = plan.dimensionSizes
+            if sizes.count == 1, plan.lhsStrideList == [1], plan.rhsStrideList == [1] {
+                // Same shapes: one flat loop over raw bytes, no index arithmetic per element.
+                let (x, y) = (UnsafeRawPointer(lhs), UnsafeRawPointer(rhs))
+                let (m, offset, range) = (p.outputMultiplier, p.outputOffset, p.range)
+                for i in 0..<sizes[0] {
+                    let sum =
+                        base[Int(x.load(fromByteOffset: i, as: UInt8.self))]
+                        &+ base[256 + Int(y.load(fromByteOffset: i, as: UInt8.self))]
+                    output[i] = T(truncatingIfNeeded: range.clamp(m.apply(sum) &+ offset))
+                }
+                return
+            }
             plan.forEachElement { o, l, r in
                 let sum =
-                    table[Int(UInt8(truncatingIfNeeded: lhs[l]))] &+ table[256 + Int(UInt8(truncatingIfNeeded: rhs[r]))]
+                    base[Int(UInt8(truncatingIfNeeded: lhs[l]))] &+ base[256 + Int(UInt8(truncatingIfNeeded: rhs[r]))]
                 output[o] = T(truncatingIfNeeded: p.range.clamp(p.outputMultiplier.apply(sum) &+ p.outputOffset))
             }
         }
