@@ -7,7 +7,7 @@
 /// input pair gives 8 channels' int32 partial sums in natural order. A tile of 6 rows × 16 channels keeps 12
 /// accumulators in registers.
 ///
-/// Requantization is ``RequantizationCode`` with ruy's rounding, on `acc + bias`.
+/// Accumulators start at the bias; requantization is ``RequantizationCode`` with ruy's rounding.
 ///
 /// Arguments: `rdi` the gathered rows (row stride `2 · paddedDepth` bytes), `rsi` the tile's first output pixel
 /// (row stride `outputChannels` bytes), `rdx` a 6 × 16-byte buffer that receives the last panel when it is not
@@ -135,7 +135,8 @@ final class QuantizedGEMMCode: @unchecked Sendable {
         let rows = tileRows
         func acc(_ r: Int, _ v: Int) -> YMM { YMM(r * vectors + v) }
         let (broadcast, temp) = (YMM(14), YMM(15))
-        for r in 0..<rows { for v in 0..<vectors { a.vxorps(acc(r, v), acc(r, v), acc(r, v)) } }
+        // Accumulators start at the bias (array 0 of the panel's constants).
+        for r in 0..<rows { for v in 0..<vectors { a.vmovups(acc(r, v), Memory(.r11, Int32(32 * v))) } }
         a.mov(.r8, .rdi)
         a.mov(.rcx, pairs)
         let kLoop = a.makeLabel()
@@ -161,7 +162,7 @@ final class QuantizedGEMMCode: @unchecked Sendable {
                 let lane = Int32(32 * v)
                 // The ruy rounding uses one temporary; the other two are never touched.
                 RequantizationCode.emit(
-                    &a, acc(r, v), temps: (temp, temp, temp), zero: zero, ruy: true, addsBias: true, globals: .rax,
+                    &a, acc(r, v), temps: (temp, temp, temp), zero: zero, ruy: true, addsBias: false, globals: .rax,
                     array: { Memory(.r11, Int32($0) * arrayBytes + lane) })
             }
             let x = acc(r, 0)
