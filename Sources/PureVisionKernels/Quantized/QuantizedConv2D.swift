@@ -246,31 +246,45 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         let ox = pixel % g.outputWidth
         let c = g.inputChannels
         var k = 0
+        let x0 = ox * g.strideWidth - g.paddingLeft
+        // With dilation 1, a kernel row wholly inside the input is `kernelWidth · c` contiguous bytes.
+        let wholeRows = g.dilationWidth == 1 && x0 >= 0 && x0 + g.kernelWidth <= g.inputWidth
         for ky in 0..<g.kernelHeight {
             let iy = oy * g.strideHeight - g.paddingTop + ky * g.dilationHeight
+            let rowInside = iy >= 0 && iy < g.inputHeight
+            if rowInside && wholeRows {
+                widen(
+                    input + ((b * g.inputHeight + iy) * g.inputWidth + x0) * c, into: row + k, count: g.kernelWidth * c)
+                k += g.kernelWidth * c
+                continue
+            }
             for kx in 0..<g.kernelWidth {
-                let ix = ox * g.strideWidth - g.paddingLeft + kx * g.dilationWidth
-                let out = row + k
-                if iy >= 0, iy < g.inputHeight, ix >= 0, ix < g.inputWidth {
-                    let source = UnsafeRawPointer(input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c)
-                    var i = 0
-                    let flips = SIMD8<Int16>(repeating: Int16(flip) << 8)
-                    while i + 8 <= c {
-                        UnsafeMutableRawPointer(out + i).storeBytes(
-                            of: Self.widen(source + i, flips: flips), as: SIMD8<Int16>.self)
-                        i += 8
-                    }
-                    while i < c {
-                        out[i] = Int16(Int8(bitPattern: source.load(fromByteOffset: i, as: UInt8.self) ^ flip))
-                        i += 1
-                    }
+                let ix = x0 + kx * g.dilationWidth
+                if rowInside, ix >= 0, ix < g.inputWidth {
+                    widen(input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c, into: row + k, count: c)
                 } else {
-                    out.update(repeating: inputZeroPoint, count: c)
+                    (row + k).update(repeating: inputZeroPoint, count: c)
                 }
                 k += c
             }
         }
         if k < paddedDepth { row[k] = 0 }
+    }
+
+    /// Writes the `count` bytes at `input` as int16 (sign bit flipped first for uint8).
+    @inline(__always)
+    func widen(_ input: UnsafePointer<Int8>, into out: UnsafeMutablePointer<Int16>, count: Int) {
+        let source = UnsafeRawPointer(input)
+        let flips = SIMD8<Int16>(repeating: Int16(flip) << 8)
+        var i = 0
+        while i + 8 <= count {
+            UnsafeMutableRawPointer(out + i).storeBytes(of: Self.widen(source + i, flips: flips), as: SIMD8<Int16>.self)
+            i += 8
+        }
+        while i < count {
+            out[i] = Int16(Int8(bitPattern: source.load(fromByteOffset: i, as: UInt8.self) ^ flip))
+            i += 1
+        }
     }
 
     /// Multiplies 4 gathered rows by every weight block and requantizes the first `count` of them into `output`.
