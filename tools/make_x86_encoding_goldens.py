@@ -68,6 +68,24 @@ def instruction_list():
     for d, s in ((0, 1), (13, 2), (3, 12), (15, 14)):
         for half in (0, 1):
             lines.append(f"vextractf128 xmm{d}, ymm{s}, {half}")
+    # The int8 GEMM: int16 multiply-adds, int32/int64 arithmetic for requantization, packing to bytes.
+    for i, m in enumerate(mems[::2]):
+        y, z = f"ymm{i % 16}", f"ymm{(i + 7) % 16}"
+        lines += [f"vpbroadcastd {y}, DWORD PTR {m}", f"vpmaddwd {y}, {z}, YMMWORD PTR {m}",
+                  f"vpaddd {y}, {z}, YMMWORD PTR {m}", f"vpaddq {y}, {z}, YMMWORD PTR {m}",
+                  f"vpand {y}, {z}, YMMWORD PTR {m}", f"vpmuldq {y}, {z}, YMMWORD PTR {m}",
+                  f"vpsravd {y}, {z}, YMMWORD PTR {m}", f"vpmaxsd {y}, {z}, YMMWORD PTR {m}",
+                  f"vpminsd {y}, {z}, YMMWORD PTR {m}", f"vpxor xmm{i % 16}, xmm{(i + 7) % 16}, XMMWORD PTR {m}"]
+    for d, a, b in ((0, 1, 2), (8, 1, 2), (0, 9, 2), (0, 1, 10), (15, 14, 13), (3, 12, 7)):
+        for op in ("vpmaddwd", "vpaddd", "vpsubd", "vpcmpgtd", "vpackssdw"):
+            lines.append(f"{op} ymm{d}, ymm{a}, ymm{b}")
+        lines += [f"vpblendd ymm{d}, ymm{a}, ymm{b}, 170", f"vpacksswb xmm{d}, xmm{a}, xmm{b}"]
+        for count in (1, 31, 32):
+            lines += [f"vpsrlq ymm{d}, ymm{a}, {count}", f"vpsllq ymm{d}, ymm{a}, {count}"]
+        lines += [f"vpunpckldq ymm{d}, ymm{a}, ymm{b}", f"vpunpckhdq ymm{d}, ymm{a}, ymm{b}"]
+        for count in (16, 31):
+            lines.append(f"vpsrad ymm{d}, ymm{a}, {count}")
+        lines += [f"vpermq ymm{d}, ymm{a}, 216", f"vextracti128 xmm{d}, ymm{a}, 1", f"vextracti128 xmm{b}, ymm{d}, 0"]
     return lines
 
 

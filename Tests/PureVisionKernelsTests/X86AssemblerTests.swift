@@ -1,7 +1,7 @@
 import Foundation
 import PureVisionKernels
-import Testing
 import PureVisionTestSupport
+import Testing
 
 /// X86Assembler against GNU `as`: every instruction in `Fixtures/x86_encodings.json` (made by
 /// `tools/make_x86_encoding_goldens.py`) is parsed here, emitted through the assembler and compared byte for byte.
@@ -102,6 +102,12 @@ import PureVisionTestSupport
         default: break
         }
         if operands.isEmpty { return }
+        if mnemonic == "vpblendd", operands.count == 4, case .ymm(let d) = operands[0], case .ymm(let x) = operands[1],
+            case .ymm(let y) = operands[2], case .immediate(let mask) = operands[3]
+        {
+            a.vpblendd(d, x, y, mask: UInt8(mask))
+            return
+        }
         switch (mnemonic, operands[0], operands.count > 1 ? operands[1] : nil, operands.count > 2 ? operands[2] : nil) {
         case ("vmovups", .ymm(let d), .memory(let m)?, nil): a.vmovups(d, m)
         case ("vmovups", .memory(let m), .ymm(let s)?, nil): a.vmovups(m, s)
@@ -134,6 +140,29 @@ import PureVisionTestSupport
         case ("vextractps", .memory(let m), .xmm(let s)?, .immediate(let lane)?): a.vextractps(m, s, lane: UInt8(lane))
         case ("vextractf128", .xmm(let d), .ymm(let s)?, .immediate(let half)?): a.vextractf128(d, s, half: UInt8(half))
         case ("vmaskmovps", .ymm(let d), .ymm(let mask)?, .memory(let m)?): a.vmaskmovps(d, mask: mask, m)
+        case ("vpbroadcastd", .ymm(let d), .memory(let m)?, nil): a.vpbroadcastd(d, m)
+        case ("vpmaddwd", .ymm(let d), .ymm(let x)?, .ymm(let y)?): a.vpmaddwd(d, x, y)
+        case ("vpmaddwd", .ymm(let d), .ymm(let x)?, .memory(let m)?): a.vpmaddwd(d, x, m)
+        case ("vpaddd", .ymm(let d), .ymm(let x)?, .ymm(let y)?): a.vpaddd(d, x, y)
+        case ("vpaddd", .ymm(let d), .ymm(let x)?, .memory(let m)?): a.vpaddd(d, x, m)
+        case ("vpsubd", .ymm(let d), .ymm(let x)?, .ymm(let y)?): a.vpsubd(d, x, y)
+        case ("vpcmpgtd", .ymm(let d), .ymm(let x)?, .ymm(let y)?): a.vpcmpgtd(d, x, y)
+        case ("vpackssdw", .ymm(let d), .ymm(let x)?, .ymm(let y)?): a.vpackssdw(d, x, y)
+        case ("vpaddq", .ymm(let d), .ymm(let x)?, .memory(let m)?): a.vpaddq(d, x, m)
+        case ("vpand", .ymm(let d), .ymm(let x)?, .memory(let m)?): a.vpand(d, x, m)
+        case ("vpmuldq", .ymm(let d), .ymm(let x)?, .memory(let m)?): a.vpmuldq(d, x, m)
+        case ("vpsravd", .ymm(let d), .ymm(let x)?, .memory(let m)?): a.vpsravd(d, x, m)
+        case ("vpmaxsd", .ymm(let d), .ymm(let x)?, .memory(let m)?): a.vpmaxsd(d, x, m)
+        case ("vpminsd", .ymm(let d), .ymm(let x)?, .memory(let m)?): a.vpminsd(d, x, m)
+        case ("vpxor", .xmm(let d), .xmm(let x)?, .memory(let m)?): a.vpxor128(d, x, m)
+        case ("vpacksswb", .xmm(let d), .xmm(let x)?, .xmm(let y)?): a.vpacksswb128(d, x, y)
+        case ("vpunpckldq", .ymm(let d), .ymm(let x)?, .ymm(let y)?): a.vpunpckldq(d, x, y)
+        case ("vpunpckhdq", .ymm(let d), .ymm(let x)?, .ymm(let y)?): a.vpunpckhdq(d, x, y)
+        case ("vpsrad", .ymm(let d), .ymm(let s)?, .immediate(let n)?): a.vpsrad(d, s, UInt8(n))
+        case ("vpsrlq", .ymm(let d), .ymm(let s)?, .immediate(let n)?): a.vpsrlq(d, s, UInt8(n))
+        case ("vpsllq", .ymm(let d), .ymm(let s)?, .immediate(let n)?): a.vpsllq(d, s, UInt8(n))
+        case ("vpermq", .ymm(let d), .ymm(let s)?, .immediate(let order)?): a.vpermq(d, s, order: UInt8(order))
+        case ("vextracti128", .xmm(let d), .ymm(let s)?, .immediate(let half)?): a.vextracti128(d, s, half: UInt8(half))
         case ("mov", .gpr(let d), .memory(let m)?, nil): a.mov(d, m)
         case ("mov", .memory(let m), .gpr(let s)?, nil): a.storeQuadword(s, at: m)
         default: throw ParseError(text: text)

@@ -414,3 +414,118 @@ extension X86Assembler {
         bytes[lByte] &= ~0x04
     }
 }
+
+// MARK: AVX2 packed integers (the int8 GEMM: int16 multiply-adds into int32, requantization, packing to bytes)
+
+extension X86Assembler {
+    /// `vpbroadcastd ymm, dword [memory]`: one int32 to all eight lanes.
+    public mutating func vpbroadcastd(_ destination: YMM, _ source: Memory) {
+        vex(map: 2, pp: 1, opcode: 0x58, reg: destination.index, vvvv: 0, source)
+    }
+
+    /// `vpmaddwd dst, a, b`: lane j (int32) = `a[2j] · b[2j] + a[2j + 1] · b[2j + 1]` over int16 lanes.
+    public mutating func vpmaddwd(_ destination: YMM, _ a: YMM, _ b: YMM) { integer(0xF5, destination, a, b) }
+    /// `vpmaddwd dst, a, [memory]`.
+    public mutating func vpmaddwd(_ destination: YMM, _ a: YMM, _ b: Memory) { integer(0xF5, destination, a, b) }
+    /// `vpaddd dst, a, b`: int32 lanes, wrapping.
+    public mutating func vpaddd(_ destination: YMM, _ a: YMM, _ b: YMM) { integer(0xFE, destination, a, b) }
+    /// `vpaddd dst, a, [memory]`.
+    public mutating func vpaddd(_ destination: YMM, _ a: YMM, _ b: Memory) { integer(0xFE, destination, a, b) }
+    /// `vpsubd dst, a, b`: int32 lanes `a − b`, wrapping.
+    public mutating func vpsubd(_ destination: YMM, _ a: YMM, _ b: YMM) { integer(0xFA, destination, a, b) }
+    /// `vpaddq dst, a, [memory]`: int64 lanes, wrapping.
+    public mutating func vpaddq(_ destination: YMM, _ a: YMM, _ b: Memory) { integer(0xD4, destination, a, b) }
+    /// `vpand dst, a, [memory]`.
+    public mutating func vpand(_ destination: YMM, _ a: YMM, _ b: Memory) { integer(0xDB, destination, a, b) }
+    /// `vpcmpgtd dst, a, b`: int32 lanes, all ones where `a > b` (signed), else zero.
+    public mutating func vpcmpgtd(_ destination: YMM, _ a: YMM, _ b: YMM) { integer(0x66, destination, a, b) }
+    /// `vpackssdw dst, a, b`: int32 → int16 with signed saturation, per 128-bit half: `a`'s four lanes, then `b`'s.
+    public mutating func vpackssdw(_ destination: YMM, _ a: YMM, _ b: YMM) { integer(0x6B, destination, a, b) }
+
+    /// `vpmuldq dst, a, [memory]`: the signed 64-bit products of the even int32 lanes (0, 2, 4, 6).
+    public mutating func vpmuldq(_ destination: YMM, _ a: YMM, _ b: Memory) {
+        vex(map: 2, pp: 1, opcode: 0x28, reg: destination.index, vvvv: a.index, b)
+    }
+    /// `vpsravd dst, a, [memory]`: int32 lanes of `a` shifted right arithmetically by the matching lane's count.
+    public mutating func vpsravd(_ destination: YMM, _ a: YMM, _ counts: Memory) {
+        vex(map: 2, pp: 1, opcode: 0x46, reg: destination.index, vvvv: a.index, counts)
+    }
+    /// `vpmaxsd dst, a, [memory]`: signed int32 maximum.
+    public mutating func vpmaxsd(_ destination: YMM, _ a: YMM, _ b: Memory) {
+        vex(map: 2, pp: 1, opcode: 0x3D, reg: destination.index, vvvv: a.index, b)
+    }
+    /// `vpminsd dst, a, [memory]`: signed int32 minimum.
+    public mutating func vpminsd(_ destination: YMM, _ a: YMM, _ b: Memory) {
+        vex(map: 2, pp: 1, opcode: 0x39, reg: destination.index, vvvv: a.index, b)
+    }
+
+    /// `vpsrlq dst, src, count`: int64 lanes shifted right logically.
+    public mutating func vpsrlq(_ destination: YMM, _ source: YMM, _ count: UInt8) {
+        vex(map: 1, pp: 1, opcode: 0x73, reg: 2, vvvv: destination.index, rm: source.index)
+        bytes.append(count)
+    }
+    /// `vpsllq dst, src, count`: int64 lanes shifted left.
+    public mutating func vpsllq(_ destination: YMM, _ source: YMM, _ count: UInt8) {
+        vex(map: 1, pp: 1, opcode: 0x73, reg: 6, vvvv: destination.index, rm: source.index)
+        bytes.append(count)
+    }
+
+    /// `vpblendd dst, a, b, mask`: int32 lane j from `b` where bit j of `mask` is set, else from `a`.
+    public mutating func vpblendd(_ destination: YMM, _ a: YMM, _ b: YMM, mask: UInt8) {
+        vex(map: 3, pp: 1, opcode: 0x02, reg: destination.index, vvvv: a.index, rm: b.index)
+        bytes.append(mask)
+    }
+    /// `vpermq dst, src, order`: int64 lane j of `dst` = lane `(order >> 2j) & 3` of `src`.
+    public mutating func vpermq(_ destination: YMM, _ source: YMM, order: UInt8) {
+        // VEX.W1 needs the 3-byte prefix: C4, RXB + map 3, W vvvv(1111) L pp(01).
+        let r = destination.index >> 3
+        let b = source.index >> 3
+        bytes += [0xC4, ((~r & 1) << 7) | 0x40 | ((~b & 1) << 5) | 3, 0x80 | 0x78 | 0x04 | 1, 0x00]
+        bytes.append(0xC0 | ((destination.index & 7) << 3) | (source.index & 7))
+        bytes.append(order)
+    }
+    /// `vextracti128 xmm, ymm, half`: `destination`'s low half (upper half zeroed) = `source`'s half `half` (0/1).
+    public mutating func vextracti128(_ destination: YMM, _ source: YMM, half: UInt8) {
+        precondition(half < 2, "vextracti128: half \(half) is not 0 or 1")
+        vex(map: 3, pp: 1, opcode: 0x39, reg: source.index, vvvv: 0, rm: destination.index)
+        bytes.append(half)
+    }
+
+    /// `vpacksswb xmm, a, b` (128-bit): int16 → int8 with signed saturation, `a`'s eight lanes then `b`'s.
+    public mutating func vpacksswb128(_ destination: YMM, _ a: YMM, _ b: YMM) {
+        let start = bytes.count
+        integer(0x63, destination, a, b)
+        clearVEXL(at: start)
+    }
+    /// `vpxor xmm, a, xmmword [memory]` (128-bit).
+    public mutating func vpxor128(_ destination: YMM, _ a: YMM, _ b: Memory) {
+        let start = bytes.count
+        integer(0xEF, destination, a, b)
+        clearVEXL(at: start)
+    }
+
+    private mutating func integer(_ opcode: UInt8, _ destination: YMM, _ a: YMM, _ b: YMM) {
+        vex(map: 1, pp: 1, opcode: opcode, reg: destination.index, vvvv: a.index, rm: b.index)
+    }
+
+    private mutating func integer(_ opcode: UInt8, _ destination: YMM, _ a: YMM, _ b: Memory) {
+        vex(map: 1, pp: 1, opcode: opcode, reg: destination.index, vvvv: a.index, b)
+    }
+
+    /// Clears VEX.L of the instruction starting at `start`: bit 2 of the last prefix byte.
+    private mutating func clearVEXL(at start: Int) {
+        bytes[bytes[start] == 0xC5 ? start + 1 : start + 2] &= ~0x04
+    }
+}
+
+extension X86Assembler {
+    /// `vpunpckldq dst, a, b`: per 128-bit half, int32 lanes `a0 b0 a1 b1`.
+    public mutating func vpunpckldq(_ destination: YMM, _ a: YMM, _ b: YMM) { integer(0x62, destination, a, b) }
+    /// `vpunpckhdq dst, a, b`: per 128-bit half, int32 lanes `a2 b2 a3 b3`.
+    public mutating func vpunpckhdq(_ destination: YMM, _ a: YMM, _ b: YMM) { integer(0x6A, destination, a, b) }
+    /// `vpsrad dst, src, count`: int32 lanes shifted right arithmetically.
+    public mutating func vpsrad(_ destination: YMM, _ source: YMM, _ count: UInt8) {
+        vex(map: 1, pp: 1, opcode: 0x72, reg: 4, vvvv: destination.index, rm: source.index)
+        bytes.append(count)
+    }
+}

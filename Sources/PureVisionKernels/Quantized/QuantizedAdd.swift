@@ -37,11 +37,44 @@ extension Quantized {
         lhs: UnsafePointer<T>, rhs: UnsafePointer<T>, output: UnsafeMutablePointer<T>, plan: BroadcastPlan,
         parameters p: QuantizedAddParameters, subtract: Bool
     ) {
-        plan.forEachElement { o, l, r in
-            let a = p.lhsMultiplier.apply((p.lhsOffset &+ Int32(lhs[l])) &* (1 << p.leftShift))
-            let b = p.rhsMultiplier.apply((p.rhsOffset &+ Int32(rhs[r])) &* (1 << p.leftShift))
-            let raw = p.outputMultiplier.apply(subtract ? a &- b : a &+ b) &+ p.outputOffset
-            output[o] = T(truncatingIfNeeded: p.range.clamp(raw))
+        var elements = 1
+        for size in plan.dimensionSizes { elements *= size }
+        guard elements >= 1024 else {
+            plan.forEachElement { o, l, r in
+                let a = p.lhsMultiplier.apply((p.lhsOffset &+ Int32(lhs[l])) &* (1 << p.leftShift))
+                let b = p.rhsMultiplier.apply((p.rhsOffset &+ Int32(rhs[r])) &* (1 << p.leftShift))
+                let raw = p.outputMultiplier.apply(subtract ? a &- b : a &+ b) &+ p.outputOffset
+                output[o] = T(truncatingIfNeeded: p.range.clamp(raw))
+            }
+            return
+        }
+        // Each input's scaled term depends on its byte alone: 256 entries per side, indexed by the bit pattern.
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 512) { table in
+            for byte in 0..<256 {
+                let value = Int32(T(truncatingIfNeeded: byte))
+                table[byte] = p.lhsMultiplier.apply((p.lhsOffset &+ value) &* (1 << p.leftShift))
+                let b = p.rhsMultiplier.apply((p.rhsOffset &+ value) &* (1 << p.leftShift))
+                table[256 + byte] = subtract ? 0 &- b : b
+            }
+            let base = table.baseAddress!
+            let sizes = plan.dimensionSizes
+            if sizes.count == 1, plan.lhsStrideList == [1], plan.rhsStrideList == [1] {
+                // Same shapes: one flat loop over raw bytes, no index arithmetic per element.
+                let (x, y) = (UnsafeRawPointer(lhs), UnsafeRawPointer(rhs))
+                let (m, offset, range) = (p.outputMultiplier, p.outputOffset, p.range)
+                for i in 0..<sizes[0] {
+                    let sum =
+                        base[Int(x.load(fromByteOffset: i, as: UInt8.self))]
+                        &+ base[256 + Int(y.load(fromByteOffset: i, as: UInt8.self))]
+                    output[i] = T(truncatingIfNeeded: range.clamp(m.apply(sum) &+ offset))
+                }
+                return
+            }
+            plan.forEachElement { o, l, r in
+                let sum =
+                    base[Int(UInt8(truncatingIfNeeded: lhs[l]))] &+ base[256 + Int(UInt8(truncatingIfNeeded: rhs[r]))]
+                output[o] = T(truncatingIfNeeded: p.range.clamp(p.outputMultiplier.apply(sum) &+ p.outputOffset))
+            }
         }
     }
 }

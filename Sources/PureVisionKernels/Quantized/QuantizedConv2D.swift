@@ -61,10 +61,23 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     /// `biasTerms` in the even / odd lane groups of `lanes`.
     let biasLanes: UnsafeMutablePointer<SIMD4<Int32>>
     let taskCount: Int
-    static let tile = 4
+    /// Output pixels gathered and multiplied together: 4 for the Swift path, ``QuantizedGEMMCode/tileRows`` for
+    /// generated code.
+    let tile: Int
+    /// The generated GEMM, when the kernel was asked for it and the CPU and multipliers allow it.
+    let generated: QuantizedGEMMCode?
+
+    /// Bytes of scratch each task uses: its gathered rows, and for generated code a tile of output rows (for a tile
+    /// with fewer pixels than ``tile``) and the tail panel's buffer.
+    var scratchPerTask: Int {
+        (tile * paddedDepth * 2 + (generated == nil ? 0 : tile * geometry.outputChannels + 6 * 16) + 63) / 64 * 64
+    }
 
     /// Bytes of scratch a run needs.
-    public var scratchBytes: Int { taskCount * Self.tile * paddedDepth * 2 }
+    public var scratchBytes: Int { taskCount * scratchPerTask }
+
+    /// Whether runs use generated machine code (else the Swift SIMD loops).
+    public var usesGeneratedCode: Bool { generated != nil }
 
     /// Packs `filter` (OHWI, `outputChannels · kernelHeight · kernelWidth · inputChannels` int8 values) and folds
     /// `bias` (int32 per output channel, or nil) with the input zero point.
@@ -74,21 +87,22 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     public convenience init(
         geometry: Conv2DGeometry, filter: UnsafePointer<Int8>, bias: UnsafePointer<Int32>?, inputZeroPoint: Int32,
         outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange,
-        rounding: RequantizationRounding = .ruy, threadCount: Int = 1
+        rounding: RequantizationRounding = .ruy, threadCount: Int = 1, generatesMachineCode: Bool = false
     ) {
         self.init(
             geometry: geometry, weight: { Int32(filter[$0]) }, bias: bias, inputZeroPoint: inputZeroPoint,
             outputZeroPoint: outputZeroPoint, multipliers: multipliers, range: range, unsigned: false,
-            rounding: rounding, threadCount: threadCount)
+            rounding: rounding, threadCount: threadCount, generatesMachineCode: generatesMachineCode)
     }
 
     /// The general form: `weight(i)` is the i-th OHWI weight minus its zero point (within ±255); with `unsigned`
     /// the activations are uint8 (TFLite's uint8 convolution): zero points and `range` are then on the uint8 scale,
-    /// the kernel works on `x − 128` and flips the sign bit of what it stores.
+    /// the kernel works on `x − 128` and flips the sign bit of what it stores. With `generatesMachineCode`, on a CPU
+    /// with AVX2 and for ruy rounding without left shifts, the GEMM runs as generated code (``QuantizedGEMMCode``).
     public init(
         geometry: Conv2DGeometry, weight: (Int) -> Int32, bias: UnsafePointer<Int32>?, inputZeroPoint: Int32,
         outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange, unsigned: Bool,
-        rounding: RequantizationRounding = .ruy, threadCount: Int = 1
+        rounding: RequantizationRounding = .ruy, threadCount: Int = 1, generatesMachineCode: Bool = false
     ) {
         let shift: Int32 = unsigned ? 128 : 0
         let inputZeroPoint = inputZeroPoint - shift
@@ -140,8 +154,21 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         lanes = RequantizationLanes(
             multipliers: { perChannel[$0] }, rounding: { _ in rounding }, channels: outputs,
             zeroPoint: outputZeroPoint, range: range)
+        if generatesMachineCode, HostCPU.supportsGeneratedAVX2, rounding == .ruy {
+            let (packed, blockDepth) = (weights, paddedDepth)
+            generated = QuantizedGEMMCode(
+                depth: depth, paddedDepth: paddedDepth, outputChannels: outputs,
+                weight: { o, k in
+                    packed[((o / 8) * blockDepth + (k & ~1)) * 8 + (o & 1) * 8 + ((o % 8) >> 1) * 2 + (k & 1)]
+                },
+                biasTerms: biasTerms, multipliers: { perChannel[$0] }, zeroPoint: outputZeroPoint, range: range,
+                flip: flip)
+        } else {
+            generated = nil
+        }
+        tile = generated == nil ? 4 : QuantizedGEMMCode.tileRows
         let pixels = geometry.batch * geometry.outputHeight * geometry.outputWidth
-        taskCount = max(1, min(threadCount, (pixels + Self.tile - 1) / Self.tile))
+        taskCount = max(1, min(threadCount, (pixels + tile - 1) / tile))
     }
 
     deinit {
@@ -173,18 +200,38 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         func run(task: Int) {
             let g = kernel.geometry
             let pixels = g.batch * g.outputHeight * g.outputWidth
-            let tiles = (pixels + QuantizedConv2DKernel.tile - 1) / QuantizedConv2DKernel.tile
+            let size = kernel.tile
+            let tiles = (pixels + size - 1) / size
             let first = tiles * task / kernel.taskCount
             let last = tiles * (task + 1) / kernel.taskCount
-            let rows = scratch + task * QuantizedConv2DKernel.tile * kernel.paddedDepth
+            let base = UnsafeMutableRawPointer(scratch) + task * kernel.scratchPerTask
+            let rows = base.assumingMemoryBound(to: Int16.self)
             for tile in first..<last {
-                let start = tile * QuantizedConv2DKernel.tile
-                let count = min(QuantizedConv2DKernel.tile, pixels - start)
-                for p in 0..<QuantizedConv2DKernel.tile {
+                let start = tile * size
+                let count = min(size, pixels - start)
+                for p in 0..<size {
                     kernel.gather(
                         pixel: start + min(p, count - 1), input: input, into: rows + p * kernel.paddedDepth)
                 }
-                kernel.multiply(rows: rows, count: count, output: output + start * g.outputChannels)
+                let out = output + start * g.outputChannels
+                guard let generated = kernel.generated else {
+                    kernel.multiply(rows: rows, count: count, output: out)
+                    continue
+                }
+                // A short last tile is written to scratch in full, then its `count` rows are copied out.
+                let tileOutput = base + size * kernel.paddedDepth * 2
+                let tail = tileOutput + size * g.outputChannels
+                let target = count == size ? UnsafeMutableRawPointer(out) : tileOutput
+                generated.run(rows: UnsafeRawPointer(rows), output: target, tail: tail)
+                if generated.tailChannels > 0 {
+                    for p in 0..<size {
+                        (target + p * g.outputChannels + generated.tailStart).copyMemory(
+                            from: tail + p * 16, byteCount: generated.tailChannels)
+                    }
+                }
+                if count < size {
+                    UnsafeMutableRawPointer(out).copyMemory(from: tileOutput, byteCount: count * g.outputChannels)
+                }
             }
         }
     }
@@ -199,31 +246,45 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         let ox = pixel % g.outputWidth
         let c = g.inputChannels
         var k = 0
+        let x0 = ox * g.strideWidth - g.paddingLeft
+        // With dilation 1, a kernel row wholly inside the input is `kernelWidth · c` contiguous bytes.
+        let wholeRows = g.dilationWidth == 1 && x0 >= 0 && x0 + g.kernelWidth <= g.inputWidth
         for ky in 0..<g.kernelHeight {
             let iy = oy * g.strideHeight - g.paddingTop + ky * g.dilationHeight
+            let rowInside = iy >= 0 && iy < g.inputHeight
+            if rowInside && wholeRows {
+                widen(
+                    input + ((b * g.inputHeight + iy) * g.inputWidth + x0) * c, into: row + k, count: g.kernelWidth * c)
+                k += g.kernelWidth * c
+                continue
+            }
             for kx in 0..<g.kernelWidth {
-                let ix = ox * g.strideWidth - g.paddingLeft + kx * g.dilationWidth
-                let out = row + k
-                if iy >= 0, iy < g.inputHeight, ix >= 0, ix < g.inputWidth {
-                    let source = UnsafeRawPointer(input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c)
-                    var i = 0
-                    let flips = SIMD8<Int16>(repeating: Int16(flip) << 8)
-                    while i + 8 <= c {
-                        UnsafeMutableRawPointer(out + i).storeBytes(
-                            of: Self.widen(source + i, flips: flips), as: SIMD8<Int16>.self)
-                        i += 8
-                    }
-                    while i < c {
-                        out[i] = Int16(Int8(bitPattern: source.load(fromByteOffset: i, as: UInt8.self) ^ flip))
-                        i += 1
-                    }
+                let ix = x0 + kx * g.dilationWidth
+                if rowInside, ix >= 0, ix < g.inputWidth {
+                    widen(input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c, into: row + k, count: c)
                 } else {
-                    out.update(repeating: inputZeroPoint, count: c)
+                    (row + k).update(repeating: inputZeroPoint, count: c)
                 }
                 k += c
             }
         }
         if k < paddedDepth { row[k] = 0 }
+    }
+
+    /// Writes the `count` bytes at `input` as int16 (sign bit flipped first for uint8).
+    @inline(__always)
+    func widen(_ input: UnsafePointer<Int8>, into out: UnsafeMutablePointer<Int16>, count: Int) {
+        let source = UnsafeRawPointer(input)
+        let flips = SIMD8<Int16>(repeating: Int16(flip) << 8)
+        var i = 0
+        while i + 8 <= count {
+            UnsafeMutableRawPointer(out + i).storeBytes(of: Self.widen(source + i, flips: flips), as: SIMD8<Int16>.self)
+            i += 8
+        }
+        while i < count {
+            out[i] = Int16(Int8(bitPattern: source.load(fromByteOffset: i, as: UInt8.self) ^ flip))
+            i += 1
+        }
     }
 
     /// Multiplies 4 gathered rows by every weight block and requantizes the first `count` of them into `output`.

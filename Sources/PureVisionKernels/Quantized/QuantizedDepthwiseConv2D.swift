@@ -21,28 +21,36 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     let outputZeroPoint: Int32
     let range: QuantizedRange
     let rounding: RequantizationRounding
-    /// uint8 activations: read as unsigned, scalar path only.
+    /// uint8 activations: read as unsigned, scalar path only (generated code handles them too).
     let isUnsigned: Bool
+    /// The generated row kernel, when the kernel was asked for it and the CPU, geometry and multipliers allow it.
+    let generated: QuantizedDepthwiseCode?
+
+    /// Whether runs use generated machine code (else the Swift SIMD loops).
+    public var usesGeneratedCode: Bool { generated != nil }
 
     /// Widens `filter` (`KH · KW · Cout` int8 values) and copies `bias` (Cout int32 values, or nil for zeros).
     public convenience init(
         geometry: DepthwiseConv2DGeometry, filter: UnsafePointer<Int8>, bias: UnsafePointer<Int32>?,
         inputZeroPoint: Int32, outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange,
-        rounding: RequantizationRounding = .channelBlocksOf8, threadCount: Int = 1
+        rounding: RequantizationRounding = .channelBlocksOf8, threadCount: Int = 1, generatesMachineCode: Bool = false
     ) {
         self.init(
             geometry: geometry, weight: { Int32(filter[$0]) }, bias: bias, inputZeroPoint: inputZeroPoint,
             outputZeroPoint: outputZeroPoint, multipliers: multipliers, range: range, unsigned: false,
-            rounding: rounding, threadCount: threadCount)
+            rounding: rounding, threadCount: threadCount, generatesMachineCode: generatesMachineCode)
     }
 
     /// The general form: `weight(i)` is the i-th weight minus its zero point (within ±255); with `unsigned` the
     /// activations are uint8 (TFLite's uint8 scheme; zero points and `range` on the uint8 scale), computed on the
-    /// scalar path (a product of two ±255 values does not fit the int16 lanes).
+    /// scalar path (a product of two ±255 values does not fit the int16 lanes). With `generatesMachineCode`, on a CPU
+    /// with AVX2, depth multiplier 1 and no multiplier needing a left shift, rows run as generated code
+    /// (``QuantizedDepthwiseCode``, int32 products, so uint8 too) for all but the last `channels % 8` channels.
     public init(
         geometry: DepthwiseConv2DGeometry, weight: (Int) -> Int32, bias: UnsafePointer<Int32>?,
         inputZeroPoint: Int32, outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange,
-        unsigned: Bool, rounding: RequantizationRounding = .channelBlocksOf8, threadCount: Int = 1
+        unsigned: Bool, rounding: RequantizationRounding = .channelBlocksOf8, threadCount: Int = 1,
+        generatesMachineCode: Bool = false
     ) {
         isUnsigned = unsigned
         precondition(geometry.isValid, "invalid depthwise geometry")
@@ -80,6 +88,19 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         self.outputZeroPoint = outputZeroPoint
         self.range = range
         self.rounding = rounding
+        if generatesMachineCode, HostCPU.supportsGeneratedAVX2 {
+            // uint8 is computed on the int8 scale: zero point and bounds − 128, the sign bit flipped on store.
+            let shift: Int32 = unsigned ? 128 : 0
+            let (packed, biases, perChannel) = (weights, self.bias, self.multipliers)
+            generated = QuantizedDepthwiseCode(
+                geometry: geometry, weight: { tap, c in packed[tap * outputs + c] }, bias: { biases[$0] },
+                multipliers: { perChannel[$0] }, ruy: rounding.forChannel(0, of: outputs) == .ruy,
+                zeroPoint: outputZeroPoint - shift,
+                range: QuantizedRange(lower: range.lower - shift, upper: range.upper - shift), flip: unsigned ? 0x80 : 0
+            )
+        } else {
+            generated = nil
+        }
     }
 
     deinit {
@@ -93,7 +114,8 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
 
     /// Bytes of scratch a run needs: the staged int16 input rows of each task.
     public var scratchBytes: Int {
-        geometry.depthMultiplier == 1
+        if let generated { return taskCount * geometry.kernelHeight * generated.stagedRowBytes }
+        return geometry.depthMultiplier == 1
             ? taskCount * geometry.kernelHeight * geometry.inputWidth * geometry.inputChannels * 2 : 0
     }
 
@@ -116,9 +138,80 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         func run(task: Int) {
             let g = kernel.geometry
             let rows = g.batch * g.outputHeight
+            let rowRange = (rows * task / kernel.taskCount)..<(rows * (task + 1) / kernel.taskCount)
+            if let generated = kernel.generated {
+                let staged = UnsafeMutableRawPointer(scratch) + task * g.kernelHeight * generated.stagedRowBytes
+                for row in rowRange {
+                    kernel.generatedRow(row, code: generated, input: input, output: output, staged: staged)
+                }
+                return
+            }
             let staged = scratch + task * g.kernelHeight * g.inputWidth * g.inputChannels
-            for row in (rows * task / kernel.taskCount)..<(rows * (task + 1) / kernel.taskCount) {
+            for row in rowRange {
                 kernel.row(row, input: input, output: output, staged: staged)
+            }
+        }
+    }
+
+    /// One output row through generated code: the input rows it reads staged as int16 `x − zeroPoint` with zeros for
+    /// the padding, then the code, then the last `channels % 8` channels in Swift.
+    func generatedRow(
+        _ row: Int, code: QuantizedDepthwiseCode, input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>,
+        staged: UnsafeMutableRawPointer
+    ) {
+        let g = geometry
+        let b = row / g.outputHeight
+        let oy = row % g.outputHeight
+        let c = g.inputChannels
+        let x0 = -g.paddingLeft
+        let width = code.stagedWidth
+        let zero = Int16(clamping: inputZeroPoint)
+        let firstValid = max(0, -x0)
+        let endValid = max(firstValid, min(width, g.inputWidth - x0))
+        for ky in 0..<g.kernelHeight {
+            let target = (staged + ky * code.stagedRowBytes).assumingMemoryBound(to: Int16.self)
+            let iy = oy * g.strideHeight - g.paddingTop + ky * g.dilationHeight
+            guard iy >= 0, iy < g.inputHeight, endValid > firstValid else {
+                target.update(repeating: 0, count: width * c)
+                continue
+            }
+            target.update(repeating: 0, count: firstValid * c)
+            let source = UnsafeRawPointer(input + ((b * g.inputHeight + iy) * g.inputWidth + x0 + firstValid) * c)
+                .assumingMemoryBound(to: UInt8.self)
+            let out = target + firstValid * c
+            let count = (endValid - firstValid) * c
+            if isUnsigned {
+                for i in 0..<count { out[i] = Int16(source[i]) &- zero }
+            } else {
+                for i in 0..<count { out[i] = Int16(Int8(bitPattern: source[i])) &- zero }
+            }
+            (target + endValid * c).update(repeating: 0, count: (width - endValid) * c)
+        }
+        let rowOutput = output + row * g.outputWidth * g.outputChannels
+        code.run(staged: UnsafeRawPointer(staged), output: UnsafeMutableRawPointer(rowOutput))
+        guard code.channels < g.outputChannels else { return }
+        let rowY0 = oy * g.strideHeight - g.paddingTop
+        let tapRows = g.tapRows(from: rowY0)
+        for ox in 0..<g.outputWidth {
+            let xStart = ox * g.strideWidth - g.paddingLeft
+            let tapColumns = g.tapColumns(from: xStart)
+            for channel in code.channels..<g.outputChannels {
+                var acc = bias[channel]
+                for ky in tapRows {
+                    let iy = rowY0 + ky * g.dilationHeight
+                    for kx in tapColumns {
+                        let ix = xStart + kx * g.dilationWidth
+                        let byte = input[((b * g.inputHeight + iy) * g.inputWidth + ix) * c + channel]
+                        let x = isUnsigned ? Int32(UInt8(bitPattern: byte)) : Int32(byte)
+                        acc &+=
+                            (x &- inputZeroPoint)
+                            &* Int32(weights[(ky * g.kernelWidth + kx) * g.outputChannels + channel])
+                    }
+                }
+                let scaled =
+                    multipliers[channel].apply(acc, rounding: rounding.forChannel(channel, of: g.outputChannels))
+                    &+ outputZeroPoint
+                rowOutput[ox * g.outputChannels + channel] = Int8(truncatingIfNeeded: range.clamp(scaled))
             }
         }
     }

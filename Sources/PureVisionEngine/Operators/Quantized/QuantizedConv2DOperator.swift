@@ -87,7 +87,8 @@ enum QuantizedConv2DOperator: OperatorLowering {
                     : Int32(raw.load(fromByteOffset: i, as: Int8.self))
             },
             bias: biasPointer, inputZeroPoint: inputZeroPoint, outputZeroPoint: outputZeroPoint,
-            multipliers: multipliers, range: range, unsigned: unsigned, rounding: .ruy, threadCount: pool.threadCount)
+            multipliers: multipliers, range: range, unsigned: unsigned, rounding: .ruy, threadCount: pool.threadCount,
+            generatesMachineCode: context.generatesMachineCode)
         return context.lowered(reading: [input], scratchBytes: kernel.scratchBytes) { binder in
             let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Int8.self))
             let y = binder.raw(output.index).assumingMemoryBound(to: Int8.self)

@@ -76,7 +76,8 @@ enum QuantizedDepthwiseConv2DOperator: OperatorLowering {
                     : Int32(raw.load(fromByteOffset: i, as: Int8.self))
             },
             bias: biasPointer, inputZeroPoint: inZero, outputZeroPoint: outZero, multipliers: multipliers,
-            range: range, unsigned: unsigned, rounding: rounding, threadCount: context.pool.threadCount)
+            range: range, unsigned: unsigned, rounding: rounding, threadCount: context.pool.threadCount,
+            generatesMachineCode: context.generatesMachineCode)
         let pool = context.pool
         return context.lowered(reading: [input], scratchBytes: kernel.scratchBytes) { binder in
             let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Int8.self))

@@ -1,0 +1,187 @@
+/// Generated x86-64 AVX2 code for the GEMM of ``QuantizedConv2DKernel``: a tile of ``tileRows`` gathered int16 rows
+/// (`paddedDepth` values each) times every output channel's int16 weights, accumulated exactly in int32 and
+/// requantized in registers (ruy's rounding, output zero point, clamp) before a single store of 8-bit results.
+///
+/// Weights are packed for `vpmaddwd` in channel panels of 16 (the last one 8 when at most 8 channels remain): per
+/// pair of k, the panel's channels in order, each as `(w[k], w[k + 1])`, so one 256-bit multiply-add of a broadcast
+/// input pair gives 8 channels' int32 partial sums in natural order. A tile of 6 rows × 16 channels keeps 12
+/// accumulators in registers.
+///
+/// Accumulators start at the bias; requantization is ``RequantizationCode`` with ruy's rounding.
+///
+/// Arguments: `rdi` the gathered rows (row stride `2 · paddedDepth` bytes), `rsi` the tile's first output pixel
+/// (row stride `outputChannels` bytes), `rdx` a 6 × 16-byte buffer that receives the last panel when it is not
+/// exactly the remaining channels (``tailChannels`` of each of its rows are valid; the caller copies them).
+final class QuantizedGEMMCode: @unchecked Sendable {
+    /// Output pixels per call.
+    static let tileRows = 6
+    /// The first output channel of the panel written to the tail buffer.
+    let tailStart: Int
+    /// Channels per row in the tail buffer (0: every panel stores straight to the output).
+    let tailChannels: Int
+    private let weights: UnsafeMutableRawPointer
+    private let constants: UnsafeMutableRawPointer
+    private let code: ExecutableCode
+
+    /// Generates the code, or returns nil when a multiplier needs a left shift or a right shift above 31, or the
+    /// sizes exceed 32-bit displacements.
+    /// - Parameters:
+    ///   - weight: weight `k` of output channel `o`, `(o, k)`, for `k < depth` (within ±255).
+    ///   - biasTerms: per output channel, added to the accumulator before requantization.
+    ///   - flip: XORed into every output byte (0x80 for uint8 activations computed as int8).
+    init?(
+        depth: Int, paddedDepth: Int, outputChannels: Int, weight: (Int, Int) -> Int16, biasTerms: UnsafePointer<Int32>,
+        multipliers: (Int) -> QuantizedMultiplier, zeroPoint: Int32, range: QuantizedRange, flip: UInt8
+    ) {
+        let outputs = outputChannels
+        guard outputs > 0, paddedDepth % 2 == 0, paddedDepth > 0, paddedDepth * 2 * Self.tileRows < 1 << 24,
+            outputs * Self.tileRows < 1 << 24
+        else { return nil }
+        for o in 0..<outputs {
+            let m = multipliers(o)
+            guard m.shift <= 0, m.shift >= -31 else { return nil }
+        }
+        let full = outputs / 16
+        let remainder = outputs % 16
+        let widths = [Int](repeating: 16, count: full) + (remainder == 0 ? [] : [remainder <= 8 ? 8 : 16])
+        tailStart = full * 16
+        tailChannels = remainder == 0 || remainder == 8 ? 0 : remainder
+        let pairs = paddedDepth / 2
+
+        let weightBytes = widths.reduce(0, +) * paddedDepth * 2
+        let weights = UnsafeMutableRawPointer.allocate(byteCount: max(64, weightBytes), alignment: 64)
+        let w = weights.bindMemory(to: Int16.self, capacity: weightBytes / 2)
+        var index = 0
+        var channel = 0
+        for width in widths {
+            for pair in 0..<pairs {
+                for lane in 0..<width {
+                    for half in 0..<2 {
+                        let (o, k) = (channel + lane, 2 * pair + half)
+                        w[index] = o < outputs && k < depth ? weight(o, k) : 0
+                        index += 1
+                    }
+                }
+            }
+            channel += width
+        }
+
+        // Constants: ``RequantizationCode``'s globals, then per panel its six per-lane arrays, `width` int32 each.
+        let globalsBytes = RequantizationCode.globalsBytes
+        let constantBytes = globalsBytes + widths.reduce(0, +) * 24
+        let constants = UnsafeMutableRawPointer.allocate(byteCount: constantBytes, alignment: 64)
+        constants.initializeMemory(as: UInt8.self, repeating: 0, count: constantBytes)
+        RequantizationCode.writeGlobals(constants, zeroPoint: zeroPoint, range: range, flip: flip)
+        var offset = globalsBytes
+        channel = 0
+        for width in widths {
+            for lane in 0..<width where channel + lane < outputs {
+                let o = channel + lane
+                let start = offset
+                RequantizationCode.laneConstants(bias: biasTerms[o], multiplier: multipliers(o), ruy: true) {
+                    constants.storeBytes(of: $1, toByteOffset: start + ($0 * width + lane) * 4, as: Int32.self)
+                }
+                if lane % 2 == 1 {
+                    constants.storeBytes(
+                        of: multipliers(o).multiplier, toByteOffset: start + (2 * width + lane - 1) * 4, as: Int32.self)
+                }
+            }
+            offset += width * 24
+            channel += width
+        }
+
+        var a = X86Assembler()
+        a.mov(.rax, Int(bitPattern: constants))
+        a.mov(.r11, Int(bitPattern: constants + globalsBytes))
+        a.mov(.r9, Int(bitPattern: weights))
+        let rowStride = Int32(paddedDepth * 2)
+        if full > 0 {
+            let panelLoop = a.makeLabel()
+            a.mov(.r10, full)
+            a.bind(panelLoop)
+            Self.panel(&a, width: 16, pairs: pairs, rowStride: rowStride, outputs: outputs, direct: true, flip: flip)
+            a.dec(.r10)
+            a.jnz(panelLoop)
+        }
+        if let last = widths.last, remainder != 0 {
+            Self.panel(
+                &a, width: last, pairs: pairs, rowStride: rowStride, outputs: outputs, direct: tailChannels == 0,
+                flip: flip)
+        }
+        a.vzeroupper()
+        a.ret()
+        do {
+            code = try ExecutableCode(a.finish())
+        } catch {
+            weights.deallocate()
+            constants.deallocate()
+            return nil
+        }
+        self.weights = weights
+        self.constants = constants
+    }
+
+    deinit {
+        weights.deallocate()
+        constants.deallocate()
+    }
+
+    /// One panel of `width` (8 or 16) channels for all tile rows: `r9` (weights) and `r11` (its constants) move to
+    /// the next panel, `rsi` too when the panel is stored to the output (`direct`), else it goes to `rdx`.
+    private static func panel(
+        _ a: inout X86Assembler, width: Int, pairs: Int, rowStride: Int32, outputs: Int, direct: Bool, flip: UInt8
+    ) {
+        let vectors = width / 8
+        let rows = tileRows
+        func acc(_ r: Int, _ v: Int) -> YMM { YMM(r * vectors + v) }
+        let (broadcast, temp) = (YMM(14), YMM(15))
+        // Accumulators start at the bias (array 0 of the panel's constants).
+        for r in 0..<rows { for v in 0..<vectors { a.vmovups(acc(r, v), Memory(.r11, Int32(32 * v))) } }
+        a.mov(.r8, .rdi)
+        a.mov(.rcx, pairs)
+        let kLoop = a.makeLabel()
+        a.bind(kLoop)
+        for v in 0..<vectors { a.vmovups(YMM(12 + v), Memory(.r9, Int32(32 * v))) }
+        for r in 0..<rows {
+            a.vpbroadcastd(broadcast, Memory(.r8, Int32(r) * rowStride))
+            for v in 0..<vectors {
+                a.vpmaddwd(temp, broadcast, YMM(12 + v))
+                a.vpaddd(acc(r, v), acc(r, v), temp)
+            }
+        }
+        a.add(.r8, 4)
+        a.add(.r9, Int32(width * 4))
+        a.dec(.rcx)
+        a.jnz(kLoop)
+
+        let zero = broadcast
+        a.vxorps(zero, zero, zero)
+        let arrayBytes = Int32(width * 4)
+        for r in 0..<rows {
+            for v in 0..<vectors {
+                let lane = Int32(32 * v)
+                // The ruy rounding uses one temporary; the other two are never touched.
+                RequantizationCode.emit(
+                    &a, acc(r, v), temps: (temp, temp, temp), zero: zero, ruy: true, addsBias: false, globals: .rax,
+                    array: { Memory(.r11, Int32($0) * arrayBytes + lane) })
+            }
+            let x = acc(r, 0)
+            a.vpackssdw(x, x, acc(r, vectors - 1))
+            a.vpermq(x, x, order: 0xD8)
+            a.vextracti128(temp, x, half: 1)
+            a.vpacksswb128(x, x, temp)
+            if flip != 0 { a.vpxor128(x, x, Memory(.rax, 128)) }
+            let destination = direct ? Memory(.rsi, Int32(r * outputs)) : Memory(.rdx, Int32(r * 16))
+            if vectors == 2 { a.vmovupsLow128(destination, x) } else { a.vmovlps(destination, x) }
+        }
+        a.add(.r11, 6 * arrayBytes)
+        if direct { a.add(.rsi, Int32(width)) }
+    }
+
+    /// Runs one tile: `rows` holds ``tileRows`` gathered rows, `output` receives ``tileRows`` output rows (all
+    /// channels but the tail panel's), `tail` (96 bytes) the tail panel's.
+    @inline(__always)
+    func run(rows: UnsafeRawPointer, output: UnsafeMutableRawPointer, tail: UnsafeMutableRawPointer) {
+        code.entry(Int(bitPattern: rows), Int(bitPattern: output), Int(bitPattern: tail), 0, 0, 0)
+    }
+}

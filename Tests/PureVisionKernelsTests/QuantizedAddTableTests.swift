@@ -1,0 +1,41 @@
+import PureVisionKernels
+import Testing
+
+/// Quantized ADD / SUB on tensors large enough for the per-byte lookup tables (same shapes and broadcast), against
+/// TFLite's per-element formula written out: both inputs shifted left by 20, rescaled, summed, rescaled to the output.
+@Suite struct QuantizedAddTableTests {
+    static func expected<T: QuantizedElement>(_ x: T, _ y: T, _ p: QuantizedAddParameters, subtract: Bool) -> T {
+        let a = p.lhsMultiplier.apply((p.lhsOffset &+ Int32(x)) &* (1 << p.leftShift))
+        let b = p.rhsMultiplier.apply((p.rhsOffset &+ Int32(y)) &* (1 << p.leftShift))
+        let raw = p.outputMultiplier.apply(subtract ? a &- b : a &+ b) &+ p.outputOffset
+        return T(truncatingIfNeeded: p.range.clamp(raw))
+    }
+
+    static func check<T: QuantizedElement>(_: T.Type, broadcast: Bool, subtract: Bool, seed: UInt64) {
+        var random = Random(state: seed)
+        let outputShape = [1, 9, 13, 24]
+        let rhsShape = broadcast ? [1, 1, 13, 24] : outputShape
+        let lhs = (0..<(9 * 13 * 24)).map { _ in T(truncatingIfNeeded: random.next()) }
+        let rhs = (0..<rhsShape.reduce(1, *)).map { _ in T(truncatingIfNeeded: random.next()) }
+        let (low, high): (Int32, Int32) = T.self == UInt8.self ? (0, 255) : (-128, 127)
+        let p = QuantizedAddParameters(
+            lhsScale: 0.031, lhsZeroPoint: T.self == UInt8.self ? 131 : -5, rhsScale: 0.0173,
+            rhsZeroPoint: T.self == UInt8.self ? 117 : 12, outputScale: 0.041,
+            outputZeroPoint: T.self == UInt8.self ? 128 : 3,
+            range: QuantizedRange(lower: low + 4, upper: high - 9))
+        let plan = BroadcastPlan(lhsShape: outputShape, rhsShape: rhsShape, outputShape: outputShape)
+        var output = [T](repeating: 0, count: lhs.count)
+        Quantized.add(lhs: lhs, rhs: rhs, output: &output, plan: plan, parameters: p, subtract: subtract)
+        let width = 13 * 24
+        let wanted = (0..<lhs.count).map { i in
+            expected(lhs[i], rhs[broadcast ? i % width : i], p, subtract: subtract)
+        }
+        #expect(output == wanted, "\(T.self) broadcast \(broadcast) subtract \(subtract)")
+    }
+
+    @Test(arguments: [false, true], [false, true])
+    func tablesMatchTheFormula(broadcast: Bool, subtract: Bool) {
+        Self.check(Int8.self, broadcast: broadcast, subtract: subtract, seed: 11)
+        Self.check(UInt8.self, broadcast: broadcast, subtract: subtract, seed: 12)
+    }
+}

@@ -1,0 +1,112 @@
+import PureVisionKernels
+import Testing
+
+/// The generated int8 GEMM (`QuantizedGEMMCode` behind `QuantizedConv2DKernel(generatesMachineCode: true)`) against
+/// the scalar reference twin, bit for bit: output channels on both sides of the 8- and 16-channel panels, odd k,
+/// pixel counts that leave a short last tile, stride 2, padding, extreme zero points, multipliers from 2^−31 to
+/// just under 1, int32 overflow-range biases, uint8 activations, 1–3 threads.
+@Suite(.enabled(if: GeneratedCode.runs, GeneratedCode.skipComment)) struct QuantizedGEMMMachineCodeTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var n = 1
+        var h: Int, w: Int, c: Int, out: Int, kernel: Int, stride: Int, pad: Int
+        var testDescription: String { "\(n)×\(h)×\(w)×\(c) → \(out), k\(kernel) s\(stride) p\(pad)" }
+    }
+
+    static let cases: [Case] = [
+        Case(h: 7, w: 6, c: 1, out: 1, kernel: 1, stride: 1, pad: 0),
+        Case(h: 5, w: 5, c: 3, out: 7, kernel: 3, stride: 2, pad: 1),
+        Case(h: 4, w: 9, c: 16, out: 8, kernel: 1, stride: 1, pad: 0),
+        Case(h: 6, w: 5, c: 9, out: 9, kernel: 3, stride: 1, pad: 1),
+        Case(h: 3, w: 11, c: 17, out: 15, kernel: 1, stride: 1, pad: 0),
+        Case(h: 8, w: 8, c: 32, out: 16, kernel: 1, stride: 1, pad: 0),
+        Case(h: 7, w: 7, c: 5, out: 17, kernel: 3, stride: 2, pad: 1),
+        Case(h: 5, w: 4, c: 24, out: 24, kernel: 1, stride: 1, pad: 0),
+        Case(n: 2, h: 5, w: 3, c: 33, out: 40, kernel: 2, stride: 2, pad: 1),
+        Case(h: 1, w: 1, c: 71, out: 33, kernel: 1, stride: 1, pad: 0),
+        Case(h: 9, w: 7, c: 8, out: 48, kernel: 3, stride: 1, pad: 1),
+    ]
+
+    @Test(arguments: cases, [1, 2, 3])
+    func int8MatchesReferenceTwin(_ c: Case, threads: Int) throws {
+        var random = Random(state: UInt64(c.c * 7919 + c.out * 31 + c.kernel))
+        let oh = (c.h + 2 * c.pad - c.kernel) / c.stride + 1
+        let ow = (c.w + 2 * c.pad - c.kernel) / c.stride + 1
+        let g = Conv2DGeometry(
+            batch: c.n, inputHeight: c.h, inputWidth: c.w, inputChannels: c.c, outputHeight: oh, outputWidth: ow,
+            outputChannels: c.out, kernelHeight: c.kernel, kernelWidth: c.kernel, strideHeight: c.stride,
+            strideWidth: c.stride, dilationHeight: 1, dilationWidth: 1, paddingTop: c.pad, paddingLeft: c.pad)
+        let input = QuantizedKernelTests.int8s(c.n * c.h * c.w * c.c, &random)
+        let filter = QuantizedKernelTests.int8s(c.out * c.kernel * c.kernel * c.c, &random)
+        let bias = (0..<c.out).map { i in
+            i == 0 ? Int32.min : i == 1 ? Int32.max : Int32(Int(random.next() % 200_001) - 100_000)
+        }
+        // From a right shift of 31 through ordinary scales to just under 1 (shift 0).
+        let scales = [4e-10, 0.003, 0.0004, 0.02, 0.9999, 0.5, 0.00007]
+        let multipliers = (0..<c.out).map { i in QuantizedMultiplier(scales[i % scales.count] / (1 + Double(i) / 97)) }
+        for (zeroPoint, range) in [
+            (Int32(-128), QuantizedRange(lower: -128, upper: 127)), (127, .init(lower: -3, upper: 90)),
+        ] {
+            var expected = [Int8](repeating: 0, count: c.n * oh * ow * c.out)
+            Reference.quantizedConv2D(
+                geometry: g, input: input, filter: filter, bias: bias, inputZeroPoint: zeroPoint, outputZeroPoint: 9,
+                multipliers: multipliers, range: range, rounding: .ruy, output: &expected)
+            let kernel = QuantizedConv2DKernel(
+                geometry: g, filter: filter, bias: bias, inputZeroPoint: zeroPoint, outputZeroPoint: 9,
+                multipliers: multipliers, range: range, rounding: .ruy, threadCount: threads,
+                generatesMachineCode: true)
+            try #require(kernel.usesGeneratedCode)
+            let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
+            defer { scratch.deallocate() }
+            // One byte past the output, to catch stores beyond it.
+            var actual = [Int8](repeating: 77, count: expected.count + 1)
+            kernel.run(input: input, output: &actual, scratch: scratch, pool: ThreadPool(threadCount: threads))
+            #expect(actual.last == 77, "\(c.testDescription): wrote past the output")
+            #expect(Array(actual.dropLast()) == expected, "\(c.testDescription) zp \(zeroPoint) threads \(threads)")
+        }
+    }
+
+    @Test(arguments: [(10, 9), (20, 16), (3, 29)], [1, 2])
+    func uint8MatchesReferenceTwin(_ channels: (input: Int, output: Int), threads: Int) throws {
+        var random = Random(state: UInt64(channels.input * 100 + channels.output))
+        let g = Conv2DGeometry(
+            batch: 1, inputHeight: 6, inputWidth: 7, inputChannels: channels.input, outputHeight: 6, outputWidth: 7,
+            outputChannels: channels.output, kernelHeight: 3, kernelWidth: 3, strideHeight: 1, strideWidth: 1,
+            dilationHeight: 1, dilationWidth: 1, paddingTop: 1, paddingLeft: 1)
+        let input = (0..<(6 * 7 * channels.input)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        let filter = (0..<(channels.output * 9 * channels.input)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        let bias = (0..<channels.output).map { _ in Int32(Int(random.next() % 20_001) - 10_000) }
+        let multipliers = [QuantizedMultiplier(0.0004)]
+        let range = QuantizedRange(lower: 3, upper: 250)
+        var expected = [UInt8](repeating: 0, count: 6 * 7 * channels.output)
+        Reference.quantizedConv2D(
+            geometry: g, input: input, filter: filter, bias: bias, inputZeroPoint: 140, weightZeroPoint: 120,
+            outputZeroPoint: 128, multipliers: multipliers, range: range, rounding: .ruy, output: &expected)
+        let kernel = QuantizedConv2DKernel(
+            geometry: g, weight: { Int32(filter[$0]) - 120 }, bias: bias, inputZeroPoint: 140, outputZeroPoint: 128,
+            multipliers: multipliers, range: range, unsigned: true, threadCount: threads, generatesMachineCode: true)
+        try #require(kernel.usesGeneratedCode)
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
+        defer { scratch.deallocate() }
+        var actual = [Int8](repeating: 0, count: expected.count)
+        input.withUnsafeBytes { bytes in
+            kernel.run(
+                input: bytes.baseAddress!.assumingMemoryBound(to: Int8.self), output: &actual, scratch: scratch,
+                pool: ThreadPool(threadCount: threads))
+        }
+        #expect(actual.map { UInt8(bitPattern: $0) } == expected)
+    }
+
+    /// A multiplier above 1 (a left shift) keeps the Swift path, which handles it.
+    @Test func leftShiftKeepsSwiftPath() {
+        let g = Conv2DGeometry(
+            batch: 1, inputHeight: 2, inputWidth: 2, inputChannels: 3, outputHeight: 2, outputWidth: 2,
+            outputChannels: 4, kernelHeight: 1, kernelWidth: 1, strideHeight: 1, strideWidth: 1, dilationHeight: 1,
+            dilationWidth: 1, paddingTop: 0, paddingLeft: 0)
+        let filter = [Int8](repeating: 1, count: 12)
+        let kernel = QuantizedConv2DKernel(
+            geometry: g, filter: filter, bias: nil, inputZeroPoint: 0, outputZeroPoint: 0,
+            multipliers: [QuantizedMultiplier(2.5)], range: QuantizedRange(lower: -128, upper: 127),
+            generatesMachineCode: true)
+        #expect(!kernel.usesGeneratedCode)
+    }
+}
