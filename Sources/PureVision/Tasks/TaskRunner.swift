@@ -176,8 +176,8 @@ package final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchec
     }
 
     /// Stops accepting frames, finishes the frame being processed and the one waiting (as MediaPipe's graph does
-    /// when it closes), and — unless called from the result queue itself — waits until every event has been
-    /// delivered. Idempotent.
+    /// when it closes) or the synchronous call under way, and — unless called from the result queue itself — waits
+    /// until every event has been delivered. Idempotent.
     package func close() {
         let onResultQueue = DispatchQueue.getSpecific(key: callbackQueueKey) != nil
         state.lock()
@@ -186,6 +186,9 @@ package final class TaskRunner<Request: FrameRequest, Result: Sendable>: @unchec
         let streams = Array(continuations.values)
         continuations.removeAll()
         state.unlock()
+        // A synchronous call already under way on another thread ends before close returns.
+        processing.lock()
+        processing.unlock()
         for continuation in streams { continuation.finish() }
     }
 
