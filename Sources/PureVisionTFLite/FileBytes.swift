@@ -30,6 +30,8 @@ package func readFileBytes(_ path: String) throws(ModelFormatError) -> [UInt8] {
     guard count <= ModelLimits.maximumFileByteCount else {
         throw .fileTooLarge(path: path, byteCount: count, limit: ModelLimits.maximumFileByteCount)
     }
+    // An empty file: no `Array(unsafeUninitializedCapacity: 0)`, which writes into the shared empty-array singleton.
+    guard count > 0 else { return [] }
     var readCount = 0
     let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
         if let base = buffer.baseAddress, count > 0 {

@@ -15,6 +15,9 @@ package struct FlatVector {
     func integers<T: FixedWidthInteger>(_: T.Type, what: String) throws(ModelFormatError) -> [T] {
         precondition(MemoryLayout<T>.size == elementSize, "element size mismatch")
         try reader.charge(count, what: what)
+        // `Array(unsafeUninitializedCapacity: 0)` stores its count into the shared empty-array singleton, a write
+        // that the thread sanitizer reports as a race between any two threads reading models at once.
+        guard count > 0 else { return [] }
         let first = start
         return reader.bytes.withUnsafeBytes { raw in
             [T](unsafeUninitializedCapacity: count) { buffer, initialized in
