@@ -269,6 +269,33 @@ case("mul_same_shape")(lambda b, rng: [
     binary(b, "MUL", qinput(b, [1, 5, 6, 7], 0.03, -4), qinput(b, [1, 5, 6, 7], 0.05, 9), 0.01, 2)])
 case("mul_broadcast_relu")(lambda b, rng: [
     binary(b, "MUL", qinput(b, [1, 4, 5, 6], 0.04, -4), qinput(b, [6], 0.02, 1), 0.002, -100, "RELU")])
+# Same-shape ADD rounds its input terms one way in TFLite's vector loop (whole blocks of 16 int8 / 8 uint8 elements)
+# and another in its scalar loop over the rest; these scales and zero points (one of EfficientNet-Lite0's ADDs) give
+# input pairs on the ties, placed both inside the blocks and in the tail.
+ADD_TIE_SCALES = (0.3364337384700775, 0.4310333728790283, 0.47853824496269226)
+ADD_TIE_PAIRS = {np.int8: [(28, -15), (-42, 3)], np.uint8: [(156, 113)]}
+CASE_INPUTS = {}  # case name -> function(rng, input details) giving the inputs instead of uniform random bytes
+
+
+def _add_ties(name, dtype, count, zero_points, positions):
+    za, zb, zo = zero_points
+    case(name)(lambda b, rng: [binary(b, "ADD", qinput(b, [1, count], ADD_TIE_SCALES[0], za, dtype),
+                                      qinput(b, [1, count], ADD_TIE_SCALES[1], zb, dtype), ADD_TIE_SCALES[2], zo,
+                                      dtype=dtype)])
+
+    def inputs(rng, details):
+        info = np.iinfo(dtype)
+        lhs, rhs = (rng.integers(info.min, info.max + 1, [1, count]) for _ in range(2))
+        pairs = ADD_TIE_PAIRS[dtype]
+        for k, position in enumerate(positions):
+            lhs[0, position], rhs[0, position] = pairs[k % len(pairs)]
+        return [lhs.astype(dtype), rhs.astype(dtype)]
+    CASE_INPUTS[name] = inputs
+
+
+_add_ties("add_int8_rounding_ties", np.int8, 16 * 3 + 11, (-7, -6, -4), [0, 5, 17, 40, 47, 48, 52, 58])
+_add_ties("add_uint8_rounding_ties", np.uint8, 8 * 3 + 5, (121, 122, 124), [0, 9, 23, 24, 26, 28])
+
 case("add_uint8")(lambda b, rng: [
     binary(b, "ADD", qinput(b, [3, 11], 0.03, 128, np.uint8), qinput(b, [3, 11], 0.05, 100, np.uint8), 0.06, 120,
            dtype=np.uint8)])
@@ -430,6 +457,8 @@ def build_case(name):
     model = b.finish(outputs)
     interp = pvtools.reference_interpreter(model_content=model)
     interp.allocate_tensors()
+    if name in CASE_INPUTS:
+        return model, CASE_INPUTS[name](rng, interp.get_input_details()), list(dict.fromkeys(b.op_names))
     inputs = []
     for d in interp.get_input_details():
         if d["dtype"] in (np.int8, np.uint8):

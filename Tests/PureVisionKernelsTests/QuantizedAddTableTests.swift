@@ -2,11 +2,22 @@ import PureVisionKernels
 import Testing
 
 /// Quantized ADD / SUB on tensors large enough for the per-byte lookup tables (same shapes and broadcast), against
-/// TFLite's per-element formula written out: both inputs shifted left by 20, rescaled, summed, rescaled to the output.
+/// TFLite's per-element formula written out: both inputs shifted left by 20, rescaled, summed, rescaled to the output;
+/// a same-shape ADD rescales its inputs with the vector loop's rounding over whole blocks and the scalar loop's after.
 @Suite struct QuantizedAddTableTests {
-    static func expected<T: QuantizedElement>(_ x: T, _ y: T, _ p: QuantizedAddParameters, subtract: Bool) -> T {
-        let a = p.lhsMultiplier.apply((p.lhsOffset &+ Int32(x)) &* (1 << p.leftShift))
-        let b = p.rhsMultiplier.apply((p.rhsOffset &+ Int32(y)) &* (1 << p.leftShift))
+    static func expected<T: QuantizedElement>(
+        _ x: T, _ y: T, _ p: QuantizedAddParameters, subtract: Bool, vectorLoop: Bool
+    ) -> T {
+        let (cx, cy) = (p.lhsOffset &+ Int32(x), p.rhsOffset &+ Int32(y))
+        let unsigned = T.self == UInt8.self
+        let a =
+            vectorLoop
+            ? p.lhsMultiplier.addVectorTerm(cx, leftShift: p.leftShift, unsigned: unsigned)
+            : p.lhsMultiplier.apply(cx &* (1 << p.leftShift))
+        let b =
+            vectorLoop
+            ? p.rhsMultiplier.addVectorTerm(cy, leftShift: p.leftShift, unsigned: unsigned)
+            : p.rhsMultiplier.apply(cy &* (1 << p.leftShift))
         let raw = p.outputMultiplier.apply(subtract ? a &- b : a &+ b) &+ p.outputOffset
         return T(truncatingIfNeeded: p.range.clamp(raw))
     }
@@ -27,8 +38,10 @@ import Testing
         var output = [T](repeating: 0, count: lhs.count)
         Quantized.add(lhs: lhs, rhs: rhs, output: &output, plan: plan, parameters: p, subtract: subtract)
         let width = 13 * 24
+        let block = Quantized.addVectorBlock(T.self)
+        let vectorEnd = broadcast || subtract ? 0 : lhs.count / block * block
         let wanted = (0..<lhs.count).map { i in
-            expected(lhs[i], rhs[broadcast ? i % width : i], p, subtract: subtract)
+            expected(lhs[i], rhs[broadcast ? i % width : i], p, subtract: subtract, vectorLoop: i < vectorEnd)
         }
         #expect(output == wanted, "\(T.self) broadcast \(broadcast) subtract \(subtract)")
     }

@@ -39,30 +39,56 @@ extension Quantized {
     ) {
         var elements = 1
         for size in plan.dimensionSizes { elements *= size }
+        let sizes = plan.dimensionSizes
+        let flat = sizes.count == 1 && plan.lhsStrideList == [1] && plan.rhsStrideList == [1]
+        // TFLite's same-shape ADD runs its vector loop over whole blocks and its scalar loop over the rest, and the
+        // two round the input terms differently; SUB and broadcasts use the scalar rounding throughout.
+        let vectorEnd = flat && !subtract ? elements / Self.addVectorBlock(T.self) * Self.addVectorBlock(T.self) : 0
+        let unsigned = !T.isSigned
         guard elements >= 1024 else {
             plan.forEachElement { o, l, r in
-                let a = p.lhsMultiplier.apply((p.lhsOffset &+ Int32(lhs[l])) &* (1 << p.leftShift))
-                let b = p.rhsMultiplier.apply((p.rhsOffset &+ Int32(rhs[r])) &* (1 << p.leftShift))
+                let x = p.lhsOffset &+ Int32(lhs[l])
+                let y = p.rhsOffset &+ Int32(rhs[r])
+                let a: Int32
+                let b: Int32
+                if o < vectorEnd {
+                    a = p.lhsMultiplier.addVectorTerm(x, leftShift: p.leftShift, unsigned: unsigned)
+                    b = p.rhsMultiplier.addVectorTerm(y, leftShift: p.leftShift, unsigned: unsigned)
+                } else {
+                    a = p.lhsMultiplier.apply(x &* (1 << p.leftShift))
+                    b = p.rhsMultiplier.apply(y &* (1 << p.leftShift))
+                }
                 let raw = p.outputMultiplier.apply(subtract ? a &- b : a &+ b) &+ p.outputOffset
                 output[o] = T(truncatingIfNeeded: p.range.clamp(raw))
             }
             return
         }
-        // Each input's scaled term depends on its byte alone: 256 entries per side, indexed by the bit pattern.
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 512) { table in
+        // Each input's scaled term depends on its byte alone: 256 entries per side, indexed by the bit pattern; the
+        // scalar-loop terms first, then the vector-loop terms.
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 1024) { table in
             for byte in 0..<256 {
                 let value = Int32(T(truncatingIfNeeded: byte))
-                table[byte] = p.lhsMultiplier.apply((p.lhsOffset &+ value) &* (1 << p.leftShift))
-                let b = p.rhsMultiplier.apply((p.rhsOffset &+ value) &* (1 << p.leftShift))
+                let x = p.lhsOffset &+ value
+                let y = p.rhsOffset &+ value
+                table[byte] = p.lhsMultiplier.apply(x &* (1 << p.leftShift))
+                let b = p.rhsMultiplier.apply(y &* (1 << p.leftShift))
                 table[256 + byte] = subtract ? 0 &- b : b
+                table[512 + byte] = p.lhsMultiplier.addVectorTerm(x, leftShift: p.leftShift, unsigned: unsigned)
+                table[768 + byte] = p.rhsMultiplier.addVectorTerm(y, leftShift: p.leftShift, unsigned: unsigned)
             }
             let base = table.baseAddress!
-            let sizes = plan.dimensionSizes
-            if sizes.count == 1, plan.lhsStrideList == [1], plan.rhsStrideList == [1] {
+            if flat {
                 // Same shapes: one flat loop over raw bytes, no index arithmetic per element.
                 let (x, y) = (UnsafeRawPointer(lhs), UnsafeRawPointer(rhs))
                 let (m, offset, range) = (p.outputMultiplier, p.outputOffset, p.range)
-                for i in 0..<sizes[0] {
+                let vector = base + 512
+                for i in 0..<vectorEnd {
+                    let sum =
+                        vector[Int(x.load(fromByteOffset: i, as: UInt8.self))]
+                        &+ vector[256 + Int(y.load(fromByteOffset: i, as: UInt8.self))]
+                    output[i] = T(truncatingIfNeeded: range.clamp(m.apply(sum) &+ offset))
+                }
+                for i in vectorEnd..<sizes[0] {
                     let sum =
                         base[Int(x.load(fromByteOffset: i, as: UInt8.self))]
                         &+ base[256 + Int(y.load(fromByteOffset: i, as: UInt8.self))]
@@ -76,6 +102,30 @@ extension Quantized {
                 output[o] = T(truncatingIfNeeded: p.range.clamp(p.outputMultiplier.apply(sum) &+ p.outputOffset))
             }
         }
+    }
+}
+
+extension Quantized {
+    /// The elements per iteration of TFLite's vectorized same-shape ADD loop: 16 for int8, 8 for uint8.
+    @inlinable
+    public static func addVectorBlock<T: QuantizedElement>(_: T.Type) -> Int { T.isSigned ? 16 : 8 }
+}
+
+extension QuantizedMultiplier {
+    /// One input's scaled term of a quantized ADD as TFLite's vectorized same-shape loop computes it (its NEON code,
+    /// which x86 builds run through NEON_2_SSE; measured against LiteRT 2.3's builtin kernels). The scalar loop
+    /// rounds twice, `roundingDivideByPOT(srdhm(x · 2^leftShift, m), −shift)`. The int8 vector loop folds the
+    /// (non-positive) input shift into the left shift and rounds once, `srdhm(x · 2^(leftShift + shift), m)`; the
+    /// uint8 vector loop multiplies first and then shifts right with truncation toward −∞. Ties are where they differ.
+    @inlinable
+    public func addVectorTerm(_ centered: Int32, leftShift: Int32, unsigned: Bool) -> Int32 {
+        if unsigned {
+            let high = FixedPoint.saturatingRoundingDoublingHighMul(centered &* (1 &<< leftShift), multiplier)
+            return shift >= 0 ? high &<< Int32(shift) : high &>> Int32(-shift)
+        }
+        let total = Int(leftShift) + shift
+        let shifted = total >= 0 ? centered &<< Int32(total) : centered &>> Int32(-total)
+        return FixedPoint.saturatingRoundingDoublingHighMul(shifted, multiplier)
     }
 }
 
