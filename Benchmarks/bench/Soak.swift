@@ -8,7 +8,8 @@ import PureVisionImage
 /// (image, video, live stream; `SoakTask.all`, one line per task) and reports whether memory, file descriptors and
 /// threads stay flat. `--filter NAME` keeps the rows whose name contains NAME (e.g. `live_stream`, `hand`).
 ///
-/// Per row: the task is created and warmed up (`SoakRun.warmupFrames` frames, so that one-time allocations such as
+/// Per row: once the process's thread count has settled (idle dispatch workers of earlier rows retired), the task
+/// is created and warmed up (`SoakRun.warmupFrames` frames, so that one-time allocations such as
 /// lazily grown buffers and the malloc arenas of the threads involved are in place), then resident memory is taken
 /// (`VmRSS` of /proc/self/status), the peak is reset (`5` to /proc/self/clear_refs) and the frames run; RSS is
 /// sampled every 500 frames, the peak is `VmHWM` at the end. Open file descriptors (/proc/self/fd) and threads
@@ -68,9 +69,9 @@ struct SoakRun {
             for i in 0..<20 { try step(i) }
             close()
         }
-        usleep(200_000)
         var worst = 0.0
         for task in tasks where options.filter.map({ task.name.contains($0) }) ?? true {
+            Self.waitForIdleThreadsToRetire()
             let figures = try soak(task)
             worst = max(worst, figures.growth)
             print(format(figures))
@@ -173,6 +174,25 @@ struct SoakRun {
     /// The number of entries in a /proc directory (open descriptors, threads).
     static func count(_ directory: String) -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: directory).count) ?? -1
+    }
+
+    /// Waits (up to 15 s) until the process's thread count has not changed for 6 s: libdispatch retires idle worker
+    /// threads some seconds after their last work, and a retirement during a row (its stack and malloc cache given
+    /// back, the arena reshuffled) moved that row's RSS by a few hundred KiB that the row's frames did not cause.
+    static func waitForIdleThreadsToRetire() {
+        var last = count("/proc/self/task")
+        var stableSince = DispatchTime.now().uptimeNanoseconds
+        let deadline = stableSince + 15_000_000_000
+        while DispatchTime.now().uptimeNanoseconds < deadline {
+            usleep(200_000)
+            let now = count("/proc/self/task")
+            if now != last {
+                last = now
+                stableSince = DispatchTime.now().uptimeNanoseconds
+            } else if DispatchTime.now().uptimeNanoseconds - stableSince >= 6_000_000_000 {
+                return
+            }
+        }
     }
 
     /// Resets VmHWM to the current RSS (Linux ≥ 4.0).
