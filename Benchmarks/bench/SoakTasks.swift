@@ -46,6 +46,17 @@ struct SoakTask: Sendable {
         var run: (PixelImage, Int) throws -> Void
         var submit: (PixelImage, Int) throws -> Void = { _, _ in }
         var close: () -> Void
+
+        /// An instance whose synchronous call is `image` in image mode and `video` (frame, timestamp) in video mode.
+        init(
+            _ mode: Mode, image: @escaping (PixelImage) throws -> Void,
+            video: @escaping (PixelImage, Int) throws -> Void,
+            submit: @escaping (PixelImage, Int) throws -> Void = { _, _ in }, close: @escaping () -> Void
+        ) {
+            run = mode == .video ? video : { frame, _ in try image(frame) }
+            self.submit = submit
+            self.close = close
+        }
     }
 
     let name: String
@@ -79,13 +90,8 @@ struct SoakTask: Sendable {
                 baseOptions: BaseOptions(modelAssetPath: context.model("face_detection_short_range.tflite")),
                 runningMode: mode.runningMode, resultHandler: handler(mode, onEvent)))
         return Instance(
-            run: { image, t in
-                if mode == .video {
-                    _ = try task.detect(videoFrame: image, timestampInMilliseconds: t)
-                } else {
-                    _ = try task.detect(image: image)
-                }
-            },
+            mode, image: { image in _ = try task.detect(image: image) },
+            video: { image, t in _ = try task.detect(videoFrame: image, timestampInMilliseconds: t) },
             submit: { image, t in try task.detectAsync(image: image, timestampInMilliseconds: t) }, close: task.close)
     }
 
@@ -96,13 +102,8 @@ struct SoakTask: Sendable {
                 baseOptions: BaseOptions(modelAssetPath: context.model("hand_landmarker.task")),
                 runningMode: mode.runningMode, resultHandler: handler(mode, onEvent)))
         return Instance(
-            run: { image, t in
-                if mode == .video {
-                    _ = try task.detect(videoFrame: image, timestampInMilliseconds: t)
-                } else {
-                    _ = try task.detect(image: image)
-                }
-            },
+            mode, image: { image in _ = try task.detect(image: image) },
+            video: { image, t in _ = try task.detect(videoFrame: image, timestampInMilliseconds: t) },
             submit: { image, t in try task.detectAsync(image: image, timestampInMilliseconds: t) }, close: task.close)
     }
 
@@ -114,13 +115,8 @@ struct SoakTask: Sendable {
                 baseOptions: BaseOptions(modelAssetPath: context.model("efficientnet_lite0.tflite")),
                 runningMode: mode.runningMode, resultHandler: handler(mode, onEvent)))
         return Instance(
-            run: { image, t in
-                if mode == .video {
-                    _ = try task.classify(videoFrame: image, timestampInMilliseconds: t)
-                } else {
-                    _ = try task.classify(image: image)
-                }
-            },
+            mode, image: { image in _ = try task.classify(image: image) },
+            video: { image, t in _ = try task.classify(videoFrame: image, timestampInMilliseconds: t) },
             submit: { image, t in try task.classifyAsync(image: image, timestampInMilliseconds: t) },
             close: task.close)
     }
@@ -134,13 +130,8 @@ struct SoakTask: Sendable {
                 classificationMode: .all, isTrackingEnabled: mode != .image, runningMode: mode.runningMode,
                 resultHandler: handler(mode, onEvent)))
         return Instance(
-            run: { image, t in
-                if mode == .video {
-                    _ = try task.results(inVideoFrame: image, timestampInMilliseconds: t)
-                } else {
-                    _ = try task.results(in: image)
-                }
-            },
+            mode, image: { image in _ = try task.results(in: image) },
+            video: { image, t in _ = try task.results(inVideoFrame: image, timestampInMilliseconds: t) },
             submit: { image, t in try task.processAsync(image: image, timestampInMilliseconds: t) },
             close: task.close)
     }
@@ -156,13 +147,8 @@ struct SoakTask: Sendable {
                 runningMode: mode.runningMode, outputCategoryMask: true,
                 resultHandler: handler(mode, onEvent)))
         return Instance(
-            run: { image, t in
-                if mode == .video {
-                    _ = try task.segment(videoFrame: image, timestampInMilliseconds: t)
-                } else {
-                    _ = try task.segment(image: image)
-                }
-            },
+            mode, image: { image in _ = try task.segment(image: image) },
+            video: { image, t in _ = try task.segment(videoFrame: image, timestampInMilliseconds: t) },
             submit: { image, t in try task.segmentAsync(image: image, timestampInMilliseconds: t) },
             close: task.close)
     }
@@ -176,18 +162,12 @@ struct SoakTask: Sendable {
                 baseOptions: BaseOptions(modelAssetPath: context.model("selfie_segmentation.tflite")),
                 segmenterMode: mode == .video ? .stream : .singleImage))
         return Instance(
-            run: { image, t in
-                if mode == .video {
-                    _ = try task.process(image, timestampInMilliseconds: t)
-                } else {
-                    _ = try task.process(image)
-                }
-            }, close: {})
+            mode, image: { image in _ = try task.process(image) },
+            video: { image, t in _ = try task.process(image, timestampInMilliseconds: t) }, close: {})
     }
 
-    /// Segmentation masks on, so the mask smoothing is part of the video and live-stream rows.
-    /// Its video row loops over photos of one person at several scales and angles, so it alternates between tracking
-    /// and detection.
+    /// Segmentation masks on, so the mask projection is part of every row. Its video row loops over photos of one
+    /// person at several scales and angles, so it alternates between tracking and detection.
     static let poseLandmarker = SoakTask(
         name: "pose_landmarker", modes: allModes, imagePath: "pose/obama.png",
         videoPaths: ["obama", "obama_scale50", "obama_rot25", "obama_turn90", "basketball", "basketball_rot25"].map {
@@ -199,13 +179,8 @@ struct SoakTask: Sendable {
                 baseOptions: BaseOptions(modelAssetPath: context.model("pose_landmarker_full.task")),
                 runningMode: mode.runningMode, outputSegmentationMasks: true, resultHandler: handler(mode, onEvent)))
         return Instance(
-            run: { image, t in
-                if mode == .video {
-                    _ = try task.detect(videoFrame: image, timestampInMilliseconds: t)
-                } else {
-                    _ = try task.detect(image: image)
-                }
-            },
+            mode, image: { image in _ = try task.detect(image: image) },
+            video: { image, t in _ = try task.detect(videoFrame: image, timestampInMilliseconds: t) },
             submit: { image, t in try task.detectAsync(image: image, timestampInMilliseconds: t) }, close: task.close)
     }
 
@@ -220,13 +195,8 @@ struct SoakTask: Sendable {
                 runningMode: mode.runningMode, outputFaceBlendshapes: true, outputFacialTransformationMatrixes: true,
                 resultHandler: handler(mode, onEvent)))
         return Instance(
-            run: { image, t in
-                if mode == .video {
-                    _ = try task.detect(videoFrame: image, timestampInMilliseconds: t)
-                } else {
-                    _ = try task.detect(image: image)
-                }
-            },
+            mode, image: { image in _ = try task.detect(image: image) },
+            video: { image, t in _ = try task.detect(videoFrame: image, timestampInMilliseconds: t) },
             submit: { image, t in try task.detectAsync(image: image, timestampInMilliseconds: t) }, close: task.close)
     }
 
@@ -238,13 +208,8 @@ struct SoakTask: Sendable {
                 baseOptions: BaseOptions(modelAssetPath: context.model("gesture_recognizer.task")),
                 runningMode: mode.runningMode, resultHandler: handler(mode, onEvent)))
         return Instance(
-            run: { image, t in
-                if mode == .video {
-                    _ = try task.recognize(videoFrame: image, timestampInMilliseconds: t)
-                } else {
-                    _ = try task.recognize(image: image)
-                }
-            },
+            mode, image: { image in _ = try task.recognize(image: image) },
+            video: { image, t in _ = try task.recognize(videoFrame: image, timestampInMilliseconds: t) },
             submit: { image, t in try task.recognizeAsync(image: image, timestampInMilliseconds: t) },
             close: task.close)
     }
@@ -257,13 +222,8 @@ struct SoakTask: Sendable {
                 baseOptions: BaseOptions(modelAssetPath: context.model("efficientdet_lite0.tflite")),
                 runningMode: mode.runningMode, maxResults: 5, resultHandler: handler(mode, onEvent)))
         return Instance(
-            run: { image, t in
-                if mode == .video {
-                    _ = try task.detect(videoFrame: image, timestampInMilliseconds: t)
-                } else {
-                    _ = try task.detect(image: image)
-                }
-            },
+            mode, image: { image in _ = try task.detect(image: image) },
+            video: { image, t in _ = try task.detect(videoFrame: image, timestampInMilliseconds: t) },
             submit: { image, t in try task.detectAsync(image: image, timestampInMilliseconds: t) }, close: task.close)
     }
 
@@ -277,13 +237,8 @@ struct SoakTask: Sendable {
                 runningMode: mode.runningMode, l2Normalize: true, quantize: true, resultHandler: handler(mode, onEvent))
         )
         return Instance(
-            run: { image, t in
-                if mode == .video {
-                    _ = try task.embed(videoFrame: image, timestampInMilliseconds: t)
-                } else {
-                    _ = try task.embed(image: image)
-                }
-            },
+            mode, image: { image in _ = try task.embed(image: image) },
+            video: { image, t in _ = try task.embed(videoFrame: image, timestampInMilliseconds: t) },
             submit: { image, t in try task.embedAsync(image: image, timestampInMilliseconds: t) }, close: task.close)
     }
 }

@@ -153,6 +153,18 @@ struct StressInstance: Sendable {
     var runAsync: (@Sendable (_ frame: Int) async throws -> Int)?
     var submit: @Sendable (_ frame: Int) throws -> Void
     var close: @Sendable () -> Void
+
+    /// An instance whose synchronous call is `image` in image mode and `video` in video mode.
+    init(
+        _ mode: StressMode, image: @escaping @Sendable (Int) throws -> Int,
+        video: @escaping @Sendable (Int) throws -> Int, runAsync: (@Sendable (Int) async throws -> Int)?,
+        submit: @escaping @Sendable (Int) throws -> Void, close: @escaping @Sendable () -> Void
+    ) {
+        run = mode == .video ? video : image
+        self.runAsync = runAsync
+        self.submit = submit
+        self.close = close
+    }
 }
 
 /// One kind of task for the stress test.
@@ -235,12 +247,8 @@ extension StressTask {
                     resultHandler: handler(mode, onEvent)))
             let image: @Sendable (Int) -> PixelImage = { frame in images[frame % images.count] }
             return StressInstance(
-                run: { frame in
-                    if mode == .video {
-                        return try task.detect(videoFrame: image(frame), timestampInMilliseconds: frame).hashValue
-                    }
-                    return try task.detect(image: image(frame)).hashValue
-                },
+                mode, image: { frame in try task.detect(image: image(frame)).hashValue },
+                video: { frame in try task.detect(videoFrame: image(frame), timestampInMilliseconds: frame).hashValue },
                 runAsync: { frame in try await task.detect(image: image(frame)).hashValue },
                 submit: { frame in try task.detectAsync(image: image(frame), timestampInMilliseconds: frame) },
                 close: task.close)
@@ -261,13 +269,10 @@ extension StressTask {
                     resultHandler: handler(mode, onEvent)))
             let still = [images[0], images[3]]
             return StressInstance(
-                run: { frame in
-                    if mode == .video {
-                        return try task.detect(
-                            videoFrame: images[frame % images.count], timestampInMilliseconds: 33 * frame
-                        ).hashValue
-                    }
-                    return try task.detect(image: still[frame % still.count]).hashValue
+                mode, image: { frame in try task.detect(image: still[frame % still.count]).hashValue },
+                video: { frame in
+                    try task.detect(videoFrame: images[frame % images.count], timestampInMilliseconds: 33 * frame)
+                        .hashValue
                 },
                 runAsync: { frame in try await task.detect(image: still[frame % still.count]).hashValue },
                 submit: { frame in
@@ -291,11 +296,8 @@ extension StressTask {
                     resultHandler: handler(mode, onEvent)))
             let image: @Sendable (Int) -> PixelImage = { frame in images[frame % images.count] }
             return StressInstance(
-                run: { frame in
-                    if mode == .video {
-                        return try task.classify(videoFrame: image(frame), timestampInMilliseconds: frame).hashValue
-                    }
-                    return try task.classify(image: image(frame)).hashValue
+                mode, image: { frame in try task.classify(image: image(frame)).hashValue },
+                video: { frame in try task.classify(videoFrame: image(frame), timestampInMilliseconds: frame).hashValue
                 },
                 runAsync: { frame in try await task.classify(image: image(frame)).hashValue },
                 submit: { frame in try task.classifyAsync(image: image(frame), timestampInMilliseconds: frame) },
@@ -317,11 +319,8 @@ extension StressTask {
                     resultHandler: handler(mode, onEvent)))
             let image: @Sendable (Int) -> PixelImage = { frame in images[frame % images.count] }
             return StressInstance(
-                run: { frame in
-                    if mode == .video {
-                        return try task.results(inVideoFrame: image(frame), timestampInMilliseconds: frame).hashValue
-                    }
-                    return try task.results(in: image(frame)).hashValue
+                mode, image: { frame in try task.results(in: image(frame)).hashValue },
+                video: { frame in try task.results(inVideoFrame: image(frame), timestampInMilliseconds: frame).hashValue
                 },
                 runAsync: nil,
                 submit: { frame in try task.processAsync(image: image(frame), timestampInMilliseconds: frame) },
@@ -342,11 +341,8 @@ extension StressTask {
                     resultHandler: handler(mode, onEvent)))
             let image: @Sendable (Int) -> PixelImage = { frame in images[frame % images.count] }
             return StressInstance(
-                run: { frame in
-                    if mode == .video {
-                        return try task.segment(videoFrame: image(frame), timestampInMilliseconds: frame).hashValue
-                    }
-                    return try task.segment(image: image(frame)).hashValue
+                mode, image: { frame in try task.segment(image: image(frame)).hashValue },
+                video: { frame in try task.segment(videoFrame: image(frame), timestampInMilliseconds: frame).hashValue
                 },
                 runAsync: { frame in try await task.segment(image: image(frame)).hashValue },
                 submit: { frame in try task.segmentAsync(image: image(frame), timestampInMilliseconds: frame) },
@@ -366,19 +362,15 @@ extension StressTask {
                     segmenterMode: mode == .video ? .stream : .singleImage))
             let image: @Sendable (Int) -> PixelImage = { frame in images[frame % images.count] }
             return StressInstance(
-                run: { frame in
-                    if mode == .video {
-                        return try task.process(image(frame), timestampInMilliseconds: frame).hashValue
-                    }
-                    return try task.process(image(frame)).hashValue
-                },
+                mode, image: { frame in try task.process(image(frame)).hashValue },
+                video: { frame in try task.process(image(frame), timestampInMilliseconds: frame).hashValue },
                 runAsync: nil,
                 submit: { _ in throw VisionTaskError.invalidOption(name: "runningMode", reason: "no live stream") },
                 close: {})
         }
     }
 
-    /// Segmentation masks on, so the mask smoothing between video frames is exercised too.
+    /// Segmentation masks on, so the masks are part of every result compared.
     static func poseLandmarker() throws -> StressTask {
         let images = try ["pose/obama.png", "pose/obama_scale50.png", "pose/obama_rot25.png", "pose/basketball.png"]
             .map(photo)
@@ -394,13 +386,10 @@ extension StressTask {
                     resultHandler: handler(mode, onEvent)))
             let still = [images[0], images[3]]
             return StressInstance(
-                run: { frame in
-                    if mode == .video {
-                        return try task.detect(
-                            videoFrame: images[frame % images.count], timestampInMilliseconds: 33 * frame
-                        ).hashValue
-                    }
-                    return try task.detect(image: still[frame % still.count]).hashValue
+                mode, image: { frame in try task.detect(image: still[frame % still.count]).hashValue },
+                video: { frame in
+                    try task.detect(videoFrame: images[frame % images.count], timestampInMilliseconds: 33 * frame)
+                        .hashValue
                 },
                 runAsync: { frame in try await task.detect(image: still[frame % still.count]).hashValue },
                 submit: { frame in
@@ -425,13 +414,10 @@ extension StressTask {
                     outputFacialTransformationMatrixes: true, resultHandler: handler(mode, onEvent)))
             let still = [images[0], images[2]]
             return StressInstance(
-                run: { frame in
-                    if mode == .video {
-                        return try task.detect(
-                            videoFrame: images[frame % images.count], timestampInMilliseconds: 33 * frame
-                        ).hashValue
-                    }
-                    return try task.detect(image: still[frame % still.count]).hashValue
+                mode, image: { frame in try task.detect(image: still[frame % still.count]).hashValue },
+                video: { frame in
+                    try task.detect(videoFrame: images[frame % images.count], timestampInMilliseconds: 33 * frame)
+                        .hashValue
                 },
                 runAsync: { frame in try await task.detect(image: still[frame % still.count]).hashValue },
                 submit: { frame in
@@ -454,13 +440,10 @@ extension StressTask {
                     runningMode: runningMode(mode), numHands: 2, resultHandler: handler(mode, onEvent)))
             let still = [images[1], images[4]]
             return StressInstance(
-                run: { frame in
-                    if mode == .video {
-                        return try task.recognize(
-                            videoFrame: images[frame % images.count], timestampInMilliseconds: 33 * frame
-                        ).hashValue
-                    }
-                    return try task.recognize(image: still[frame % still.count]).hashValue
+                mode, image: { frame in try task.recognize(image: still[frame % still.count]).hashValue },
+                video: { frame in
+                    try task.recognize(videoFrame: images[frame % images.count], timestampInMilliseconds: 33 * frame)
+                        .hashValue
                 },
                 runAsync: { frame in try await task.recognize(image: still[frame % still.count]).hashValue },
                 submit: { frame in
@@ -482,12 +465,8 @@ extension StressTask {
                     runningMode: runningMode(mode), maxResults: 5, resultHandler: handler(mode, onEvent)))
             let image: @Sendable (Int) -> PixelImage = { frame in images[frame % images.count] }
             return StressInstance(
-                run: { frame in
-                    if mode == .video {
-                        return try task.detect(videoFrame: image(frame), timestampInMilliseconds: frame).hashValue
-                    }
-                    return try task.detect(image: image(frame)).hashValue
-                },
+                mode, image: { frame in try task.detect(image: image(frame)).hashValue },
+                video: { frame in try task.detect(videoFrame: image(frame), timestampInMilliseconds: frame).hashValue },
                 runAsync: { frame in try await task.detect(image: image(frame)).hashValue },
                 submit: { frame in try task.detectAsync(image: image(frame), timestampInMilliseconds: frame) },
                 close: task.close)
@@ -508,12 +487,8 @@ extension StressTask {
                     resultHandler: handler(mode, onEvent)))
             let image: @Sendable (Int) -> PixelImage = { frame in images[frame % images.count] }
             return StressInstance(
-                run: { frame in
-                    if mode == .video {
-                        return try task.embed(videoFrame: image(frame), timestampInMilliseconds: frame).hashValue
-                    }
-                    return try task.embed(image: image(frame)).hashValue
-                },
+                mode, image: { frame in try task.embed(image: image(frame)).hashValue },
+                video: { frame in try task.embed(videoFrame: image(frame), timestampInMilliseconds: frame).hashValue },
                 runAsync: { frame in try await task.embed(image: image(frame)).hashValue },
                 submit: { frame in try task.embedAsync(image: image(frame), timestampInMilliseconds: frame) },
                 close: task.close)
