@@ -46,15 +46,14 @@ public enum NonMaxSuppression {
     ) -> [NormalizedDetection] {
         let maxCount = options.maxNumDetections > -1 ? options.maxNumDetections : order.count
         var output: [NormalizedDetection] = []
-        var retained: [RelativeRect] = []
+        let rects = detections.map(RelativeRect.init)
+        let retained = RetainedRectGrid(
+            covering: rects, type: options.overlapType, threshold: options.minSuppressionThreshold)
         for index in order {
             let detection = detections[index]
             if options.minScoreThreshold > 0 && detection.score < options.minScoreThreshold { break }
-            let rect = RelativeRect(detection)
-            let suppressed = retained.contains {
-                similarity($0, rect, options.overlapType) > options.minSuppressionThreshold
-            }
-            if !suppressed {
+            let rect = rects[index]
+            if !retained.suppresses(rect) {
                 output.append(detection)
                 retained.append(rect)
             }

@@ -1,5 +1,6 @@
-import Testing
 import PureVision
+import PureVisionTestSupport
+import Testing
 
 @Suite struct NonMaxSuppressionTests {
     private func box(_ score: Float, _ x: Float, _ y: Float, _ w: Float, _ h: Float, kp: [Keypoint] = []) -> NormalizedDetection {
@@ -85,6 +86,77 @@ import PureVision
     @Test func emptyInput() {
         #expect(NonMaxSuppression.suppress([], options: .palmDetection) == [])
         #expect(NonMaxSuppression.suppress([], options: .faceDetection) == nil)
+    }
+
+    /// The greedy pass tests each candidate against all kept boxes at once (`RetainedRects`); its reference twin is
+    /// the plain loop over the public scalar `similarity`. Boxes include empty (negative size), zero-area, NaN and
+    /// infinite ones, nested and edge-touching pairs, for every overlap type and thresholds at and below zero.
+    @Test(arguments: [
+        NonMaxSuppressionOptions.OverlapType.intersectionOverUnion, .jaccard, .modifiedJaccard,
+    ])
+    func greedyEqualsThePlainLoopOverScalarSimilarity(_ type: NonMaxSuppressionOptions.OverlapType) {
+        var random = SplitMix64(seed: 7)
+        let grid: [Float] = [0, 0.25, 0.5, 0.75, 1]
+        func coordinate() -> Float {
+            switch Int.random(in: 0..<20, using: &random) {
+            case 0: .nan
+            case 1: .infinity
+            case 2: -.infinity
+            case 3...7: grid.randomElement(using: &random) ?? 0
+            default: Float.random(in: -0.2...1.2, using: &random)
+            }
+        }
+        func size() -> Float {
+            switch Int.random(in: 0..<20, using: &random) {
+            case 0: .nan
+            case 1: 0
+            case 2: -Float.random(in: 0...0.3, using: &random)
+            case 3...6: grid.randomElement(using: &random) ?? 0
+            default: Float.random(in: 0...0.6, using: &random)
+            }
+        }
+        var compared = 0
+        var suppressed = 0
+        for round in 0..<60 {
+            let detections = (0..<(1 + round * 7)).map { _ in
+                box(Float.random(in: 0...1, using: &random), coordinate(), coordinate(), size(), size())
+            }
+            for threshold: Float in [0.3, 0, -0.5, 0.9] {
+                let options = NonMaxSuppressionOptions(
+                    algorithm: .default, overlapType: type, minSuppressionThreshold: threshold)
+                let expected = Self.plainGreedy(detections, options: options)
+                let kept = NonMaxSuppression.suppress(detections, options: options) ?? []
+                #expect(kept.map(Self.bits) == expected.map(Self.bits), "round \(round)")
+                compared += 1
+                suppressed += detections.count - expected.count
+            }
+        }
+        #expect(compared == 240)
+        #expect(suppressed > 1000, "the cases must exercise suppression")
+    }
+
+    /// A detection's box and score as bit patterns, so that NaN fields compare equal to themselves.
+    private static func bits(_ d: NormalizedDetection) -> [UInt32] {
+        [d.score, d.xMin, d.yMin, d.width, d.height].map(\.bitPattern)
+    }
+
+    /// Greedy suppression as a plain loop: visit in score order (the greedy pass with an infinite threshold, which
+    /// suppresses nothing, gives that order), keep a box unless a kept one is more similar than the threshold.
+    private static func plainGreedy(
+        _ detections: [NormalizedDetection], options: NonMaxSuppressionOptions
+    ) -> [NormalizedDetection] {
+        var visiting = options
+        visiting.minSuppressionThreshold = .infinity
+        let ordered = NonMaxSuppression.suppress(detections, options: visiting) ?? []
+        var kept: [NormalizedDetection] = []
+        for candidate in ordered
+        where !kept.contains(where: {
+            NonMaxSuppression.similarity($0, candidate, overlapType: options.overlapType)
+                > options.minSuppressionThreshold
+        }) {
+            kept.append(candidate)
+        }
+        return kept
     }
 
     @Test func nanScoresDoNotCrash() {
