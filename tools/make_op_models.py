@@ -205,6 +205,41 @@ register_family("padv2_channels", lambda b, rng: [
     tb.add_pad(b, b.input([1, 3, 4, 3]), [[0, 0], [0, 0], [0, 0], [1, 4]], value=2.5)])
 
 
+# PAD in front of a VALID convolution: absorbed by the convolution where its zeros lie within the kernel's reach
+# (asymmetric, strided, dilated, read by two convolutions), kept where they do not (too wide, SAME convolution, another
+# reader). The engine's tests also check which of these run as one operator.
+
+register_family("pad_conv_asymmetric", lambda b, rng: [
+    tb.add_conv2d(b, tb.add_pad(b, b.input([1, 7, 8, 4]), [[0, 0], [1, 2], [2, 0], [0, 0]]), rng, 6,
+                  padding=PAD.VALID)])
+register_family("pad_conv_stride2", lambda b, rng: [
+    tb.add_conv2d(b, tb.add_pad(b, b.input([1, 9, 10, 3]), [[0, 0], [1, 1], [1, 1], [0, 0]]), rng, 5,
+                  stride=(2, 2), padding=PAD.VALID, activation="RELU6")])
+register_family("padv2_zero_dw_dilated", lambda b, rng: [
+    tb.add_depthwise(b, tb.add_pad(b, b.input([1, 9, 9, 4]), [[0, 0], [4, 3], [0, 4], [0, 0]], value=0.0), rng,
+                     dilation=(2, 2), padding=PAD.VALID)])
+
+
+@case("pad_dw_two_readers")
+def _pad_two_readers(b, rng):
+    padded = tb.add_pad(b, b.input([1, 6, 7, 5]), [[0, 0], [1, 1], [1, 1], [0, 0]])
+    return [tb.add_depthwise(b, padded, rng, padding=PAD.VALID),
+            tb.add_depthwise(b, padded, rng, stride=(2, 2), padding=PAD.VALID, kernel=(5, 5))]
+
+
+register_family("pad_conv_too_wide", lambda b, rng: [
+    tb.add_conv2d(b, tb.add_pad(b, b.input([1, 5, 6, 3]), [[0, 0], [3, 0], [0, 1], [0, 0]]), rng, 4,
+                  padding=PAD.VALID)])
+register_family("pad_conv_same", lambda b, rng: [
+    tb.add_conv2d(b, tb.add_pad(b, b.input([1, 5, 6, 3]), [[0, 0], [1, 1], [1, 1], [0, 0]]), rng, 4)])
+
+
+@case("pad_conv_and_add")
+def _pad_conv_and_add(b, rng):
+    padded = tb.add_pad(b, b.input([1, 6, 6, 4]), [[0, 0], [1, 1], [1, 1], [0, 0]])
+    return [tb.add_conv2d(b, padded, rng, 4, padding=PAD.VALID), tb.add_binary(b, "ADD", padded, padded)]
+
+
 # RESHAPE
 
 register_family("reshape_options", lambda b, rng: [tb.add_reshape(b, b.input([1, 4, 5, 6]), [1, 20, 6], False)])

@@ -45,6 +45,21 @@ import PureVisionTestSupport
         }
     }
 
+    /// A PAD of zero rows and columns runs inside the VALID convolutions that read it when its zeros lie within
+    /// their kernels' reach (the results are checked against LiteRT by `matchesLiteRT`); it stays an operator of its
+    /// own when too wide, before a SAME convolution, or read by another operator, and when fusion is off.
+    @Test(arguments: [
+        ("pad_conv_asymmetric", 1), ("pad_conv_stride2", 1), ("padv2_zero_dw_dilated", 1), ("pad_dw_two_readers", 2),
+        ("pad_conv_too_wide", 2), ("pad_conv_same", 2), ("pad_conv_and_add", 3),
+    ])
+    func zeroSpatialPadRunsInsideItsConvolutions(_ expected: (name: String, operators: Int)) throws {
+        let path = Self.directory + "/" + expected.name + ".tflite"
+        #expect(try Interpreter(contentsOf: path).operatorCount == expected.operators, "\(expected.name)")
+        let unfused = try Interpreter(contentsOf: path, options: InterpreterOptions(fusesElementwiseEpilogues: false))
+        let separate = expected.name.hasPrefix("pad_dw_two") ? 3 : expected.name == "pad_conv_and_add" ? 3 : 2
+        #expect(unfused.operatorCount == separate, "\(expected.name) unfused")
+    }
+
     @Test func refusesCustomOperatorByName() throws {
         #expect {
             _ = try Interpreter(contentsOf: Self.directory + "/custom_op.tflite")

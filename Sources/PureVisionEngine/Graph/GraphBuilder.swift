@@ -27,6 +27,10 @@ struct GraphBuilder {
             throw .invalidModel("graph input \(input) '\(tensors[input].name)' is a constant")
         }
 
+        let fuses = options.kernelMode == .optimized && options.fusesElementwiseEpilogues
+        let absorbablePads =
+            fuses ? SpatialPadAbsorption.candidates(model: model, subgraph: subgraph, tensors: tensors) : [:]
+
         for (operatorIndex, op) in subgraph.operators.enumerated() {
             guard op.opcodeIndex >= 0, op.opcodeIndex < model.operatorCodes.count else {
                 throw .invalidModel("operator \(operatorIndex) has opcode index \(op.opcodeIndex)")
@@ -58,7 +62,7 @@ struct GraphBuilder {
 
             var context = LoweringContext(
                 operatorIndex: operatorIndex, builtin: code.builtin, op: op, options: options, pool: pool,
-                tensors: tensors, customName: code.customName)
+                tensors: tensors, customName: code.customName, absorbablePads: absorbablePads)
             let lowered = try lowering.lower(&context)
             tensors = context.tensors
             for output in op.outputs {
@@ -76,7 +80,9 @@ struct GraphBuilder {
         for output in subgraph.outputs where !written.contains(output) {
             throw .invalidModel("graph output \(output) '\(tensors[output].name)' is never written")
         }
-        if options.kernelMode == .optimized && options.fusesElementwiseEpilogues {
+        if fuses {
+            let dropped = SpatialPadAbsorption.unread(builder.operators, absorbable: absorbablePads)
+            builder.operators = builder.operators.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
             builder.operators = EpilogueFuser.fuse(builder.operators, graphOutputs: Set(subgraph.outputs))
         }
         builder.inputs = try subgraph.inputs.map { index throws(InterpreterError) in try describe(tensors[index]) }

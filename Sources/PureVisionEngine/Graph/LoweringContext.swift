@@ -14,6 +14,8 @@ struct LoweringContext {
     var tensors: [GraphTensor]
     /// The custom operator's name when `builtin` is `.custom`.
     var customName: String? = nil
+    /// PADs a convolution reading their output may apply itself, by output tensor (see `SpatialPadAbsorption`).
+    var absorbablePads: [Int: SpatialZeroPadding] = [:]
 
     /// The operator's TFLite name, e.g. `CONV_2D`, or a custom operator's own name.
     var name: String { builtin == .custom ? customName ?? builtin.name : builtin.name }

@@ -9,38 +9,46 @@ enum Conv2DOperator: OperatorLowering {
         guard case .conv2D(let options) = context.builtinOptions(.conv2D) else {
             throw context.failure("options are not Conv2DOptions")
         }
-        let input = try context.input(0)
+        let paddedInput = try context.input(0)
         let filter = try context.input(1)
         let bias = context.optionalInput(2)
-        try context.expectFloat(input, "input")
+        try context.expectFloat(paddedInput, "input")
         try context.expectFloat(filter, "filter")
-        try context.expectRank(input, 4, "input")
+        try context.expectRank(paddedInput, 4, "input")
         try context.expectRank(filter, 4, "filter")
         guard let weights = filter.constant else {
             throw context.failure("filter '\(filter.name)' must be constant (run-time weights are not supported)")
         }
-        let (batch, height, width, channels) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
+        let (batch, height, width, channels) = (
+            paddedInput.shape[0], paddedInput.shape[1], paddedInput.shape[2], paddedInput.shape[3]
+        )
         let (outChannels, kernelHeight, kernelWidth) = (filter.shape[0], filter.shape[1], filter.shape[2])
         guard filter.shape[3] == channels, channels > 0, outChannels > 0 else {
-            throw context.failure("filter \(filter.shape) does not match input \(input.shape)")
+            throw context.failure("filter \(filter.shape) does not match input \(paddedInput.shape)")
         }
         let biasStorage = try validatedBias(bias, channels: outChannels, context)
         let rows = try context.padding(
             options.padding, input: height, kernel: kernelHeight, stride: options.strideH, dilation: options.dilationH)
         let cols = try context.padding(
             options.padding, input: width, kernel: kernelWidth, stride: options.strideW, dilation: options.dilationW)
+        // A PAD of zero rows and columns in front is applied here as explicit padding; the PAD's input is read.
+        let absorbed = context.absorbedPadding(
+            of: paddedInput, padding: options.padding, kernel: (kernelHeight, kernelWidth),
+            dilation: (options.dilationH, options.dilationW))
+        let input = absorbed?.source ?? paddedInput
         let clamp = try context.clamp(options.activation)
         try context.setOutput(0, shape: [batch, rows.output, cols.output, outChannels])
 
         let geometry = Conv2DGeometry(
-            batch: batch, inputHeight: height, inputWidth: width, inputChannels: channels,
+            batch: batch, inputHeight: input.shape[1], inputWidth: input.shape[2], inputChannels: channels,
             outputHeight: rows.output, outputWidth: cols.output, outputChannels: outChannels,
             kernelHeight: kernelHeight, kernelWidth: kernelWidth, strideHeight: options.strideH,
             strideWidth: options.strideW, dilationHeight: options.dilationH, dilationWidth: options.dilationW,
-            paddingTop: rows.before, paddingLeft: cols.before)
+            paddingTop: rows.before + (absorbed?.padding.top ?? 0),
+            paddingLeft: cols.before + (absorbed?.padding.left ?? 0))
         // A zero-sized input (batch, height, width) has no valid geometry; the kernels require one.
         guard geometry.isValid else {
-            throw context.failure("input \(input.shape) gives an empty geometry \(geometry)")
+            throw context.failure("input \(paddedInput.shape) gives an empty geometry \(geometry)")
         }
         let output = context.output(0)
         let ctx = context
@@ -75,6 +83,7 @@ enum Conv2DOperator: OperatorLowering {
                 return { fused.run(input: x, output: y, residual: r, scratch: scratch, pool: pool) }
             }
         }
+        if absorbed != nil { lowered.name = "PAD+" + lowered.name }
         return lowered
     }
 
