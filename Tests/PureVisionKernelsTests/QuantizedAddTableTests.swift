@@ -46,6 +46,37 @@ import Testing
         #expect(output == wanted, "\(T.self) broadcast \(broadcast) subtract \(subtract)")
     }
 
+    /// The 64 KiB pair table (same shapes, large tensors) against the formula, on counts with and without a tail
+    /// after the last whole vector block, split over 1–3 threads.
+    static func checkPairTable<T: QuantizedElement>(_: T.Type, count: Int, subtract: Bool, threads: Int) {
+        var random = Random(state: UInt64(count * 8 + threads))
+        let lhs = (0..<count).map { _ in T(truncatingIfNeeded: random.next()) }
+        let rhs = (0..<count).map { _ in T(truncatingIfNeeded: random.next()) }
+        let (low, high): (Int32, Int32) = T.self == UInt8.self ? (0, 255) : (-128, 127)
+        let p = QuantizedAddParameters(
+            lhsScale: 0.0213, lhsZeroPoint: T.self == UInt8.self ? 119 : -17, rhsScale: 0.0407,
+            rhsZeroPoint: T.self == UInt8.self ? 140 : 9, outputScale: 0.052,
+            outputZeroPoint: T.self == UInt8.self ? 126 : -2, range: QuantizedRange(lower: low + 2, upper: high - 3))
+        let table = QuantizedPairTable(T.self, count: count, parameters: p, subtract: subtract, threadCount: threads)
+        let pool = ThreadPool(threadCount: threads)
+        var output = [T](repeating: 0, count: count)
+        table.run(lhs: lhs, rhs: rhs, output: &output, pool: pool)
+        let block = Quantized.addVectorBlock(T.self)
+        let vectorEnd = subtract ? 0 : count / block * block
+        let wanted = (0..<count).map { i in
+            expected(lhs[i], rhs[i], p, subtract: subtract, vectorLoop: i < vectorEnd)
+        }
+        #expect(output == wanted, "\(T.self) count \(count) subtract \(subtract) threads \(threads)")
+    }
+
+    @Test(arguments: [8192, 8203, 40_000, 65_543], [1, 2, 3])
+    func pairTableMatchesTheFormula(count: Int, threads: Int) {
+        for subtract in [false, true] {
+            Self.checkPairTable(Int8.self, count: count, subtract: subtract, threads: threads)
+            Self.checkPairTable(UInt8.self, count: count, subtract: subtract, threads: threads)
+        }
+    }
+
     @Test(arguments: [false, true], [false, true])
     func tablesMatchTheFormula(broadcast: Bool, subtract: Bool) {
         Self.check(Int8.self, broadcast: broadcast, subtract: subtract, seed: 11)

@@ -42,6 +42,11 @@ public struct QuantizedLookupTable: Sendable {
         self.table = table
     }
 
+    /// The table of any byte-to-byte function, given on the input's bit pattern (`UInt8(bitPattern:)` of int8).
+    public init(mapping: (UInt8) -> UInt8) {
+        table = (0...255).map { mapping(UInt8($0)) }
+    }
+
     /// Maps `count` bytes.
     public func run(input: UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>, count: Int) {
         table.withUnsafeBufferPointer { table in

@@ -34,6 +34,31 @@ enum QuantizeOperator: OperatorLowering {
             let (inScale, inZero) = try context.quantization(input, "input")
             let multiplier = QuantizedMultiplier(Double(inScale) / Double(outScale))
             let inputType = input.elementType
+            if !context.useReference {
+                // 256 possible inputs: the requantization is computed once per byte value, at load.
+                let table = QuantizedLookupTable { byte in
+                    func map<S: QuantizedElement, T: QuantizedElement>(_: S.Type, _: T.Type) -> UInt8 {
+                        var y = T.zero
+                        withUnsafePointer(to: S(truncatingIfNeeded: byte)) { x in
+                            Quantized.requantize(
+                                input: x, output: &y, count: 1, inputZeroPoint: inZero, outputZeroPoint: outZero,
+                                multiplier: multiplier)
+                        }
+                        return UInt8(truncatingIfNeeded: y)
+                    }
+                    switch (inputType, type) {
+                    case (.int8, .int8): return map(Int8.self, Int8.self)
+                    case (.int8, _): return map(Int8.self, UInt8.self)
+                    case (_, .int8): return map(UInt8.self, Int8.self)
+                    default: return map(UInt8.self, UInt8.self)
+                    }
+                }
+                return context.lowered(reading: [input]) { binder in
+                    let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: UInt8.self))
+                    let y = binder.raw(output.index).assumingMemoryBound(to: UInt8.self)
+                    return { table.run(input: x, output: y, count: count) }
+                }
+            }
             return context.lowered(reading: [input]) { binder in
                 let x = ctx.pointer(input, binder)
                 let y = binder.raw(output.index)

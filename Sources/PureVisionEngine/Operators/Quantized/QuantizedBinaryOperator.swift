@@ -52,6 +52,33 @@ enum QuantizedBinaryOperator: OperatorLowering {
             lhsScale: lhsScale, lhsZeroPoint: lhsZero, rhsScale: rhsScale, rhsZeroPoint: rhsZero, outputScale: outScale,
             outputZeroPoint: outZero, range: range)
         let subtract = context.builtin == .sub
+        let count = context.output(0).elementCount
+        if !context.useReference, lhs.shape == rhs.shape, QuantizedPairTable.pays(count: count) {
+            let table =
+                type == .uint8
+                ? QuantizedPairTable(
+                    UInt8.self, count: count, parameters: parameters, subtract: subtract,
+                    threadCount: context.pool.threadCount)
+                : QuantizedPairTable(
+                    Int8.self, count: count, parameters: parameters, subtract: subtract,
+                    threadCount: context.pool.threadCount)
+            let pool = context.pool
+            return context.lowered(reading: [lhs, rhs]) { binder in
+                let (a, b, y) = (ctx.pointer(lhs, binder), ctx.pointer(rhs, binder), binder.raw(output.index))
+                if type == .uint8 {
+                    let (a, b, y) = (
+                        a.assumingMemoryBound(to: UInt8.self), b.assumingMemoryBound(to: UInt8.self),
+                        y.assumingMemoryBound(to: UInt8.self)
+                    )
+                    return { table.run(lhs: a, rhs: b, output: y, pool: pool) }
+                }
+                let (a8, b8, y8) = (
+                    a.assumingMemoryBound(to: Int8.self), b.assumingMemoryBound(to: Int8.self),
+                    y.assumingMemoryBound(to: Int8.self)
+                )
+                return { table.run(lhs: a8, rhs: b8, output: y8, pool: pool) }
+            }
+        }
         return context.lowered(reading: [lhs, rhs]) { binder in
             let a = ctx.pointer(lhs, binder)
             let b = ctx.pointer(rhs, binder)
