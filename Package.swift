@@ -100,7 +100,8 @@ let package = Package(
         .testTarget(
             name: "PureVisionTests",
             dependencies: [
-                "PureVision", "PureVisionImage", "PureVisionEngine", "PureVisionTFLite", "PureVisionTestSupport",
+                "PureVision", "PureVisionImage", "PureVisionEngine", "PureVisionKernels", "PureVisionTFLite",
+                "PureVisionTestSupport",
             ],
             exclude: ["Fixtures"]
         ),

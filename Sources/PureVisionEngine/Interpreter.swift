@@ -159,6 +159,9 @@ public final class Interpreter: @unchecked Sendable {
         /// Runs the prepared steps on the current inputs.
         public func invoke() { interpreter.executeSteps() }
 
+        /// The interpreter's threads, for work that prepares its inputs (such as a task's image preprocessing).
+        package var pool: ThreadPool { interpreter.pool }
+
         /// Runs the prepared steps like `invoke()` and adds each step's wall time, in nanoseconds, to
         /// `nanoseconds[step]` (`stepLabels` names the steps; the buffer holds at least `operatorCount` elements).
         package func invokeProfiled(addingTo nanoseconds: UnsafeMutableBufferPointer<UInt64>) {

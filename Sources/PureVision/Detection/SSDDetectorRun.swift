@@ -15,7 +15,7 @@ extension LoadedModel {
             }
             let transform: ImageToTensorResult
             do throws(PreprocessingError) {
-                transform = try converter.convert(image, rect: rect, into: input)
+                transform = try converter.convert(image, rect: rect, into: input, pool: session.pool)
             } catch {
                 throw FaceDetectionPipeline.taskError(error)
             }

@@ -119,7 +119,7 @@ final class FaceMeshPipeline: @unchecked Sendable {
             guard let input = session.floatInput(0).baseAddress else { throw .model("empty face landmark input") }
             let transform: ImageToTensorResult
             do throws(PreprocessingError) {
-                transform = try meshConverter.convert(image, rect: rect, into: input)
+                transform = try meshConverter.convert(image, rect: rect, into: input, pool: session.pool)
             } catch {
                 throw FaceDetectionPipeline.taskError(error)
             }

@@ -211,7 +211,7 @@ final class FaceLandmarkerPipeline: @unchecked Sendable {
             guard let input = session.floatInput(0).baseAddress else { throw .model("empty face landmark input") }
             let transform: ImageToTensorResult
             do throws(PreprocessingError) {
-                transform = try landmarkConverter.convert(image, rect: rect, into: input)
+                transform = try landmarkConverter.convert(image, rect: rect, into: input, pool: session.pool)
             } catch {
                 throw FaceDetectionPipeline.taskError(error)
             }

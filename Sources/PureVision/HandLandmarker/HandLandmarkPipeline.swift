@@ -191,7 +191,7 @@ final class HandLandmarkPipeline: @unchecked Sendable {
             guard let input = session.floatInput(0).baseAddress else { throw .model("empty landmark model input") }
             let transform: ImageToTensorResult
             do throws(PreprocessingError) {
-                transform = try landmarkConverter.convert(image, rect: rect, into: input)
+                transform = try landmarkConverter.convert(image, rect: rect, into: input, pool: session.pool)
             } catch {
                 throw FaceDetectionPipeline.taskError(error)
             }

@@ -228,7 +228,7 @@ final class ClassificationPipeline: Sendable {
                 if isByteInput {
                     let input = session.input(0).bindMemory(to: UInt8.self)
                     guard let base = input.baseAddress else { throw .invalidOptions(reason: "empty input") }
-                    try converter.convert(image, rect: rect, into: base)
+                    try converter.convert(image, rect: rect, into: base, pool: session.pool)
                     if let int8Table {
                         int8Table.withUnsafeBufferPointer { table in
                             for i in input.indices { input[i] = UInt8(bitPattern: table[Int(input[i])]) }
@@ -238,7 +238,7 @@ final class ClassificationPipeline: Sendable {
                     guard let base = session.floatInput(0).baseAddress else {
                         throw .invalidOptions(reason: "empty input")
                     }
-                    try converter.convert(image, rect: rect, into: base)
+                    try converter.convert(image, rect: rect, into: base, pool: session.pool)
                 }
             } catch {
                 throw FaceDetectionPipeline.taskError(error)

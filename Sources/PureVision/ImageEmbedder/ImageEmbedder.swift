@@ -214,12 +214,12 @@ final class EmbeddingPipeline: Sendable {
                     guard let base = session.input(0).bindMemory(to: UInt8.self).baseAddress else {
                         throw .invalidOptions(reason: "empty input")
                     }
-                    try converter.convert(image, rect: rect, into: base)
+                    try converter.convert(image, rect: rect, into: base, pool: session.pool)
                 } else {
                     guard let base = session.floatInput(0).baseAddress else {
                         throw .invalidOptions(reason: "empty input")
                     }
-                    try converter.convert(image, rect: rect, into: base)
+                    try converter.convert(image, rect: rect, into: base, pool: session.pool)
                 }
             } catch {
                 throw FaceDetectionPipeline.taskError(error)

@@ -249,12 +249,12 @@ final class ObjectDetectionPipeline: Sendable {
                     guard let base = session.input(0).bindMemory(to: UInt8.self).baseAddress else {
                         throw .invalidOptions(reason: "empty input")
                     }
-                    transform = try converter.convert(image, rect: rect, into: base)
+                    transform = try converter.convert(image, rect: rect, into: base, pool: session.pool)
                 } else {
                     guard let base = session.floatInput(0).baseAddress else {
                         throw .invalidOptions(reason: "empty input")
                     }
-                    transform = try converter.convert(image, rect: rect, into: base)
+                    transform = try converter.convert(image, rect: rect, into: base, pool: session.pool)
                 }
             } catch {
                 throw FaceDetectionPipeline.taskError(error)

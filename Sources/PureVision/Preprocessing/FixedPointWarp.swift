@@ -1,3 +1,4 @@
+import PureVisionKernels
 /// Receives the interpolated 8-bit levels of the warp, one output element at a time.
 package protocol WarpSink {
     /// Stores the level `value` (0…255) of element `index` of the NHWC output.
@@ -227,9 +228,30 @@ package struct YUVWarpSource: WarpPixelSource {
 /// (sx, sy), (sx+1, sy), (sx, sy+1), (sx+1, sy+1); a neighbour outside the image reads 0 (`.zero`) or the nearest
 /// edge pixel (`.replicate`). Output is NHWC `[H, W, 3]`, RGB, each element passed to `sink`.
 package enum FixedPointWarp {
+    /// Warps every output row, split over `pool`'s threads when there is one and the output has 32 rows or more
+    /// (rows are independent: the split does not change a value).
     package static func warp<Source: WarpPixelSource, Sink: WarpSink>(
         _ source: Source, inverse m: SIMD16<Double>, outputWidth: Int, outputHeight: Int, border: BorderMode,
-        into sink: Sink
+        into sink: Sink, pool: ThreadPool? = nil
+    ) {
+        let tasks = outputHeight >= 32 ? min(pool?.threadCount ?? 1, outputHeight / 16) : 1
+        guard let pool, tasks > 1 else {
+            warp(
+                source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, rows: 0..<outputHeight,
+                border: border, into: sink)
+            return
+        }
+        pool.parallelFor(tasks) { task in
+            warp(
+                source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight,
+                rows: outputHeight * task / tasks..<outputHeight * (task + 1) / tasks, border: border, into: sink)
+        }
+    }
+
+    /// Warps output rows `rows`.
+    package static func warp<Source: WarpPixelSource, Sink: WarpSink>(
+        _ source: Source, inverse m: SIMD16<Double>, outputWidth: Int, outputHeight: Int, rows: Range<Int>,
+        border: BorderMode, into sink: Sink
     ) {
         let blockHeight = min(16, outputHeight)
         let blockWidth = min(1024 / blockHeight, outputWidth)
@@ -243,7 +265,7 @@ package enum FixedPointWarp {
         let m7 = m[7]
         let m8 = m[8]
         let replicate = border == .replicate
-        for y in 0..<outputHeight {
+        for y in rows {
             let yd = Double(y)
             var blockStart = 0
             while blockStart < outputWidth {

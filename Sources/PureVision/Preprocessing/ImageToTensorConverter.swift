@@ -1,3 +1,4 @@
+import PureVisionKernels
 import PureVisionImage
 
 #if canImport(Glibc)
@@ -66,14 +67,24 @@ public struct ImageToTensorConverter: Sendable {
     public func convert(
         _ image: PixelImage, rect: NormalizedRect? = nil, into output: UnsafeMutablePointer<Float>
     ) throws(PreprocessingError) -> ImageToTensorResult {
+        try convert(image, rect: rect, into: output, pool: nil)
+    }
+
+    /// `convert(_:rect:into:)` with the output rows split over `pool`'s threads (each row is computed alone, so the
+    /// tensor is the same).
+    @discardableResult
+    package func convert(
+        _ image: PixelImage, rect: NormalizedRect? = nil, into output: UnsafeMutablePointer<Float>, pool: ThreadPool?
+    ) throws(PreprocessingError) -> ImageToTensorResult {
         let (scale, offset) = (options.scale, options.range.min)
         // 256 floats: a stack allocation, not a heap one.
         return try withUnsafeTemporaryAllocation(of: Float.self, capacity: 256) { table throws(PreprocessingError) in
             guard let entries = table.baseAddress else {
-                return try run(image, rect: rect, sink: FloatWarpSink(output: output, scale: scale, offset: offset))
+                return try run(
+                    image, rect: rect, sink: FloatWarpSink(output: output, scale: scale, offset: offset), pool: pool)
             }
             LevelTableWarpSink.fill(entries, scale: scale, offset: offset)
-            return try run(image, rect: rect, sink: LevelTableWarpSink(output: output, table: entries))
+            return try run(image, rect: rect, sink: LevelTableWarpSink(output: output, table: entries), pool: pool)
         }
     }
 
@@ -84,7 +95,15 @@ public struct ImageToTensorConverter: Sendable {
     public func convert(
         _ image: PixelImage, rect: NormalizedRect? = nil, into output: UnsafeMutablePointer<UInt8>
     ) throws(PreprocessingError) -> ImageToTensorResult {
-        try run(image, rect: rect, sink: ByteWarpSink(output: output))
+        try run(image, rect: rect, sink: ByteWarpSink(output: output), pool: nil)
+    }
+
+    /// `convert(_:rect:into:)` for bytes with the output rows split over `pool`'s threads.
+    @discardableResult
+    package func convert(
+        _ image: PixelImage, rect: NormalizedRect? = nil, into output: UnsafeMutablePointer<UInt8>, pool: ThreadPool?
+    ) throws(PreprocessingError) -> ImageToTensorResult {
+        try run(image, rect: rect, sink: ByteWarpSink(output: output), pool: pool)
     }
 
     /// The ROI in pixels after letterboxing, the padding and the matrix, without warping anything.
@@ -127,7 +146,7 @@ public struct ImageToTensorConverter: Sendable {
     }
 
     private func run<Sink: WarpSink>(
-        _ image: PixelImage, rect: NormalizedRect?, sink: Sink
+        _ image: PixelImage, rect: NormalizedRect?, sink: Sink, pool: ThreadPool?
     ) throws(PreprocessingError) -> ImageToTensorResult {
         let (roi, result) = try geometry(imageWidth: image.width, imageHeight: image.height, rect: rect)
         let outputWidth = options.outputWidth
@@ -142,7 +161,7 @@ public struct ImageToTensorConverter: Sendable {
             image.withUnsafeYUVPlanes { planes in
                 FixedPointWarp.warp(
                     YUVWarpSource(planes: planes, width: image.width, height: image.height), inverse: inverse,
-                    outputWidth: outputWidth, outputHeight: outputHeight, border: border, into: sink)
+                    outputWidth: outputWidth, outputHeight: outputHeight, border: border, into: sink, pool: pool)
             } != nil
         if isYUV { return result }
         let offsets: SIMD3<Int>
@@ -159,7 +178,7 @@ public struct ImageToTensorConverter: Sendable {
                 bytesPerPixel: image.format.channelCount, channelOffsets: offsets)
             FixedPointWarp.warp(
                 source, inverse: inverse, outputWidth: outputWidth, outputHeight: outputHeight,
-                border: border, into: sink)
+                border: border, into: sink, pool: pool)
         }
         return result
     }

@@ -2,6 +2,7 @@ import Foundation
 import PureVision
 import PureVisionCore
 import PureVisionImage
+import PureVisionKernels
 import PureVisionTestSupport
 import Testing
 
@@ -112,6 +113,18 @@ import Testing
         try levels.withUnsafeMutableBufferPointer { buffer in
             _ = try converter.convert(image, rect: rect, into: try #require(buffer.baseAddress))
         }
+        // Rows split over a pool's threads (as the tasks do at 2 threads and more) give the same tensors.
+        let pool = ThreadPool(threadCount: 3)
+        var pooledFloats = [Float](repeating: .nan, count: converter.elementCount)
+        var pooledLevels = [UInt8](repeating: 0, count: converter.elementCount)
+        try pooledFloats.withUnsafeMutableBufferPointer { buffer in
+            _ = try converter.convert(image, rect: rect, into: try #require(buffer.baseAddress), pool: pool)
+        }
+        try pooledLevels.withUnsafeMutableBufferPointer { buffer in
+            _ = try converter.convert(image, rect: rect, into: try #require(buffer.baseAddress), pool: pool)
+        }
+        #expect(pooledFloats.map(\.bitPattern) == floats.map(\.bitPattern))
+        #expect(pooledLevels == levels)
         let tensorFile = try #require(entry["tensor"] as? String)
         let golden = try Fixtures.numpy(
             atPath: Fixtures.testFile("PureVisionTests/Fixtures/warp_mediapipe/\(tensorFile)"))
