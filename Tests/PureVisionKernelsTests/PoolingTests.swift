@@ -113,3 +113,38 @@ struct PoolingTests {
         #expect(result == [-4, -40, -3, -30, -2, -20, -1, -10])
     }
 }
+
+/// 8-bit MAX_POOL_2D (channels innermost, vectorized) against its channel-by-channel reference twin.
+struct QuantizedMaxPoolTests {
+    static func check<T: QuantizedElement>(_: T.Type, geometry g: Pool2DGeometry, range: QuantizedRange, seed: UInt64) {
+        var random = Random(state: seed)
+        let input = (0..<(g.batch * g.inputHeight * g.inputWidth * g.channels)).map { _ in
+            T(truncatingIfNeeded: random.next())
+        }
+        let count = g.batch * g.outputHeight * g.outputWidth * g.channels
+        var fast = [T](repeating: 0, count: count)
+        var reference = [T](repeating: 1, count: count)
+        Quantized.maxPool(geometry: g, input: input, output: &fast, range: range)
+        Reference.quantizedMaxPool(geometry: g, input: input, output: &reference, range: range)
+        #expect(fast == reference, "\(T.self) \(g) \(range)")
+    }
+
+    @Test(arguments: [1, 3, 16, 17, 33])
+    func vectorizedEqualsReference(channels: Int) {
+        // Windows inside, overlapping the padding, and one missing the input entirely (padding 3 before a 2×2 window).
+        let geometries = [
+            PoolingTests.geometry(height: 7, width: 9, channels: channels, filter: (2, 2), stride: (2, 2)),
+            PoolingTests.geometry(
+                batch: 2, height: 6, width: 5, channels: channels, filter: (3, 3), stride: (2, 1),
+                padding: (1, 1, 1, 1)),
+            PoolingTests.geometry(
+                height: 4, width: 4, channels: channels, filter: (2, 2), stride: (1, 1), padding: (3, 0, 0, 3)),
+        ]
+        for (index, g) in geometries.enumerated() {
+            Self.check(Int8.self, geometry: g, range: QuantizedRange(lower: -128, upper: 127), seed: UInt64(index))
+            Self.check(Int8.self, geometry: g, range: QuantizedRange(lower: -20, upper: 90), seed: UInt64(index + 9))
+            Self.check(UInt8.self, geometry: g, range: QuantizedRange(lower: 0, upper: 255), seed: UInt64(index + 3))
+            Self.check(UInt8.self, geometry: g, range: QuantizedRange(lower: 7, upper: 200), seed: UInt64(index + 5))
+        }
+    }
+}

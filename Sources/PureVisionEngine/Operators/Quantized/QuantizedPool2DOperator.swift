@@ -33,6 +33,9 @@ enum QuantizedPool2DOperator: OperatorLowering {
             let y = binder.raw(output.index)
             func step<T: QuantizedElement>(_: T.Type) -> ExecutionStep {
                 let (x, y) = (UnsafePointer(x.assumingMemoryBound(to: T.self)), y.assumingMemoryBound(to: T.self))
+                if isMax && ctx.useReference {
+                    return { Reference.quantizedMaxPool(geometry: geometry, input: x, output: y, range: range) }
+                }
                 if isMax { return { Quantized.maxPool(geometry: geometry, input: x, output: y, range: range) } }
                 return { Quantized.averagePool(geometry: geometry, input: x, output: y, range: range) }
             }
