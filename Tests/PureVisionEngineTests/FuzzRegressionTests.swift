@@ -28,6 +28,17 @@ import PureVisionTestSupport
         }
     }
 
+    /// `TFLite_Detection_PostProcess` whose FlexBuffers options store a keys-vector byte width of 2⁶⁴ − 1: the
+    /// width was converted to `Int` before being checked, which trapped. Now a typed error names it.
+    @Test func flexBufferKeyWidthPastIntIsRefused() throws {
+        let bytes = try Self.load("detection_postprocess_flexbuffer_huge_key_width.tflite")
+        #expect {
+            try Interpreter(bytes: bytes)
+        } throws: { error in
+            "\(error)".contains("key width")
+        }
+    }
+
     /// RESIZE_BILINEAR of a [1, 83886084, 0, 3] input (no pixels) tripped the kernel's precondition at run time;
     /// it is now refused at load, like every operator on an empty tensor (`EmptyTensorTests`).
     @Test func resizeBilinearOfAnImageWithoutPixelsIsRefused() throws {

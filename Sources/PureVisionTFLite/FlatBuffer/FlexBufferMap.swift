@@ -65,7 +65,10 @@ public struct FlexBufferMap: Sendable, Hashable {
         guard count <= UInt64(bytes.count) else { throw fail("a map of \(count) entries") }
         let keysAt = values - 3 * width
         let keys = try target(keysAt, width)
-        let keyWidth = Int(try unsigned(values - 2 * width, width))
+        let storedKeyWidth = try unsigned(values - 2 * width, width)
+        guard let keyWidth = Int(exactly: storedKeyWidth), [1, 2, 4, 8].contains(keyWidth) else {
+            throw fail("a key width of \(storedKeyWidth) bytes")
+        }
         guard try unsigned(keys - keyWidth, keyWidth) == count else { throw fail("keys and values differ in count") }
         var entries: [String: Value] = [:]
         for i in 0..<Int(count) {
