@@ -81,8 +81,7 @@ struct GraphBuilder {
             throw .invalidModel("graph output \(output) '\(tensors[output].name)' is never written")
         }
         if fuses {
-            let dropped = SpatialPadAbsorption.unread(builder.operators, absorbable: absorbablePads)
-            builder.operators = builder.operators.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+            builder.operators = SpatialPadAbsorption.droppingUnreadPads(builder.operators, absorbable: absorbablePads)
             builder.operators = EpilogueFuser.fuse(builder.operators, graphOutputs: Set(subgraph.outputs))
         }
         builder.inputs = try subgraph.inputs.map { index throws(InterpreterError) in try describe(tensors[index]) }

@@ -77,17 +77,13 @@ struct LoweringContext {
 
     /// The integer values of a constant tensor (int32 or int64), e.g. a shape, axes or paddings.
     func constantIntegers(_ tensor: GraphTensor, _ role: String) throws(InterpreterError) -> [Int] {
-        guard let storage = tensor.constant else {
+        guard tensor.isConstant else {
             throw failure("\(role) '\(tensor.name)' must be a constant (dynamic shapes are not supported)")
         }
-        let count = tensor.elementCount
+        if let values = tensor.constantIntegers { return values }
         switch tensor.elementType {
-        case .int32:
-            let p = storage.pointer.assumingMemoryBound(to: Int32.self)
-            return (0..<count).map { Int(p[$0]) }
-        case .int64:
-            let p = storage.pointer.assumingMemoryBound(to: Int64.self)
-            return (0..<count).map { Int(p[$0]) }
+        case .int32, .int64:
+            throw failure("\(role) '\(tensor.name)' holds fewer bytes than its shape \(tensor.shape) needs")
         default:
             throw .unsupportedTensorType(
                 tensorIndex: tensor.index, tensorName: tensor.name, type: tensor.elementType.rawValue,

@@ -15,7 +15,7 @@ struct SpatialZeroPadding: Equatable {
 /// run. Each such convolution with VALID padding reads the PAD's input instead, with the PAD's zeros as its own
 /// explicit padding (`LoweringContext.absorbedPadding`); the kernels treat taps outside the input as zeros, which is
 /// what the PAD would have stored, so the sums are the same (up to the sign of an exact zero). A PAD whose readers
-/// all did so is then dropped (`unread`). XNNPACK folds these PADs the same way.
+/// all did so is then dropped (`droppingUnreadPads`). XNNPACK folds these PADs the same way.
 enum SpatialPadAbsorption {
     /// The PADs that may be absorbed, by output tensor.
     static func candidates(
@@ -41,7 +41,7 @@ enum SpatialPadAbsorption {
             let (source, output) = (tensors[op.inputs[0]], op.outputs[0])
             guard source.elementType == .float32, !source.isConstant, source.shape.count == 4,
                 !graphOutputs.contains(output),
-                let paddings = integers(tensors[op.inputs[1]]), paddings.count == 8,
+                let paddings = tensors[op.inputs[1]].constantIntegers, paddings.count == 8,
                 paddings[0] == 0, paddings[1] == 0, paddings[6] == 0, paddings[7] == 0,
                 paddings[2...5].allSatisfy({ $0 >= 0 && $0 <= 1 << 24 })
             else { continue }
@@ -60,33 +60,13 @@ enum SpatialPadAbsorption {
         return result
     }
 
-    /// The absorbable PADs among `operators` whose output no operator reads any more.
-    static func unread(
+    /// `operators` without the absorbable PADs whose output no operator reads any more.
+    static func droppingUnreadPads(
         _ operators: [LoweredOperator], absorbable: [Int: SpatialZeroPadding]
-    ) -> Set<Int> {
+    ) -> [LoweredOperator] {
         let read = Set(operators.flatMap(\.inputs))
-        var positions = Set<Int>()
-        for (position, op) in operators.enumerated()
-        where op.outputs.count == 1 && absorbable[op.outputs[0]] != nil && !read.contains(op.outputs[0]) {
-            positions.insert(position)
-        }
-        return positions
-    }
-
-    /// The values of a constant int32 / int64 tensor.
-    private static func integers(_ tensor: GraphTensor) -> [Int]? {
-        guard let storage = tensor.constant else { return nil }
-        let count = tensor.elementCount
-        switch tensor.elementType {
-        case .int32:
-            guard storage.byteCount >= count * 4 else { return nil }
-            let p = storage.pointer.assumingMemoryBound(to: Int32.self)
-            return (0..<count).map { Int(p[$0]) }
-        case .int64:
-            guard storage.byteCount >= count * 8 else { return nil }
-            let p = storage.pointer.assumingMemoryBound(to: Int64.self)
-            return (0..<count).map { Int(p[$0]) }
-        default: return nil
+        return operators.filter { op in
+            !(op.outputs.count == 1 && absorbable[op.outputs[0]] != nil && !read.contains(op.outputs[0]))
         }
     }
 }
