@@ -174,6 +174,60 @@ import Testing
         }
     }
 
+    /// A kernel made for `made` threads, run on a pool of `runs` threads: scratch has one slot per thread the kernel
+    /// was made for, so a larger pool must fall back to the caller's thread and a smaller one use fewer slots; the
+    /// output is the reference's either way (conv and depthwise, Swift and generated code, tasks finer than threads).
+    @Test(arguments: [(2, 4), (2, 1), (3, 2), (1, 2)], [false, true])
+    func poolOtherThanMadeForMatchesReferenceTwin(_ threads: (made: Int, runs: Int), generated: Bool) {
+        var random = Random(state: UInt64(threads.made * 10 + threads.runs))
+        let (h, w, c, out) = (23, 9, 13, 19)
+        let conv = Conv2DGeometry(
+            batch: 1, inputHeight: h, inputWidth: w, inputChannels: c, outputHeight: h, outputWidth: w,
+            outputChannels: out, kernelHeight: 3, kernelWidth: 3, strideHeight: 1, strideWidth: 1, dilationHeight: 1,
+            dilationWidth: 1, paddingTop: 1, paddingLeft: 1)
+        let depthwise = DepthwiseConv2DGeometry(
+            batch: 1, inputHeight: h, inputWidth: w, inputChannels: c, outputHeight: h, outputWidth: w,
+            outputChannels: c, kernelHeight: 3, kernelWidth: 3, strideHeight: 1, strideWidth: 1, dilationHeight: 1,
+            dilationWidth: 1, paddingTop: 1, paddingLeft: 1, depthMultiplier: 1)
+        let input = Self.int8s(h * w * c, &random)
+        let convFilter = Self.int8s(out * 9 * c, &random, lower: -127)
+        let depthwiseFilter = Self.int8s(9 * c, &random, lower: -127)
+        let bias = (0..<out).map { _ in Int32(Int(random.next() % 20_001) - 10_000) }
+        let multipliers = (0..<out).map { i in QuantizedMultiplier(0.001 * (1 + Double(i % 5))) }
+        let range = QuantizedRange(lower: -128, upper: 127)
+        let pool = ThreadPool(threadCount: threads.runs)
+
+        var expected = [Int8](repeating: 0, count: h * w * out)
+        Reference.quantizedConv2D(
+            geometry: conv, input: input, filter: convFilter, bias: bias, inputZeroPoint: 4, outputZeroPoint: -1,
+            multipliers: multipliers, range: range, rounding: .ruy, output: &expected)
+        let convKernel = QuantizedConv2DKernel(
+            geometry: conv, filter: convFilter, bias: bias, inputZeroPoint: 4, outputZeroPoint: -1,
+            multipliers: multipliers, range: range, rounding: .ruy, threadCount: threads.made,
+            generatesMachineCode: generated)
+        var scratch = UnsafeMutableRawPointer.allocate(byteCount: convKernel.scratchBytes, alignment: 64)
+        var actual = [Int8](repeating: 0, count: expected.count)
+        convKernel.run(input: input, output: &actual, scratch: scratch, pool: pool)
+        scratch.deallocate()
+        #expect(actual == expected, "conv made for \(threads.made) threads, run on \(threads.runs)")
+
+        let depthwiseMultipliers = Array(multipliers.prefix(c))
+        expected = [Int8](repeating: 0, count: h * w * c)
+        Reference.quantizedDepthwiseConv2D(
+            geometry: depthwise, input: input, filter: depthwiseFilter, bias: Array(bias.prefix(c)),
+            inputZeroPoint: 4, outputZeroPoint: -1, multipliers: depthwiseMultipliers, range: range,
+            rounding: .channelBlocksOf8, output: &expected)
+        let depthwiseKernel = QuantizedDepthwiseConv2DKernel(
+            geometry: depthwise, filter: depthwiseFilter, bias: Array(bias.prefix(c)), inputZeroPoint: 4,
+            outputZeroPoint: -1, multipliers: depthwiseMultipliers, range: range, threadCount: threads.made,
+            generatesMachineCode: generated)
+        scratch = UnsafeMutableRawPointer.allocate(byteCount: max(depthwiseKernel.scratchBytes, 1), alignment: 64)
+        defer { scratch.deallocate() }
+        actual = [Int8](repeating: 0, count: expected.count)
+        depthwiseKernel.run(input: input, output: &actual, scratch: scratch, pool: pool)
+        #expect(actual == expected, "depthwise made for \(threads.made) threads, run on \(threads.runs)")
+    }
+
     /// `QuantizedMultiplier` represents the real to 31 bits, and both requantizations stay within one step of the
     /// exactly rounded product (they differ from it only on near-ties).
     @Test func multiplierMatchesExactArithmetic() {

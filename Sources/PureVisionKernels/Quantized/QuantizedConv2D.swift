@@ -60,6 +60,10 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     let lanes: RequantizationLanes
     /// `biasTerms` in the even / odd lane groups of `lanes`.
     let biasLanes: UnsafeMutablePointer<SIMD4<Int32>>
+    /// Threads the scratch has a slot for (the `threadCount` the kernel was made for).
+    let slotCount: Int
+    /// Runs of whole tiles a run is cut into: several per thread, so that a thread that is slow to wake or
+    /// descheduled leaves its tiles to the others instead of holding up the operator.
     let taskCount: Int
     /// Output pixels gathered and multiplied together: 4 for the Swift path, ``QuantizedGEMMCode/tileRows`` for
     /// generated code.
@@ -67,14 +71,14 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     /// The generated GEMM, when the kernel was asked for it and the CPU and multipliers allow it.
     let generated: QuantizedGEMMCode?
 
-    /// Bytes of scratch each task uses: its gathered rows, and for generated code a tile of output rows (for a tile
-    /// with fewer pixels than ``tile``) and the tail panel's buffer.
-    var scratchPerTask: Int {
+    /// Bytes of scratch each thread uses: its gathered rows, and for generated code a tile of output rows (for a
+    /// tile with fewer pixels than ``tile``) and the tail panel's buffer.
+    var scratchPerThread: Int {
         (tile * paddedDepth * 2 + (generated == nil ? 0 : tile * geometry.outputChannels + 6 * 16) + 63) / 64 * 64
     }
 
     /// Bytes of scratch a run needs.
-    public var scratchBytes: Int { taskCount * scratchPerTask }
+    public var scratchBytes: Int { slotCount * scratchPerThread }
 
     /// Whether runs use generated machine code (else the Swift SIMD loops).
     public var usesGeneratedCode: Bool { generated != nil }
@@ -168,7 +172,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         }
         tile = generated == nil ? 4 : QuantizedGEMMCode.tileRows
         let pixels = geometry.batch * geometry.outputHeight * geometry.outputWidth
-        taskCount = max(1, min(threadCount, (pixels + tile - 1) / tile))
+        slotCount = max(1, threadCount)
+        taskCount = max(1, min(slotCount == 1 ? 1 : slotCount * ThreadPool.chunksPerThread, (pixels + tile - 1) / tile))
     }
 
     deinit {
@@ -188,23 +193,25 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     ) {
         let body = Tiles(
             kernel: self, input: input, output: output, scratch: scratch.assumingMemoryBound(to: Int16.self))
-        pool.parallelFor(taskCount, body)
+        // Scratch has a slot per thread the kernel was made for; a larger pool runs the tiles on the caller.
+        (pool.threadCount <= slotCount ? pool : ThreadPool.serial).parallelTasks(taskCount, body)
     }
 
-    private struct Tiles: ParallelTaskBody {
+    /// Task `task` of a run: its share of the tiles, gathered in scratch slot `thread`.
+    private struct Tiles: ParallelThreadTaskBody {
         let kernel: QuantizedConv2DKernel
         let input: UnsafePointer<Int8>
         let output: UnsafeMutablePointer<Int8>
         let scratch: UnsafeMutablePointer<Int16>
 
-        func run(task: Int) {
+        func run(task: Int, thread: Int) {
             let g = kernel.geometry
             let pixels = g.batch * g.outputHeight * g.outputWidth
             let size = kernel.tile
             let tiles = (pixels + size - 1) / size
             let first = tiles * task / kernel.taskCount
             let last = tiles * (task + 1) / kernel.taskCount
-            let base = UnsafeMutableRawPointer(scratch) + task * kernel.scratchPerTask
+            let base = UnsafeMutableRawPointer(scratch) + thread * kernel.scratchPerThread
             let rows = base.assumingMemoryBound(to: Int16.self)
             for tile in first..<last {
                 let start = tile * size

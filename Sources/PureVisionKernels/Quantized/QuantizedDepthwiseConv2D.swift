@@ -13,6 +13,10 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     let multipliers: [QuantizedMultiplier]
     let multiplierValues: UnsafeMutablePointer<Int32>
     let shiftValues: UnsafeMutablePointer<Int32>
+    /// Threads the scratch has a staging slot for (the `threadCount` the kernel was made for).
+    let slotCount: Int
+    /// Output rows a run is cut into: several per thread, so that a thread that is slow to wake or descheduled
+    /// leaves its rows to the others instead of holding up the operator.
     let taskCount: Int
     let lanes: RequantizationLanes
     /// `bias` in the even / odd lane groups of `lanes`.
@@ -69,7 +73,9 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
             (multiplierValues + o).initialize(to: self.multipliers[o].multiplier)
             (shiftValues + o).initialize(to: Int32(self.multipliers[o].shift))
         }
-        taskCount = max(1, min(threadCount, geometry.batch * geometry.outputHeight))
+        slotCount = max(1, threadCount)
+        let rows = geometry.batch * geometry.outputHeight
+        taskCount = max(1, min(slotCount == 1 ? 1 : slotCount * ThreadPool.chunksPerThread, rows))
         let perChannel = self.multipliers
         lanes = RequantizationLanes(
             multipliers: { perChannel[$0] }, rounding: { rounding.forChannel($0, of: outputs) }, channels: outputs,
@@ -112,11 +118,11 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         biasLanes.deallocate()
     }
 
-    /// Bytes of scratch a run needs: the staged int16 input rows of each task.
+    /// Bytes of scratch a run needs: the staged int16 input rows of each thread.
     public var scratchBytes: Int {
-        if let generated { return taskCount * geometry.kernelHeight * generated.stagedRowBytes }
+        if let generated { return slotCount * geometry.kernelHeight * generated.stagedRowBytes }
         return geometry.depthMultiplier == 1
-            ? taskCount * geometry.kernelHeight * geometry.inputWidth * geometry.inputChannels * 2 : 0
+            ? slotCount * geometry.kernelHeight * geometry.inputWidth * geometry.inputChannels * 2 : 0
     }
 
     /// Runs the convolution: `input` [N, H, W, Cin] int8, `output` [N, OH, OW, Cout] int8, `scratch` at least
@@ -125,28 +131,30 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, scratch: UnsafeMutableRawPointer,
         pool: ThreadPool
     ) {
-        pool.parallelFor(
+        // Scratch has a slot per thread the kernel was made for; a larger pool runs the rows on the caller.
+        (pool.threadCount <= slotCount ? pool : ThreadPool.serial).parallelTasks(
             taskCount,
             Rows(kernel: self, input: input, output: output, scratch: scratch.assumingMemoryBound(to: Int16.self)))
     }
 
-    private struct Rows: ParallelTaskBody {
+    /// Task `task` of a run: its share of the output rows, staged in scratch slot `thread`.
+    private struct Rows: ParallelThreadTaskBody {
         let kernel: QuantizedDepthwiseConv2DKernel
         let input: UnsafePointer<Int8>
         let output: UnsafeMutablePointer<Int8>
         let scratch: UnsafeMutablePointer<Int16>
-        func run(task: Int) {
+        func run(task: Int, thread: Int) {
             let g = kernel.geometry
             let rows = g.batch * g.outputHeight
             let rowRange = (rows * task / kernel.taskCount)..<(rows * (task + 1) / kernel.taskCount)
             if let generated = kernel.generated {
-                let staged = UnsafeMutableRawPointer(scratch) + task * g.kernelHeight * generated.stagedRowBytes
+                let staged = UnsafeMutableRawPointer(scratch) + thread * g.kernelHeight * generated.stagedRowBytes
                 for row in rowRange {
                     kernel.generatedRow(row, code: generated, input: input, output: output, staged: staged)
                 }
                 return
             }
-            let staged = scratch + task * g.kernelHeight * g.inputWidth * g.inputChannels
+            let staged = scratch + thread * g.kernelHeight * g.inputWidth * g.inputChannels
             for row in rowRange {
                 kernel.row(row, input: input, output: output, staged: staged)
             }
