@@ -15,9 +15,15 @@ With --rounds K as well, that pair alternates K times (our bench restarted with 
 one LiteRT interpreter), R/K runs each, and each side's median is over all its runs pooled: load that drifts within
 a few seconds then falls on both sides alike too.
 
+With --peak, the bench also measures the machine's arithmetic peak per thread count (`bench --peak`: float32 FMA and
+int16 multiply-add loops in registers) before and after the models (the higher of the two counts), and a second
+table gives each model's operations (2 × the multiply-adds of its CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and
+TRANSPOSE_CONV, from the model's shapes) per second at the median latency, ours and XNNPACK's, as a share of that
+peak: the float peak for float models, the int16 one for models whose convolution weights are 8-bit.
+
 Run from the repository root:
     python3 tools/compare_speed.py [--bench .build/release/bench] [--runs 50] [--threads 1 2] [--interleave [--rounds K]]
-                                   [--json]
+                                   [--peak] [--json]
     python3 tools/compare_speed.py --no-bench --models palm_detection_full   # LiteRT only
 """
 
@@ -69,6 +75,50 @@ def run_bench(bench, runs, names, threads=None, times=False):
             continue
         results[(record["name"], int(record.get("threads", 1)))] = record
     return results
+
+
+def run_peak(bench, threads):
+    """The bench's `--peak` figures keyed by (loop name, threads), in GOP/s; empty when it cannot measure them."""
+    command = [bench, "--peak", "--json", "--threads", ",".join(str(t) for t in threads)]
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        print(f"peak not measured: {error}", file=sys.stderr)
+        return {}
+    peaks = {}
+    for line in proc.stdout.splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(record, dict) and record.get("kind") == "peak":
+            peaks[(record["name"], int(record["threads"]))] = float(record["gops"])
+    return peaks
+
+
+def model_operations(model_path):
+    """(GOP per invocation, whether the convolution weights are 8-bit): 2 × the multiply-adds of the model's
+    CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and TRANSPOSE_CONV operators, from the tensors' shapes."""
+    interp = pvtools.reference_interpreter(model_path=model_path, num_threads=1)
+    interp.allocate_tensors()
+    details = {d["index"]: d for d in interp.get_tensor_details()}
+    shape = lambda index: tuple(int(x) for x in details[index]["shape"])  # noqa: E731
+    multiply_adds, quantized = 0, False
+    for op in interp._get_ops_details():
+        name, inputs, outputs = op["op_name"], op["inputs"], op["outputs"]
+        if name not in ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "TRANSPOSE_CONV"):
+            continue
+        weights = shape(inputs[1])
+        quantized = quantized or np.dtype(details[inputs[1]]["dtype"]).itemsize == 1
+        if name == "CONV_2D":  # weights [O, KH, KW, I]
+            multiply_adds += int(np.prod(shape(outputs[0]))) * weights[1] * weights[2] * weights[3]
+        elif name == "DEPTHWISE_CONV_2D":  # weights [1, KH, KW, C·M]
+            multiply_adds += int(np.prod(shape(outputs[0]))) * weights[1] * weights[2]
+        elif name == "FULLY_CONNECTED":  # weights [O, I]
+            multiply_adds += int(np.prod(shape(outputs[0]))) * weights[-1]
+        else:  # TRANSPOSE_CONV: weights [O, KH, KW, I], each input value reaches KH·KW·O outputs
+            multiply_adds += int(np.prod(shape(inputs[2]))) * weights[0] * weights[1] * weights[2]
+    return 2 * multiply_adds / 1e9, quantized
 
 
 def model_inputs(interp):
@@ -154,6 +204,8 @@ def main():
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2], help="thread counts (default 1 2)")
     parser.add_argument("--models", nargs="+", help="model stems in Models/ (default: the six float models)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per row instead of a table")
+    parser.add_argument("--peak", action="store_true",
+                        help="measure the machine's arithmetic peak (bench --peak) and give each model's share of it")
     parser.add_argument("--interleave", action="store_true",
                         help="run our bench per (model, threads) right before LiteRT's timing of the same")
     parser.add_argument("--rounds", type=int, default=1,
@@ -164,6 +216,7 @@ def main():
         parser.error("--rounds takes a count ≥ 1 and needs --interleave")
 
     load_before = os.getloadavg()
+    peaks = run_peak(args.bench, args.threads) if args.peak and not args.no_bench else {}
     names = args.models or DEFAULT_MODELS + OPTIONAL_MODELS
     ours = {} if args.no_bench or args.interleave else run_bench(args.bench, args.runs, names)
     if args.interleave and not args.no_bench and not args.models:
@@ -205,6 +258,13 @@ def main():
                 "litert_xnnpack_p90_ms": xnnpack[2], "ratio_vs_xnnpack": _ratio(mine, xnnpack[1]),
                 "min_ratio_vs_xnnpack": _ratio(mine_min, xnnpack[0]),
             }
+            if args.peak:
+                gop, quantized = model_operations(path)
+                peak_name = "int16_multiply_add" if quantized else "float32_fma"
+                peak = peaks.get((peak_name, threads))
+                share = lambda ms: None if ms is None or not peak else gop / (ms / 1000.0) / peak  # noqa: E731
+                row.update({"gop": gop, "peak_name": peak_name, "peak_gops": peak,
+                            "ours_share_of_peak": share(mine), "xnnpack_share_of_peak": share(xnnpack[1])})
             if threads == 1 and builtin is not None:
                 row.update({"litert_builtin_min_ms": builtin[0], "litert_builtin_median_ms": builtin[1],
                             "litert_builtin_p90_ms": builtin[2], "ratio_vs_builtin": _ratio(mine, builtin[1])})
@@ -227,6 +287,29 @@ def main():
               f"ratio = ours / LiteRT (min ratio: of the fastest runs)"
               + ("; interleaved per model" if args.interleave else "")
               + (f" in {args.rounds} alternating rounds" if args.rounds > 1 else ""))
+        if args.peak:
+            for key, value in run_peak(args.bench, args.threads).items():
+                peaks[key] = max(value, peaks.get(key, 0.0))
+            for row in rows:
+                peak = peaks.get((row["peak_name"], row["threads"]))
+                row["peak_gops"] = peak
+                for side, ms in (("ours", row["ours_median_ms"]), ("xnnpack", row["litert_xnnpack_median_ms"])):
+                    row[side + "_share_of_peak"] = None if ms is None or not peak else row["gop"] / (ms / 1e3) / peak
+            print()
+            print(f"{'model':34s} {'thr':>3s} {'GOP':>6s} {'peak':>18s} {'ours GOP/s':>10s} {'share':>6s} "
+                  f"{'XNNPACK GOP/s':>13s} {'share':>6s}")
+            percent = lambda v: "-" if v is None else f"{100 * v:.0f} %"  # noqa: E731
+            for row in rows:
+                peak = row["peak_gops"]
+                ours_rate = None if row["ours_median_ms"] is None else row["gop"] / row["ours_median_ms"] * 1e3
+                theirs_rate = row["gop"] / row["litert_xnnpack_median_ms"] * 1e3
+                print(f"{row['name']:34s} {row['threads']:3d} {row['gop']:6.3f} "
+                      f"{row['peak_name'][:11] + ' ' + _fmt(peak, 0):>18s} {_fmt(ours_rate, 1):>10s} "
+                      f"{percent(row['ours_share_of_peak']):>6s} {theirs_rate:13.1f} "
+                      f"{percent(row['xnnpack_share_of_peak']):>6s}")
+            print("GOP: 2 × multiply-adds of the convolutions and fully connected layers; peak: the higher of bench "
+                  "--peak before and after the models, GOP/s (float32_fma or int16_multiply_add); share = GOP/s at "
+                  "the median latency / peak")
         load_after = os.getloadavg()
         print("load average (1, 5, 15 min): before " + " ".join(f"{v:.2f}" for v in load_before)
               + ", after " + " ".join(f"{v:.2f}" for v in load_after))

@@ -22,10 +22,12 @@ struct BenchOptions {
     /// `--soak [FRAMES]`: instead of timing, push FRAMES frames through each task and report memory, descriptors and
     /// threads (see `SoakRun`); 0 = off.
     var soakFrames = 0
+    /// `--peak`: instead of timing models, measure the machine's arithmetic peak (see `PeakRun`).
+    var measuresPeak = false
 
     static let usage = """
         usage: bench [--json [--times]] [--filter NAME] [--runs N] [--warmup N] [--threads 1,2] [--models-dir DIR]
-                     [--profile [TOP]] [--unfused] [--no-codegen] [--soak [FRAMES]]
+                     [--profile [TOP]] [--unfused] [--no-codegen] [--soak [FRAMES]] [--peak]
           --warmup   untimed runs first (default 5); warm-up also lasts at least 0.3 s
           --times    with --json, add every timed run's latency in ms to each model's line ("times_ms")
           --profile  after each model's timing, time every operator per invocation and print the TOP (default 15)
@@ -33,6 +35,7 @@ struct BenchOptions {
           --unfused  run ADD / PRELU / RELU after a convolution and a zero PAD before one as separate operators
           --no-codegen  run the Swift kernels instead of generated AVX2/FMA code (InterpreterOptions)
           --soak     FRAMES (default 10000) frames through each task: RSS start/peak/end, fds, threads
+          --peak     the machine's float32 FMA and int16 multiply-add peak per thread count, in place of the models
         """
 
     init<S: Sequence<String>>(_ arguments: S) throws {
@@ -73,6 +76,7 @@ struct BenchOptions {
                 if let next = iterator.next() {
                     if let n = Int(next), n >= 1 { soakFrames = n } else { pending = next }
                 }
+            case "--peak": measuresPeak = true
             case "-h", "--help":
                 print(Self.usage)
                 throw BenchError("")

@@ -1,0 +1,100 @@
+import Foundation
+import PureVisionKernels
+
+/// `bench --peak`: the arithmetic ceiling of this machine, against which a model's operations per second are a
+/// share. Each figure comes from a generated AVX2 loop that only multiply-adds in registers (no memory traffic),
+/// with enough independent accumulators to hide the instructions' latency:
+///
+/// - `float32_fma`: 12 `vfmadd231ps` per iteration, each 8 lanes × 2 operations (what the float kernels' inner
+///   loops issue);
+/// - `int16_multiply_add`: 6 pairs of `vpmaddwd` + `vpaddd` per iteration, each pair 16 int16 products summed into
+///   int32 = 32 operations (what the int8 kernels' inner loops issue, the activations widened to int16).
+///
+/// Each loop runs on 1 thread, then at once on every thread count asked for (each thread its own loop, operations
+/// over wall time); the best of `rounds` timings is the peak. Where generated code cannot run, nothing is measured.
+struct PeakRun {
+    let options: BenchOptions
+    /// Timings per loop and thread count; the fastest counts.
+    static let rounds = 15
+    /// Loop iterations per timing: about 20 ms at this machine's float peak.
+    static let iterations = 10_000_000
+
+    struct Loop {
+        let name: String
+        let unit: String
+        /// Operations one iteration does.
+        let operationsPerIteration: Double
+        let code: ExecutableCode
+    }
+
+    func run() throws {
+        guard HostCPU.supportsGeneratedAVX2 else {
+            print("peak: generated AVX2/FMA code cannot run on this machine; nothing measured")
+            return
+        }
+        let loops = try [Self.floatLoop(), Self.integerLoop()]
+        if !options.json {
+            print("peak arithmetic per thread count: generated AVX2 loops in registers, best of \(Self.rounds)")
+        }
+        for loop in loops {
+            for threads in options.threadCounts {
+                let pool = ThreadPool(threadCount: threads)
+                var best = Double.infinity
+                for _ in 0..<Self.rounds {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    pool.parallelFor(threads, Spin(code: loop.code))
+                    best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                }
+                let rate = loop.operationsPerIteration * Double(Self.iterations) * Double(threads) / best / 1e9
+                if options.json {
+                    print(
+                        #"{"kind":"peak","name":"\#(loop.name)","threads":\#(threads),"gops":\#(String(format: "%.2f", rate))}"#
+                    )
+                } else {
+                    print(
+                        loop.name.padding(toLength: 22, withPad: " ", startingAt: 0) + "\(threads) thread(s) "
+                            + String(format: "%8.1f", rate) + " " + loop.unit)
+                }
+            }
+        }
+    }
+
+    /// One thread's loop, as a pool task.
+    struct Spin: ParallelTaskBody {
+        let code: ExecutableCode
+        func run(task: Int) { code.entry(PeakRun.iterations, 0, 0, 0, 0, 0) }
+    }
+
+    /// `for _ in 0..<rdi { 12 × vfmadd231ps ymm_i, ymm12, ymm13 }` on zeroed registers (no denormals, no NaNs).
+    static func floatLoop() throws -> Loop {
+        var a = X86Assembler()
+        for i in 0..<14 { a.vxorps(YMM(i), YMM(i), YMM(i)) }
+        let top = a.makeLabel()
+        a.bind(top)
+        for i in 0..<12 { a.vfmadd231ps(YMM(i), YMM(12), YMM(13)) }
+        a.dec(.rdi)
+        a.jnz(top)
+        a.vzeroupper()
+        a.ret()
+        return Loop(
+            name: "float32_fma", unit: "GFLOP/s", operationsPerIteration: 12 * 8 * 2,
+            code: try ExecutableCode(a.finish()))
+    }
+
+    /// `for _ in 0..<rdi { 6 × (vpmaddwd ymm_{6+i}, ymm12, ymm13; vpaddd ymm_i, ymm_i, ymm_{6+i}) }`.
+    static func integerLoop() throws -> Loop {
+        var a = X86Assembler()
+        for i in 0..<14 { a.vxorps(YMM(i), YMM(i), YMM(i)) }
+        let top = a.makeLabel()
+        a.bind(top)
+        for i in 0..<6 { a.vpmaddwd(YMM(6 + i), YMM(12), YMM(13)) }
+        for i in 0..<6 { a.vpaddd(YMM(i), YMM(i), YMM(6 + i)) }
+        a.dec(.rdi)
+        a.jnz(top)
+        a.vzeroupper()
+        a.ret()
+        return Loop(
+            name: "int16_multiply_add", unit: "GOP/s", operationsPerIteration: 6 * 16 * 2,
+            code: try ExecutableCode(a.finish()))
+    }
+}
