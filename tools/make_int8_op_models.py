@@ -449,6 +449,52 @@ def _(b, rng):
     return [binary(b, "ADD", q, c, 0.08, -3, "RELU")]
 
 
+# Float islands between 8-bit tensors (DEQUANTIZE, channel-wise float operators, QUANTIZE): the engine runs each as
+# one lookup per element (ChannelLookupFusion) unless an inner tensor has another reader.
+
+def _leaky_relu(b, x, shape, alpha):
+    o = schema.LeakyReluOptionsT()
+    o.alpha = alpha
+    return b.op(BO.LEAKY_RELU, [x], shape, OPT.LeakyReluOptions, o)
+
+
+@case("mixed_chain_dequantize_prelu_quantize_odd")
+def _(b, rng):
+    x = qinput(b, [1, 7, 9, 5], 0.037, -9)
+    f = b.op(BO.DEQUANTIZE, [x], [1, 7, 9, 5])
+    p = b.op(BO.PRELU, [f, b.const(rng.uniform(-0.5, 1.5, [1, 1, 5]).astype(np.float32))], [1, 7, 9, 5])
+    return [qop(b, BO.QUANTIZE, [p], [1, 7, 9, 5], 0.029, 11)]
+
+
+@case("mixed_chain_uint8_prelu_relu6_leaky_to_int8")
+def _(b, rng):
+    x = qinput(b, [2, 6, 17], 0.05, 131, np.uint8)
+    f = b.op(BO.DEQUANTIZE, [x], [2, 6, 17])
+    p = b.op(BO.PRELU, [f, b.const(rng.uniform(0, 0.4, [17]).astype(np.float32))], [2, 6, 17])
+    r = b.op(BO.RELU6, [p], [2, 6, 17])
+    k = _leaky_relu(b, r, [2, 6, 17], 0.3)
+    return [qop(b, BO.QUANTIZE, [k], [2, 6, 17], 0.021, -100)]
+
+
+@case("mixed_chain_inner_tensor_also_output")
+def _(b, rng):
+    x = qinput(b, [1, 4, 4, 6], 0.04, 3)
+    f = b.op(BO.DEQUANTIZE, [x], [1, 4, 4, 6])
+    p = b.op(BO.PRELU, [f, b.const(rng.uniform(0, 0.3, [1, 1, 6]).astype(np.float32))], [1, 4, 4, 6])
+    return [qop(b, BO.QUANTIZE, [p], [1, 4, 4, 6], 0.03, 120, dtype=np.uint8), p]
+
+
+@case("mixed_chain_after_add_two_readers")
+def _(b, rng):
+    x = qinput(b, [1, 5, 5, 8], 0.05, -4)
+    y = qinput(b, [1, 5, 5, 8], 0.07, 6)
+    a = binary(b, "ADD", x, y, 0.09, -1)
+    f = b.op(BO.DEQUANTIZE, [a], [1, 5, 5, 8])
+    p = b.op(BO.PRELU, [f, b.const(rng.uniform(0, 0.3, [1, 1, 8]).astype(np.float32))], [1, 5, 5, 8])
+    q = qop(b, BO.QUANTIZE, [p], [1, 5, 5, 8], 0.06, 2)
+    return [binary(b, "ADD", q, a, 0.1, 0)]
+
+
 def build_case(name):
     seed = zlib.crc32(name.encode())
     rng = np.random.default_rng(seed)

@@ -1,8 +1,8 @@
-import PureVisionEngine
 import Foundation
 import PureVisionCore
-import Testing
+import PureVisionEngine
 import PureVisionTestSupport
+import Testing
 
 /// Quantized (int8 / uint8) single-operator and few-operator models — every quantized operator, fused activations,
 /// extreme scales, odd shapes, both directions of QUANTIZE / DEQUANTIZE, graphs mixing float and int8 — checked
@@ -49,6 +49,21 @@ import PureVisionTestSupport
         ] {
             #expect(names.contains { $0.hasPrefix(prefix) }, "no case for \(prefix)")
         }
+    }
+
+    /// DEQUANTIZE, channel-wise float operators and QUANTIZE between two 8-bit tensors run as one lookup operator
+    /// (the results are checked against LiteRT by `matchesLiteRT`), unless a tensor inside the chain is also a graph
+    /// output; with fusion off they run one by one.
+    @Test(arguments: [
+        ("mixed_chain_dequantize_prelu_quantize_odd", 1, 3), ("mixed_chain_uint8_prelu_relu6_leaky_to_int8", 1, 5),
+        ("mixed_chain_inner_tensor_also_output", 3, 3), ("mixed_chain_after_add_two_readers", 3, 5),
+        ("mixed_float_prelu_between_int8", 3, 5),
+    ])
+    func floatIslandRunsAsOneLookup(_ expected: (name: String, fused: Int, separate: Int)) throws {
+        let path = Self.directory + "/" + expected.name + ".tflite"
+        #expect(try Interpreter(contentsOf: path).operatorCount == expected.fused, "\(expected.name)")
+        let unfused = try Interpreter(contentsOf: path, options: InterpreterOptions(fusesElementwiseEpilogues: false))
+        #expect(unfused.operatorCount == expected.separate, "\(expected.name) unfused")
     }
 
     @Test(arguments: cases, 0..<3)

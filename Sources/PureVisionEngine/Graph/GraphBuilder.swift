@@ -81,6 +81,8 @@ struct GraphBuilder {
             throw .invalidModel("graph output \(output) '\(tensors[output].name)' is never written")
         }
         if fuses {
+            builder.operators = ChannelLookupFusion.fuse(
+                builder.operators, graphOutputs: Set(subgraph.outputs), pool: pool)
             builder.operators = SpatialPadAbsorption.droppingUnreadPads(builder.operators, absorbable: absorbablePads)
             builder.operators = EpilogueFuser.fuse(builder.operators, graphOutputs: Set(subgraph.outputs))
         }

@@ -43,6 +43,8 @@ package struct LoweredOperator {
     /// Set by a PAD that only appends zeros on the innermost axis: its input tensor and that input's channel count.
     /// A fused residual ADD can read the unpadded input instead (see `OutputEpilogue.Step.addResidual`).
     package var channelZeroPadding: (input: Int, channels: Int)?
+    /// Set by operators that map each element on its own, given its channel: see `ChannelLookupFusion`.
+    package var channelwiseMap: ChannelwiseMap?
 
     package init(
         operatorIndex: Int, name: String, inputs: [Int], outputShapes: [[Int]] = [], outputs: [Int],

@@ -39,7 +39,7 @@ enum DequantizeOperator: OperatorLowering {
             let scales = q.scales
             let zeroPoints = q.zeroPoints.map { Int($0) }
             let type = input.elementType
-            return context.lowered(reading: [input]) { binder in
+            var lowered = context.lowered(reading: [input]) { binder in
                 let x = UnsafeRawPointer(ctx.pointer(input, binder))
                 let y = binder.floats(output.index)
                 switch type {
@@ -66,6 +66,29 @@ enum DequantizeOperator: OperatorLowering {
                     }
                 }
             }
+            // Channel-wise when the parameters are per tensor or per innermost index.
+            if type != .int16, !input.isConstant, let channels = shape.last, channels > 0,
+                scales.count == 1 || dimension == shape.count - 1
+            {
+                let perChannel = scales.count > 1
+                lowered.channelwiseMap = ChannelwiseMap(
+                    input: input.index, output: output.index, inputWidth: 1, outputWidth: 4, channels: channels
+                ) { x, y, rows in
+                    let (shape, dimension, y) = (
+                        [rows, channels], perChannel ? 1 : 0, y.assumingMemoryBound(to: Float.self)
+                    )
+                    if type == .int8 {
+                        Dequantize.int8(
+                            input: x.assumingMemoryBound(to: Int8.self), shape: shape, scales: scales,
+                            zeroPoints: zeroPoints, quantizedDimension: dimension, output: y)
+                    } else {
+                        Dequantize.uint8(
+                            input: x.assumingMemoryBound(to: UInt8.self), shape: shape, scales: scales,
+                            zeroPoints: zeroPoints, quantizedDimension: dimension, output: y)
+                    }
+                }
+            }
+            return lowered
         default:
             throw .unsupportedTensorType(
                 tensorIndex: input.index, tensorName: input.name, type: input.elementType.rawValue,

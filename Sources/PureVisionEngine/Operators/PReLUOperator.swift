@@ -34,6 +34,18 @@ enum PReLUOperator: OperatorLowering {
         }
         if let slopes = perChannelSlopes(input: input, alpha: alpha, outputShape: shape) {
             lowered.epilogueSource = .prelu(input: input.index, alpha: slopes)
+            lowered.channelwiseMap = ChannelwiseMap(
+                input: input.index, output: output.index, inputWidth: 4, outputWidth: 4, channels: slopes.count
+            ) { x, y, rows in
+                let plan = BroadcastPlan(
+                    lhsShape: [rows, slopes.count], rhsShape: [slopes.count], outputShape: [rows, slopes.count])
+                slopes.withUnsafeBufferPointer { a in
+                    guard let a = a.baseAddress else { return }
+                    PReLU.run(
+                        input: x.assumingMemoryBound(to: Float.self), alpha: a,
+                        output: y.assumingMemoryBound(to: Float.self), plan: plan, pool: .serial)
+                }
+            }
         }
         return lowered
     }

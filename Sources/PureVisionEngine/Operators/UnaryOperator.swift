@@ -38,6 +38,23 @@ enum UnaryOperator: OperatorLowering {
             if reference { return { Reference.unary(operation, input: x, output: y, count: count) } }
             return { Unary.run(operation, input: x, output: y, count: count, pool: pool) }
         }
+        // Operations computed exactly (one rounding at most), so an element's result cannot depend on whether it
+        // falls in a vector body or a scalar tail: chains of them may run as lookup tables.
+        let exact: Bool
+        switch operation {
+        case .relu, .relu6, .reluMinus1To1, .neg, .leakyRelu: exact = true
+        default: exact = false
+        }
+        if exact, !input.isConstant, let channels = input.shape.last, channels > 0 {
+            lowered.channelwiseMap = ChannelwiseMap(
+                input: input.index, output: output.index, inputWidth: 4, outputWidth: 4, channels: channels
+            ) { x, y, rows in
+                Unary.run(
+                    operation, input: x.assumingMemoryBound(to: Float.self),
+                    output: y.assumingMemoryBound(to: Float.self),
+                    count: rows * channels, pool: .serial)
+            }
+        }
         if !input.isConstant {
             switch operation {
             case .relu: lowered.epilogueSource = .clamp(input: input.index, .relu)

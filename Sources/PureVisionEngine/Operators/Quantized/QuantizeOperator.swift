@@ -18,7 +18,7 @@ enum QuantizeOperator: OperatorLowering {
         let ctx = context
         switch input.elementType {
         case .float32:
-            return context.lowered(reading: [input]) { binder in
+            var lowered = context.lowered(reading: [input]) { binder in
                 let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Float.self))
                 let y = binder.raw(output.index)
                 if type == .uint8 {
@@ -30,6 +30,23 @@ enum QuantizeOperator: OperatorLowering {
                 let y8 = y.assumingMemoryBound(to: Int8.self)
                 return { Quantized.quantize(input: x, output: y8, count: count, scale: outScale, zeroPoint: outZero) }
             }
+            if !input.isConstant, let channels = input.shape.last, channels > 0 {
+                lowered.channelwiseMap = ChannelwiseMap(
+                    input: input.index, output: output.index, inputWidth: 4, outputWidth: 1, channels: channels
+                ) { x, y, rows in
+                    let x = x.assumingMemoryBound(to: Float.self)
+                    if type == .uint8 {
+                        Quantized.quantize(
+                            input: x, output: y.assumingMemoryBound(to: UInt8.self), count: rows * channels,
+                            scale: outScale, zeroPoint: outZero)
+                    } else {
+                        Quantized.quantize(
+                            input: x, output: y.assumingMemoryBound(to: Int8.self), count: rows * channels,
+                            scale: outScale, zeroPoint: outZero)
+                    }
+                }
+            }
+            return lowered
         case .int8, .uint8:
             let (inScale, inZero) = try context.quantization(input, "input")
             let multiplier = QuantizedMultiplier(Double(inScale) / Double(outScale))
