@@ -48,8 +48,9 @@ public final class QuantizedPairTable: @unchecked Sendable {
                 plan: BroadcastPlan(lhsShape: [pairs], rhsShape: [pairs], outputShape: [pairs]),
                 parameters: parameters, subtract: subtract)
         }
-        // Chunks of at least 16 Ki elements per thread.
-        taskCount = max(1, min(threadCount, tableEnd / (1 << 14)))
+        // Chunks of at least 16 Ki elements, several per thread so that a late or descheduled thread's share is
+        // taken over by the others.
+        taskCount = max(1, min(threadCount <= 1 ? 1 : threadCount * ThreadPool.chunksPerThread, tableEnd / (1 << 14)))
     }
 
     deinit { table.deallocate() }
