@@ -14,7 +14,28 @@ import Testing
 /// say which threads are the runner's.
 @Suite struct TaskRunnerThreadTests {
     typealias Frame = TaskRunnerTests.Frame
-    typealias Recorder = TaskRunnerTests.Recorder
+
+    /// Live-stream events in delivery order, read while the runner still delivers: the count is taken under the lock
+    /// (an array copied out of the lock and counted while the handler appends is a race to the thread sanitizer).
+    final class Recorder: @unchecked Sendable {
+        private let lock = NSLock()
+        private var storage: [LiveStreamEvent<Int>] = []
+        func append(_ event: LiveStreamEvent<Int>) {
+            lock.lock()
+            storage.append(event)
+            lock.unlock()
+        }
+        var events: [LiveStreamEvent<Int>] {
+            lock.lock()
+            defer { lock.unlock() }
+            return storage
+        }
+        var count: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return storage.count
+        }
+    }
 
     static func frame(delayMicroseconds: UInt32 = 0) -> Frame {
         Frame(image: TaskRunnerTests.image, delayMicroseconds: delayMicroseconds)
@@ -111,8 +132,8 @@ import Testing
             for t in 0..<10 { try runner.submit(Self.frame(delayMicroseconds: 20_000), timestampInMilliseconds: t) }
         }
         // The runner is gone; the first frame is still being processed, the last one waits.
-        #expect(recorder.events.count < 10)
-        #expect(Self.waitUntil { recorder.events.count == 10 }, "the released runner lost frames")
+        #expect(recorder.count < 10)
+        #expect(Self.waitUntil { recorder.count == 10 }, "the released runner lost frames")
         let events = recorder.events
         #expect(events.map(\.timestampInMilliseconds) == Array(0..<10))
         if case .result = events.last {} else { Issue.record("the newest frame was dropped") }
@@ -163,7 +184,7 @@ import Testing
             Issue.record("close() in the handler deadlocked")
             return
         }
-        #expect(Self.waitUntil { recorder.events.count == 3 })
+        #expect(Self.waitUntil { recorder.count == 3 })
         #expect(recorder.events.map(\.timestampInMilliseconds) == [0, 1, 2])
         #expect(throws: VisionTaskError.closed) { try runner.submit(Self.frame(), timestampInMilliseconds: 3) }
         runner.close()
