@@ -52,8 +52,8 @@ public struct FaceAnalyzerOptions: Sendable {
     public var isTrackingEnabled: Bool
     /// How the analyzer is fed. Default `.image`.
     public var runningMode: RunningMode
-    /// Receives every live-stream frame's outcome, on a serial queue, in timestamp order. Required in
-    /// `.liveStream` mode and not allowed in the others.
+    /// Receives every live-stream frame's outcome, one at a time on the task's own delivery thread, in timestamp
+    /// order. Required in `.liveStream` mode and not allowed in the others.
     public var resultHandler: (@Sendable (LiveStreamEvent<[Face]>) -> Void)?
 
     /// The short-range detector's file name in `modelDirectory`.

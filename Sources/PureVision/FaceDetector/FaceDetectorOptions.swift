@@ -8,8 +8,8 @@ public struct FaceDetectorOptions: Sendable {
     public var minDetectionConfidence: Float
     /// Detections overlapping a better one by more than this IoU are merged into it. In [0, 1]; default 0.3.
     public var minSuppressionThreshold: Float
-    /// Receives every live-stream frame's outcome, on a serial queue, in timestamp order. Required in
-    /// `.liveStream` mode and not allowed in the others.
+    /// Receives every live-stream frame's outcome, one at a time on the task's own delivery thread, in timestamp
+    /// order. Required in `.liveStream` mode and not allowed in the others.
     public var resultHandler: (@Sendable (LiveStreamEvent<FaceDetectorResult>) -> Void)?
 
     /// Creates options.

@@ -21,8 +21,8 @@ public struct ImageClassifierOptions: Sendable {
     /// These category names are dropped; unknown names are ignored. Exclusive with `categoryAllowlist`; needs a
     /// model with labels.
     public var categoryDenylist: [String]
-    /// Receives every live-stream frame's outcome, on a serial queue, in timestamp order. Required in
-    /// `.liveStream` mode and not allowed in the others.
+    /// Receives every live-stream frame's outcome, one at a time on the task's own delivery thread, in timestamp
+    /// order. Required in `.liveStream` mode and not allowed in the others.
     public var resultHandler: (@Sendable (LiveStreamEvent<ImageClassifierResult>) -> Void)?
     /// The input normalization `(pixel − mean) / std` for a model whose metadata has none. Required for an int8-input
     /// model without metadata (e.g. `efficientnet_lite0_int8.tflite`: mean 127, std 128); a float model without

@@ -10,8 +10,8 @@ public struct ImageEmbedderOptions: Sendable {
     /// Return each embedding as int8 (`round(v · 128)` clamped to −128…127, after the optional normalization)
     /// instead of float. Default false.
     public var quantize: Bool
-    /// Receives every live-stream frame's outcome, on a serial queue, in timestamp order. Required in
-    /// `.liveStream` mode and not allowed in the others.
+    /// Receives every live-stream frame's outcome, one at a time on the task's own delivery thread, in timestamp
+    /// order. Required in `.liveStream` mode and not allowed in the others.
     public var resultHandler: (@Sendable (LiveStreamEvent<ImageEmbedderResult>) -> Void)?
 
     /// Creates options.

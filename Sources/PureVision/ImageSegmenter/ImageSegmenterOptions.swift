@@ -10,8 +10,8 @@ public struct ImageSegmenterOptions: Sendable {
     public var outputCategoryMask: Bool
     /// Whether the result has one confidence mask per class. Default true.
     public var outputConfidenceMasks: Bool
-    /// Receives every live-stream frame's outcome, on a serial queue, in timestamp order. Required in
-    /// `.liveStream` mode and not allowed in the others.
+    /// Receives every live-stream frame's outcome, one at a time on the task's own delivery thread, in timestamp
+    /// order. Required in `.liveStream` mode and not allowed in the others.
     public var resultHandler: (@Sendable (LiveStreamEvent<ImageSegmenterResult>) -> Void)?
 
     /// Creates options.

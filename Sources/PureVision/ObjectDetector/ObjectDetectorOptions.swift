@@ -17,8 +17,8 @@ public struct ObjectDetectorOptions: Sendable {
     /// These category names never compete for a box's score; unknown names are ignored. Exclusive with
     /// `categoryAllowlist`; needs a model with labels.
     public var categoryDenylist: [String]
-    /// Receives every live-stream frame's outcome, on a serial queue, in timestamp order. Required in
-    /// `.liveStream` mode and not allowed in the others.
+    /// Receives every live-stream frame's outcome, one at a time on the task's own delivery thread, in timestamp
+    /// order. Required in `.liveStream` mode and not allowed in the others.
     public var resultHandler: (@Sendable (LiveStreamEvent<ObjectDetectorResult>) -> Void)?
 
     /// Creates options.

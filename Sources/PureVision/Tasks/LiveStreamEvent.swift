@@ -1,6 +1,6 @@
 import PureVisionImage
 
-/// What a live-stream task reports for each frame it accepted, in timestamp order on its result queue.
+/// What a live-stream task reports for each frame it accepted, in timestamp order on its delivery thread.
 public enum LiveStreamEvent<Result: Sendable>: Sendable {
     /// The frame was processed.
     case result(Result, image: PixelImage, timestampInMilliseconds: Int)

@@ -6,7 +6,7 @@ public enum RunningMode: String, Sendable, Hashable, CaseIterable {
     /// Tasks that track (hands) carry state from frame to frame.
     case video
     /// A live camera feed (`detectAsync(image:timestampInMilliseconds:)`): calls return at once, results arrive on
-    /// the result handler's serial queue, and frames that arrive while the task is busy may be dropped (reported).
+    /// the task's delivery thread, and frames that arrive while the task is busy may be dropped (reported).
     case liveStream
 }
 

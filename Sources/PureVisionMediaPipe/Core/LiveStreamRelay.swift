@@ -23,7 +23,7 @@ final class LiveStreamRelay<Task: AnyObject>: @unchecked Sendable {
     }
 
     /// Calls `deliver(task, delegate, result, timestamp, error)` for a processed or failed frame, on the native
-    /// task's serial result queue; nothing for a dropped frame or once the task or delegate is gone.
+    /// task's delivery thread; nothing for a dropped frame or once the task or delegate is gone.
     func relay<Native, Delegate>(
         _ event: LiveStreamEvent<Native>, to _: Delegate.Type,
         deliver: (Task, Delegate, Native?, Int, (any Error)?) -> Void

@@ -25,7 +25,7 @@ public final class FaceDetectorOptions: TaskOptions {
 /// Receives a live-stream `FaceDetector`'s results: MediaPipe's `FaceDetectorLiveStreamDelegate`
 /// (`MPPFaceDetectorLiveStreamDelegate`), without its `NSObjectProtocol` requirement so that it works on Linux.
 ///
-/// Called on the detector's private serial queue, in timestamp order, once per processed frame; a frame dropped
+/// Called on the detector's own delivery thread, in timestamp order, once per processed frame; a frame dropped
 /// because the detector was busy is not reported (as in MediaPipe).
 public protocol FaceDetectorLiveStreamDelegate: AnyObject {
     /// One frame's outcome: a result, or nil and the error.

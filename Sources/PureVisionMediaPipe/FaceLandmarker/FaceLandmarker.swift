@@ -28,7 +28,7 @@ public final class FaceLandmarkerOptions: TaskOptions {
 /// Receives a live-stream `FaceLandmarker`'s results: MediaPipe's `FaceLandmarkerLiveStreamDelegate`
 /// (`MPPFaceLandmarkerLiveStreamDelegate`), without its `NSObjectProtocol` requirement so that it works on Linux.
 ///
-/// Called on the landmarker's private serial queue, in timestamp order, once per processed frame; a frame dropped
+/// Called on the landmarker's own delivery thread, in timestamp order, once per processed frame; a frame dropped
 /// because the landmarker was busy is not reported (as in MediaPipe).
 public protocol FaceLandmarkerLiveStreamDelegate: AnyObject {
     /// One frame's outcome: a result, or nil and the error.

@@ -31,7 +31,7 @@ public final class GestureRecognizerOptions: TaskOptions {
 /// Receives a live-stream `GestureRecognizer`'s results: MediaPipe's `GestureRecognizerLiveStreamDelegate`
 /// (`MPPGestureRecognizerLiveStreamDelegate`), without its `NSObjectProtocol` requirement so that it works on Linux.
 ///
-/// Called on the recognizer's private serial queue, in timestamp order, once per processed frame; a frame dropped
+/// Called on the recognizer's own delivery thread, in timestamp order, once per processed frame; a frame dropped
 /// because the recognizer was busy is not reported (as in MediaPipe).
 public protocol GestureRecognizerLiveStreamDelegate: AnyObject {
     /// One frame's outcome: a result, or nil and the error.

@@ -24,7 +24,7 @@ public final class HandLandmarkerOptions: TaskOptions {
 /// Receives a live-stream `HandLandmarker`'s results: MediaPipe's `HandLandmarkerLiveStreamDelegate`
 /// (`MPPHandLandmarkerLiveStreamDelegate`), without its `NSObjectProtocol` requirement so that it works on Linux too.
 ///
-/// Called on the landmarker's private serial queue, in timestamp order, once per processed frame; a frame dropped
+/// Called on the landmarker's own delivery thread, in timestamp order, once per processed frame; a frame dropped
 /// because the landmarker was busy is not reported (as in MediaPipe).
 public protocol HandLandmarkerLiveStreamDelegate: AnyObject {
     /// One frame's outcome: a result, or nil and the error.

@@ -27,7 +27,7 @@ public final class ImageClassifierOptions: TaskOptions {
 /// Receives a live-stream `ImageClassifier`'s results: MediaPipe's `ImageClassifierLiveStreamDelegate`
 /// (`MPPImageClassifierLiveStreamDelegate`), without its `NSObjectProtocol` requirement so that it works on Linux.
 ///
-/// Called on the classifier's private serial queue, in timestamp order, once per processed frame; a frame dropped
+/// Called on the classifier's own delivery thread, in timestamp order, once per processed frame; a frame dropped
 /// because the classifier was busy is not reported (as in MediaPipe).
 public protocol ImageClassifierLiveStreamDelegate: AnyObject {
     /// One frame's outcome: a result, or nil and the error.

@@ -20,7 +20,7 @@ public final class ImageEmbedderOptions: TaskOptions {
 /// Receives a live-stream `ImageEmbedder`'s results: MediaPipe's `ImageEmbedderLiveStreamDelegate`
 /// (`MPPImageEmbedderLiveStreamDelegate`), without its `NSObjectProtocol` requirement so that it works on Linux.
 ///
-/// Called on the embedder's private serial queue, in timestamp order, once per processed frame; a frame dropped
+/// Called on the embedder's own delivery thread, in timestamp order, once per processed frame; a frame dropped
 /// because the embedder was busy is not reported (as in MediaPipe).
 public protocol ImageEmbedderLiveStreamDelegate: AnyObject {
     /// One frame's outcome: a result, or nil and the error.

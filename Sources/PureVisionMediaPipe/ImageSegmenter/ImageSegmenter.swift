@@ -23,7 +23,7 @@ public final class ImageSegmenterOptions: TaskOptions {
 /// header exports it to Swift under the name `ObjectDetectorLiveStreamDelegate`, a slip; this is the intended
 /// name), without its `NSObjectProtocol` requirement so that it works on Linux.
 ///
-/// Called on the segmenter's private serial queue, in timestamp order, once per processed frame; a frame dropped
+/// Called on the segmenter's own delivery thread, in timestamp order, once per processed frame; a frame dropped
 /// because the segmenter was busy is not reported (as in MediaPipe).
 public protocol ImageSegmenterLiveStreamDelegate: AnyObject {
     /// One frame's outcome: a result, or nil and the error.

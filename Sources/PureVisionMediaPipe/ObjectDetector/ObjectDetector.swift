@@ -27,7 +27,7 @@ public final class ObjectDetectorOptions: TaskOptions {
 /// Receives a live-stream `ObjectDetector`'s results: MediaPipe's `ObjectDetectorLiveStreamDelegate`
 /// (`MPPObjectDetectorLiveStreamDelegate`), without its `NSObjectProtocol` requirement so that it works on Linux.
 ///
-/// Called on the detector's private serial queue, in timestamp order, once per processed frame; a frame dropped
+/// Called on the detector's own delivery thread, in timestamp order, once per processed frame; a frame dropped
 /// because the detector was busy is not reported (as in MediaPipe).
 public protocol ObjectDetectorLiveStreamDelegate: AnyObject {
     /// One frame's outcome: a result, or nil and the error.

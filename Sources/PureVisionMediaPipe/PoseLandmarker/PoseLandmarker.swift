@@ -27,7 +27,7 @@ public final class PoseLandmarkerOptions: TaskOptions {
 /// Receives a live-stream `PoseLandmarker`'s results: MediaPipe's `PoseLandmarkerLiveStreamDelegate`
 /// (`MPPPoseLandmarkerLiveStreamDelegate`), without its `NSObjectProtocol` requirement so that it works on Linux.
 ///
-/// Called on the landmarker's private serial queue, in timestamp order, once per processed frame; a frame dropped
+/// Called on the landmarker's own delivery thread, in timestamp order, once per processed frame; a frame dropped
 /// because the landmarker was busy is not reported (as in MediaPipe).
 public protocol PoseLandmarkerLiveStreamDelegate: AnyObject {
     /// One frame's outcome: a result, or nil and the error.
