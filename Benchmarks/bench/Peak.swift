@@ -67,34 +67,32 @@ struct PeakRun {
 
     /// `for _ in 0..<rdi { 12 × vfmadd231ps ymm_i, ymm12, ymm13 }` on zeroed registers (no denormals, no NaNs).
     static func floatLoop() throws -> Loop {
-        var a = X86Assembler()
-        for i in 0..<14 { a.vxorps(YMM(i), YMM(i), YMM(i)) }
-        let top = a.makeLabel()
-        a.bind(top)
-        for i in 0..<12 { a.vfmadd231ps(YMM(i), YMM(12), YMM(13)) }
-        a.dec(.rdi)
-        a.jnz(top)
-        a.vzeroupper()
-        a.ret()
-        return Loop(
-            name: "float32_fma", unit: "GFLOP/s", operationsPerIteration: 12 * 8 * 2,
-            code: try ExecutableCode(a.finish()))
+        let code = try registerLoop { a in
+            for i in 0..<12 { a.vfmadd231ps(YMM(i), YMM(12), YMM(13)) }
+        }
+        return Loop(name: "float32_fma", unit: "GFLOP/s", operationsPerIteration: 12 * 8 * 2, code: code)
     }
 
     /// `for _ in 0..<rdi { 6 × (vpmaddwd ymm_{6+i}, ymm12, ymm13; vpaddd ymm_i, ymm_i, ymm_{6+i}) }`.
     static func integerLoop() throws -> Loop {
+        let code = try registerLoop { a in
+            for i in 0..<6 { a.vpmaddwd(YMM(6 + i), YMM(12), YMM(13)) }
+            for i in 0..<6 { a.vpaddd(YMM(i), YMM(i), YMM(6 + i)) }
+        }
+        return Loop(name: "int16_multiply_add", unit: "GOP/s", operationsPerIteration: 6 * 16 * 2, code: code)
+    }
+
+    /// `ymm0`…`ymm13` zeroed, then `body` repeated `rdi` times.
+    static func registerLoop(_ body: (inout X86Assembler) -> Void) throws -> ExecutableCode {
         var a = X86Assembler()
         for i in 0..<14 { a.vxorps(YMM(i), YMM(i), YMM(i)) }
         let top = a.makeLabel()
         a.bind(top)
-        for i in 0..<6 { a.vpmaddwd(YMM(6 + i), YMM(12), YMM(13)) }
-        for i in 0..<6 { a.vpaddd(YMM(i), YMM(i), YMM(6 + i)) }
+        body(&a)
         a.dec(.rdi)
         a.jnz(top)
         a.vzeroupper()
         a.ret()
-        return Loop(
-            name: "int16_multiply_add", unit: "GOP/s", operationsPerIteration: 6 * 16 * 2,
-            code: try ExecutableCode(a.finish()))
+        return try ExecutableCode(a.finish())
     }
 }

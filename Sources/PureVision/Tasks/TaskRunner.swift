@@ -188,11 +188,7 @@ package final class TaskRunner<Request: FrameRequest, Result: Sendable>: Sendabl
         func submit(_ request: Request, _ timestamp: Int) throws(VisionTaskError) {
             state.lock()
             defer { state.unlock() }
-            guard !isClosed else { throw .closed }
-            if let last = lastTimestamp, timestamp <= last {
-                throw .nonMonotonicTimestamp(previous: last, given: timestamp)
-            }
-            lastTimestamp = timestamp
+            try acceptLocked(timestamp)
             undelivered.append(timestamp)
             if isBusy {
                 if let replaced = waiting { record(.dropped(timestampInMilliseconds: replaced.timestamp)) }
@@ -262,6 +258,11 @@ package final class TaskRunner<Request: FrameRequest, Result: Sendable>: Sendabl
         private func accept(_ timestamp: Int) throws(VisionTaskError) {
             state.lock()
             defer { state.unlock() }
+            try acceptLocked(timestamp)
+        }
+
+        /// Takes `timestamp` as the latest one if the task is open and it is later than the last; `state` is locked.
+        private func acceptLocked(_ timestamp: Int) throws(VisionTaskError) {
             guard !isClosed else { throw .closed }
             if let last = lastTimestamp, timestamp <= last {
                 throw .nonMonotonicTimestamp(previous: last, given: timestamp)

@@ -15,27 +15,9 @@ import Testing
 @Suite struct TaskRunnerThreadTests {
     typealias Frame = TaskRunnerTests.Frame
 
-    /// Live-stream events in delivery order, read while the runner still delivers: the count is taken under the lock
+    /// Live-stream events in delivery order, read while the runner still delivers: its count is taken under its lock
     /// (an array copied out of the lock and counted while the handler appends is a race to the thread sanitizer).
-    final class Recorder: @unchecked Sendable {
-        private let lock = NSLock()
-        private var storage: [LiveStreamEvent<Int>] = []
-        func append(_ event: LiveStreamEvent<Int>) {
-            lock.lock()
-            storage.append(event)
-            lock.unlock()
-        }
-        var events: [LiveStreamEvent<Int>] {
-            lock.lock()
-            defer { lock.unlock() }
-            return storage
-        }
-        var count: Int {
-            lock.lock()
-            defer { lock.unlock() }
-            return storage.count
-        }
-    }
+    typealias Recorder = LiveStreamStressTests.EventLog<Int>
 
     static func frame(delayMicroseconds: UInt32 = 0) -> Frame {
         Frame(image: TaskRunnerTests.image, delayMicroseconds: delayMicroseconds)
@@ -107,7 +89,7 @@ import Testing
             // Still exactly two while frames run.
             #expect(Self.threads(label: "TRclose") == 2)
             runner.close()
-            #expect(recorder.events.map(\.timestampInMilliseconds) == Array(0..<20))
+            #expect(recorder.all.map(\.timestampInMilliseconds) == Array(0..<20))
             #expect(Self.waitUntil { Self.threads(label: "TRclose") == 0 }, "a thread outlived close()")
             withExtendedLifetime(runner) {}
         }
@@ -134,7 +116,7 @@ import Testing
         // The runner is gone; the first frame is still being processed, the last one waits.
         #expect(recorder.count < 10)
         #expect(Self.waitUntil { recorder.count == 10 }, "the released runner lost frames")
-        let events = recorder.events
+        let events = recorder.all
         #expect(events.map(\.timestampInMilliseconds) == Array(0..<10))
         if case .result = events.last {} else { Issue.record("the newest frame was dropped") }
         #if os(Linux)
@@ -185,7 +167,7 @@ import Testing
             return
         }
         #expect(Self.waitUntil { recorder.count == 3 })
-        #expect(recorder.events.map(\.timestampInMilliseconds) == [0, 1, 2])
+        #expect(recorder.all.map(\.timestampInMilliseconds) == [0, 1, 2])
         #expect(throws: VisionTaskError.closed) { try runner.submit(Self.frame(), timestampInMilliseconds: 3) }
         runner.close()
         #if os(Linux)
@@ -309,7 +291,7 @@ import Testing
         #expect(submitsReturn(50..<100), "submit waited for the handler")
         handlerGate.signal()
         runner.close()
-        let events = recorder.events
+        let events = recorder.all
         #expect(events.map(\.timestampInMilliseconds) == Array(0..<100))
         let answered = events.filter { if case .result = $0 { true } else { false } }.map(\.timestampInMilliseconds)
         #expect(answered.first == 0 && answered.dropFirst().first == 49 && answered.last == 99)
