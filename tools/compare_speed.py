@@ -19,7 +19,8 @@ With --peak, the bench also measures the machine's arithmetic peak per thread co
 int16 multiply-add loops in registers) before and after the models (the higher of the two counts), and a second
 table gives each model's operations (2 × the multiply-adds of its CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and
 TRANSPOSE_CONV, from the model's shapes) per second at the median latency, ours and XNNPACK's, as a share of that
-peak: the float peak for float models, the int16 one for models whose convolution weights are 8-bit.
+peak: the float peak for float models, the int16 one for models whose convolution weights are 8-bit. With --json
+as well, the rows (with "gop", "peak_gops" and the two shares) are printed once the second peak is measured.
 
 Run from the repository root:
     python3 tools/compare_speed.py [--bench .build/release/bench] [--runs 50] [--threads 1 2] [--interleave [--rounds K]]
@@ -119,6 +120,15 @@ def model_operations(model_path):
         else:  # TRANSPOSE_CONV: weights [O, KH, KW, I], each input value reaches KH·KW·O outputs
             multiply_adds += int(np.prod(shape(inputs[2]))) * weights[0] * weights[1] * weights[2]
     return 2 * multiply_adds / 1e9, quantized
+
+
+def add_peak_shares(rows, peaks):
+    """Gives each row its peak ("peak_gops") and ours and XNNPACK's GOP/s at the median latency as a share of it."""
+    for row in rows:
+        peak = peaks.get((row["peak_name"], row["threads"]))
+        row["peak_gops"] = peak
+        for side, ms in (("ours", row["ours_median_ms"]), ("xnnpack", row["litert_xnnpack_median_ms"])):
+            row[side + "_share_of_peak"] = None if ms is None or not peak else row["gop"] / (ms / 1e3) / peak
 
 
 def model_inputs(interp):
@@ -260,16 +270,20 @@ def main():
             }
             if args.peak:
                 gop, quantized = model_operations(path)
-                peak_name = "int16_multiply_add" if quantized else "float32_fma"
-                peak = peaks.get((peak_name, threads))
-                share = lambda ms: None if ms is None or not peak else gop / (ms / 1000.0) / peak  # noqa: E731
-                row.update({"gop": gop, "peak_name": peak_name, "peak_gops": peak,
-                            "ours_share_of_peak": share(mine), "xnnpack_share_of_peak": share(xnnpack[1])})
+                row.update({"gop": gop, "peak_name": "int16_multiply_add" if quantized else "float32_fma"})
             if threads == 1 and builtin is not None:
                 row.update({"litert_builtin_min_ms": builtin[0], "litert_builtin_median_ms": builtin[1],
                             "litert_builtin_p90_ms": builtin[2], "ratio_vs_builtin": _ratio(mine, builtin[1])})
             rows.append(row)
-            if args.json:
+            if args.json and not args.peak:
+                print(json.dumps(row), flush=True)
+
+    if args.peak:
+        for key, value in run_peak(args.bench, args.threads).items():
+            peaks[key] = max(value, peaks.get(key, 0.0))
+        add_peak_shares(rows, peaks)
+        if args.json:
+            for row in rows:
                 print(json.dumps(row), flush=True)
 
     if not args.json:
@@ -288,13 +302,6 @@ def main():
               + ("; interleaved per model" if args.interleave else "")
               + (f" in {args.rounds} alternating rounds" if args.rounds > 1 else ""))
         if args.peak:
-            for key, value in run_peak(args.bench, args.threads).items():
-                peaks[key] = max(value, peaks.get(key, 0.0))
-            for row in rows:
-                peak = peaks.get((row["peak_name"], row["threads"]))
-                row["peak_gops"] = peak
-                for side, ms in (("ours", row["ours_median_ms"]), ("xnnpack", row["litert_xnnpack_median_ms"])):
-                    row[side + "_share_of_peak"] = None if ms is None or not peak else row["gop"] / (ms / 1e3) / peak
             print()
             print(f"{'model':34s} {'thr':>3s} {'GOP':>6s} {'peak':>18s} {'ours GOP/s':>10s} {'share':>6s} "
                   f"{'XNNPACK GOP/s':>13s} {'share':>6s}")

@@ -18,9 +18,10 @@ public struct InterpreterOptions: Sendable, Hashable {
     public var memoryLimit: Int
     /// Whether an ADD of a residual, a PRELU or a clamping activation that alone consumes a convolution's output is
     /// computed by the convolution on each output block (one operator, no intermediate tensor) rather than as a
-    /// separate pass, and whether a VALID convolution applies a PAD of zero rows and columns in front of it as its
-    /// own padding instead of reading the PAD's output. Results are the same either way. Only in `.optimized` mode.
-    /// Default true.
+    /// separate pass; whether a VALID convolution applies a PAD of zero rows and columns in front of it as its own
+    /// padding instead of reading the PAD's output; and whether a DEQUANTIZE → channel-wise float operators →
+    /// QUANTIZE chain between 8-bit tensors runs as one table lookup per element. Results are the same either way.
+    /// Only in `.optimized` mode. Default true.
     public var fusesElementwiseEpilogues: Bool
     /// Whether the optimized kernels may generate machine code for their layer at load and run it: AVX2 + FMA code
     /// on Linux x86-64 machines that have both (`HostCPU.supportsGeneratedAVX2`); ignored elsewhere, where the Swift

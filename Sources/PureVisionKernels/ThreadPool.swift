@@ -81,12 +81,21 @@ public final class ThreadPool: Sendable {
         }
     }
 
+    /// How many tasks to cut work of `units` independent units into for `threads` threads: 1 for one thread, else
+    /// ``chunksPerThread`` per thread but no more than there are units (and at least 1).
+    public static func chunkCount(_ units: Int, threads: Int) -> Int {
+        threads <= 1 ? 1 : max(1, min(threads * chunksPerThread, units))
+    }
+
+    /// This pool, or ``serial`` when it has more threads than `slots`: for kernels whose scratch has one slot per
+    /// thread they were prepared for, indexed by ``ParallelThreadTaskBody``'s `thread`.
+    public func fitting(slots: Int) -> ThreadPool { threadCount <= slots ? self : .serial }
+
     /// Splits `0..<count` into contiguous chunks of at least `minimumChunk` items, at most
     /// ``chunksPerThread`` per thread, and calls `body.run(range:)` once per chunk, concurrently; allocates nothing.
     public func parallelRanges<Body: ParallelRangeBody>(_ count: Int, minimumChunk: Int = 1, _ body: Body) {
         if count <= 0 { return }
-        let chunks =
-            threadCount == 1 ? 1 : max(1, min(threadCount * Self.chunksPerThread, count / max(1, minimumChunk)))
+        let chunks = Self.chunkCount(count / max(1, minimumChunk), threads: threadCount)
         if chunks == 1 {
             body.run(range: 0..<count)
             return
@@ -170,8 +179,9 @@ private struct RangeSplit<Body: ParallelRangeBody>: ParallelTaskBody {
 
     func run(task: Int) {
         body.run(
-            range: ThreadPool.boundary(count, part: task, of: chunks)..<ThreadPool.boundary(
-                count, part: task + 1, of: chunks))
+            range: ThreadPool.boundary(
+                count, part: task, of: chunks)..<ThreadPool.boundary(
+                    count, part: task + 1, of: chunks))
     }
 }
 
@@ -310,8 +320,9 @@ private final class WorkerTeam: @unchecked Sendable {
         // the next.
         for thread in 0..<participants {
             ranges[thread].reset(
-                ThreadPool.boundary(count, part: thread, of: participants)..<ThreadPool.boundary(
-                    count, part: thread + 1, of: participants))
+                ThreadPool.boundary(
+                    count, part: thread, of: participants)..<ThreadPool.boundary(
+                        count, part: thread + 1, of: participants))
         }
         unfinished.store(count, ordering: .relaxed)
         #if canImport(Darwin)

@@ -196,7 +196,7 @@ public struct Conv2DKernel: Sendable {
         let m = g.batch * g.outputHeight * g.outputWidth
         let blockCount = (m + blockRows - 1) / blockRows
         // Scratch has a slot per thread the kernel was prepared for; a larger pool runs the blocks on the caller.
-        let parallelPool = pool.threadCount <= slotCount ? pool : ThreadPool.serial
+        let parallelPool = pool.fitting(slots: slotCount)
         packedFilter.withUnsafeBufferPointer { packedBuffer in
             bias.withUnsafeBufferPointer { biasBuffer in
                 guard let biasPointer = biasBuffer.baseAddress else { return }

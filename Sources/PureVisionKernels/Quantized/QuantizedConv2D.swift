@@ -173,7 +173,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         tile = generated == nil ? 4 : QuantizedGEMMCode.tileRows
         let pixels = geometry.batch * geometry.outputHeight * geometry.outputWidth
         slotCount = max(1, threadCount)
-        taskCount = max(1, min(slotCount == 1 ? 1 : slotCount * ThreadPool.chunksPerThread, (pixels + tile - 1) / tile))
+        taskCount = ThreadPool.chunkCount((pixels + tile - 1) / tile, threads: slotCount)
     }
 
     deinit {
@@ -193,8 +193,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     ) {
         let body = Tiles(
             kernel: self, input: input, output: output, scratch: scratch.assumingMemoryBound(to: Int16.self))
-        // Scratch has a slot per thread the kernel was made for; a larger pool runs the tiles on the caller.
-        (pool.threadCount <= slotCount ? pool : ThreadPool.serial).parallelTasks(taskCount, body)
+        pool.fitting(slots: slotCount).parallelTasks(taskCount, body)
     }
 
     /// Task `task` of a run: its share of the tiles, gathered in scratch slot `thread`.

@@ -75,7 +75,7 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         }
         slotCount = max(1, threadCount)
         let rows = geometry.batch * geometry.outputHeight
-        taskCount = max(1, min(slotCount == 1 ? 1 : slotCount * ThreadPool.chunksPerThread, rows))
+        taskCount = ThreadPool.chunkCount(rows, threads: slotCount)
         let perChannel = self.multipliers
         lanes = RequantizationLanes(
             multipliers: { perChannel[$0] }, rounding: { rounding.forChannel($0, of: outputs) }, channels: outputs,
@@ -131,8 +131,7 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, scratch: UnsafeMutableRawPointer,
         pool: ThreadPool
     ) {
-        // Scratch has a slot per thread the kernel was made for; a larger pool runs the rows on the caller.
-        (pool.threadCount <= slotCount ? pool : ThreadPool.serial).parallelTasks(
+        pool.fitting(slots: slotCount).parallelTasks(
             taskCount,
             Rows(kernel: self, input: input, output: output, scratch: scratch.assumingMemoryBound(to: Int16.self)))
     }

@@ -50,7 +50,7 @@ public final class QuantizedPairTable: @unchecked Sendable {
         }
         // Chunks of at least 16 Ki elements, several per thread so that a late or descheduled thread's share is
         // taken over by the others.
-        taskCount = max(1, min(threadCount <= 1 ? 1 : threadCount * ThreadPool.chunksPerThread, tableEnd / (1 << 14)))
+        taskCount = ThreadPool.chunkCount(tableEnd / (1 << 14), threads: threadCount)
     }
 
     deinit { table.deallocate() }
