@@ -54,6 +54,35 @@ struct FullyConnectedTests {
         }
     }
 
+    /// The generated code equals the reference in XNNPACK's arithmetic (bias first, one fused multiply-add per
+    /// input feature, in order) bit for bit.
+    @Test(.enabled(if: GeneratedCode.runs, GeneratedCode.skipComment), arguments: cases)
+    func generatedCodeMatchesXNNPACKReference(_ c: Case) {
+        var random = SplitMixSource(seed: UInt64(c.batch * 7_919 + c.inputSize * 13 + c.outputSize))
+        let input = random.floats(c.batch * c.inputSize)
+        let weights = random.floats(c.outputSize * c.inputSize)
+        let bias = c.hasBias ? random.floats(c.outputSize) : nil
+        var expected = [Float](repeating: .nan, count: c.batch * c.outputSize)
+        expected.withUnsafeMutableBufferPointer { out in
+            guard let pointer = out.baseAddress else { return }
+            Reference.fullyConnected(
+                batch: c.batch, inputSize: c.inputSize, outputSize: c.outputSize, input: input, weights: weights,
+                bias: bias, output: pointer, clamp: c.clamp, arithmetic: .xnnpack)
+        }
+        let kernel = FullyConnectedKernel(
+            batch: c.batch, inputSize: c.inputSize, outputSize: c.outputSize, weights: weights, bias: bias,
+            clamp: c.clamp, generatesMachineCode: true)
+        #expect(kernel.usesGeneratedCode)
+        for pool in testPools {
+            var actual = [Float](repeating: .nan, count: c.batch * c.outputSize)
+            actual.withUnsafeMutableBufferPointer { out in
+                guard let pointer = out.baseAddress else { return }
+                kernel.run(input: input, output: pointer, pool: pool)
+            }
+            #expect(actual.map(\.bitPattern) == expected.map(\.bitPattern), "\(c) threads=\(pool.threadCount)")
+        }
+    }
+
     /// `[[1, 2, 3], [−1, 0, 1]] · [[1, 0, −1], [2, 2, 2]]ᵀ + [0.5, 20]`, hand-computed, then ReLU.
     @Test(arguments: [false, true])
     func handCheckedLayer(optimized: Bool) {

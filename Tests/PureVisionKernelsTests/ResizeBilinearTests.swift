@@ -30,11 +30,19 @@ struct ResizeBilinearTests {
             channels: shape.channels, output: &expected, outputHeight: shape.outputHeight,
             outputWidth: shape.outputWidth, alignCorners: flags.alignCorners,
             halfPixelCenters: flags.halfPixelCenters)
+        var twin = [Float](repeating: .nan, count: count)
+        Reference.resizeBilinear(
+            input: input, batch: shape.batch, inputHeight: shape.inputHeight, inputWidth: shape.inputWidth,
+            channels: shape.channels, output: &twin, outputHeight: shape.outputHeight,
+            outputWidth: shape.outputWidth, alignCorners: flags.alignCorners,
+            halfPixelCenters: flags.halfPixelCenters, arithmetic: .xnnpack)
         ResizeBilinear.run(
             input: input, batch: shape.batch, inputHeight: shape.inputHeight, inputWidth: shape.inputWidth,
             channels: shape.channels, output: &actual, outputHeight: shape.outputHeight,
             outputWidth: shape.outputWidth, alignCorners: flags.alignCorners,
             halfPixelCenters: flags.halfPixelCenters, pool: ThreadPool(threadCount: 2))
+        // The kernel is the XNNPACK-arithmetic twin bit for bit, and within rounding of LiteRT's formula.
+        #expect(actual.map(\.bitPattern) == twin.map(\.bitPattern))
         expectClose(actual, expected, tolerance: 4e-6)
     }
 
@@ -62,10 +70,13 @@ struct ResizeBilinearTests {
     ])
     func referenceHandComputed(_ hand: HandCase) {
         let n = hand.outputSize
-        var output = [Float](repeating: .nan, count: n * n)
-        Reference.resizeBilinear(
-            input: [1, 2, 3, 4], batch: 1, inputHeight: 2, inputWidth: 2, channels: 1, output: &output,
-            outputHeight: n, outputWidth: n, alignCorners: hand.alignCorners, halfPixelCenters: hand.halfPixelCenters)
-        #expect(output == hand.expected)
+        for arithmetic in [Reference.Arithmetic.liteRT, .xnnpack] {
+            var output = [Float](repeating: .nan, count: n * n)
+            Reference.resizeBilinear(
+                input: [1, 2, 3, 4], batch: 1, inputHeight: 2, inputWidth: 2, channels: 1, output: &output,
+                outputHeight: n, outputWidth: n, alignCorners: hand.alignCorners,
+                halfPixelCenters: hand.halfPixelCenters, arithmetic: arithmetic)
+            #expect(output == hand.expected, "\(arithmetic)")
+        }
     }
 }

@@ -13,7 +13,8 @@
 /// load (``Conv2DGEMMCode``): the filter packed into 16-channel panels, the bias, clamp and the epilogue's clamp /
 /// PReLU / residual steps applied in registers before the only store, interior receptive fields of k×k and strided
 /// convolutions read from the input without im2col. When `outputChannels % 8 != 0`, the code stores each row's last
-/// vector in pieces, so it writes the output directly for any channel count.
+/// vector in pieces, so it writes the output directly for any channel count. Its sums follow XNNPACK's order and
+/// rounding (``Reference/Arithmetic/xnnpack``); the CBLAS path rounds differently in the last bits.
 public struct Conv2DKernel: Sendable {
     /// The geometry this kernel was prepared for.
     public let geometry: Conv2DGeometry

@@ -60,6 +60,9 @@ final class Conv2DFilterPanels: @unchecked Sendable {
 /// The code walks groups of panels small enough to stay in L2; inside a group, tiles of ``tileRows`` rows (12
 /// accumulators: 6 rows × 2 vectors, or 4 rows × 3 vectors for a 24-column panel) sweep the group's panels while those
 /// rows of `A` stay in L1. The leftover rows use their own tiles, generated at load as well.
+///
+/// Each output starts at its bias and takes one fused multiply-add per `k`, in order, with no split of `K`:
+/// XNNPACK's arithmetic (`Reference.conv2D(…, arithmetic: .xnnpack)` bit for bit), which is what MediaPipe runs.
 final class Conv2DGEMMCode: @unchecked Sendable {
     /// The most rows of `A` per full tile (6; 4 for a 24-column panel).
     static let tileRows = 6
@@ -424,10 +427,11 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         private mutating func emitTile(rows: Int, kind: PanelKind) {
             let vectors = kind.vectors
             let width = vectors * 8
+            // Every sum starts at the bias and takes the products in k order, one FMA each: XNNPACK's order.
             for i in 0..<rows {
                 for j in 0..<vectors {
                     let y = accumulator(i, j, vectors: vectors)
-                    asm.vxorps(y, y, y)
+                    asm.vmovups(y, Memory(.r12, index: .rbx, scale: 1, Int32(32 * j)))
                 }
             }
             asm.mov(.r14, .r9)
@@ -465,13 +469,6 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                     // On to the next run of K: the next input row of the receptive field.
                     asm.add(.r14, Int32(leftover * 4 + segments.jumpBytes))
                     if rows > 3 { asm.add(.r15, Int32(leftover * 4 + segments.jumpBytes)) }
-                }
-            }
-            // The bias is added to the finished sum, as LiteRT's kernels round it (not used as its starting value).
-            for i in 0..<rows {
-                for j in 0..<vectors {
-                    let y = accumulator(i, j, vectors: vectors)
-                    asm.vaddps(y, y, Memory(.r12, index: .rbx, scale: 1, Int32(32 * j)))
                 }
             }
             emitEpilogue(rows: rows, kind: kind)

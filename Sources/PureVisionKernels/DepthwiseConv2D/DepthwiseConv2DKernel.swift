@@ -8,7 +8,8 @@
 /// pool's threads. Needs no scratch.
 ///
 /// With `generatesMachineCode` on a CPU with AVX2 + FMA, a multiplier-1 convolution with at least 8 channels
-/// runs its rows (clamp fused) through AVX2 code generated at load (`DepthwiseConv2DMachineCode`) instead;
+/// runs its rows (clamp fused) through AVX2 code generated at load (`DepthwiseConv2DMachineCode`) instead, in
+/// XNNPACK's tap order and rounding (``Reference/Arithmetic/xnnpack``), where the Swift loop rounds as LiteRT does;
 /// the epilogue still runs in Swift. When that code sweeps rows (wide layers: each channel step goes over all rows
 /// of a range), the rows go one range per thread, and the epilogue follows once all of the range's rows are done.
 public struct DepthwiseConv2DKernel: Sendable {

@@ -21,15 +21,14 @@
 /// identity), a copy this type owns, as it owns a copy of the filter. Strides, dilations, channel count and each
 /// pixel's filter columns are immediates and displacements. Channels go in blocks of 8; when they do not come in
 /// eights, the last block starts at channel `channels − 8` and recomputes (to the same values) channels the block
-/// before it already stored. Each pixel's block of 8 channels starts from the bias and accumulates its taps in
-/// filter-row then filter-column order, each product rounded and then added (`vmulps` + `vaddps`, not a fused
-/// multiply-add: the rounding of LiteRT's builtin kernel and of the Swift and reference kernels, which this code
-/// matches bit for bit; on this class of CPU the multiply and the add go to different pipes, so it is no slower
-/// than an FMA where the loads are the bottleneck), then is clamped with `max(lower, ·)` then `min(upper, ·)` (a NaN
-/// sum stays NaN, as in ``ClampRange/apply(_:)``) and stored once. Inside a step, a runtime loop runs over the
-/// filter rows with the filter columns unrolled: each weight vector is loaded once for all pixels of the group that
-/// use it, and every pixel's input is the memory operand of its `vmulps`; with `pixels · blocks` accumulators (8 to
-/// 14) in flight the multiply and add pipes stay busy despite their latency.
+/// before it already stored. Each pixel's block of 8 channels starts from the bias and accumulates its taps filter
+/// column by filter column (each column's filter rows in a runtime loop), one fused multiply-add per tap: XNNPACK's
+/// order and rounding (its packed weights are column-major), which MediaPipe runs and which
+/// `Reference.depthwiseConv2D(…, arithmetic: .xnnpack)` reproduces bit for bit. The sum is then clamped with
+/// `max(lower, ·)` then `min(upper, ·)` (a NaN sum stays NaN, as in ``ClampRange/apply(_:)``) and stored once. Each
+/// weight vector is loaded once for all pixels of the group that use it, and every pixel's input is the memory
+/// operand of its FMA; with `pixels · blocks` accumulators (8 to 14) in flight the FMA pipes stay busy despite their
+/// latency.
 package struct DepthwiseConv2DMachineCode: Sendable {
     /// The code for one output row.
     private let code: ExecutableCode
@@ -470,8 +469,8 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         // ymm0 … ymm(pixels · blocks − 1) accumulate (pixel-major); the next `blocks` registers hold weights.
         func accumulator(_ p: Int, _ b: Int) -> YMM { YMM(p * blocks + b) }
         let firstWeight = pixels * blocks
-        // The last register holds each product before it is added.
-        let product = YMM(15)
+
+
         precondition(firstWeight + max(blocks, 2) <= 15, "DepthwiseConv2DMachineCode: too many registers")
         for p in 0..<pixels {
             for b in 0..<blocks {
@@ -480,43 +479,44 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         }
         let usedColumns = group.map(\.taps).filter { !$0.isEmpty }
         if let first = usedColumns.map(\.lowerBound).min(), let end = usedColumns.map(\.upperBound).max() {
-            let rowLoop = a.makeLabel()
-            let rowsDone = a.makeLabel()
-            if indexed {
-                a.lea(rowInput, Memory(input, index: channelOffset, scale: 1))
-            } else {
-                a.mov(rowInput, input)
-            }
-            if let table {
-                a.mov(rowWeights, Memory(table, RowEntry.weights))
-                a.add(rowWeights, channelOffset)
-                a.mov(rowsLeft, Memory(table, RowEntry.tapRows))
-            } else {
-                a.lea(rowWeights, Memory(weights, index: channelOffset, scale: 1))
-                a.mov(rowsLeft, tapRows)
-            }
-            a.test(rowsLeft, rowsLeft)
-            a.jz(rowsDone)
-            a.bind(rowLoop)
+            // Filter column outermost, then the filter rows: XNNPACK's tap order (its packed weights are
+            // column-major), one fused multiply-add per tap.
             for kx in first..<end {
                 let users = (0..<pixels).filter { group[$0].taps.contains(kx) }
                 guard !users.isEmpty else { continue }
+                let rowLoop = a.makeLabel()
+                let rowsDone = a.makeLabel()
+                if indexed {
+                    a.lea(rowInput, Memory(input, index: channelOffset, scale: 1))
+                } else {
+                    a.mov(rowInput, input)
+                }
+                if let table {
+                    a.mov(rowWeights, Memory(table, RowEntry.weights))
+                    a.add(rowWeights, channelOffset)
+                    a.mov(rowsLeft, Memory(table, RowEntry.tapRows))
+                } else {
+                    a.lea(rowWeights, Memory(weights, index: channelOffset, scale: 1))
+                    a.mov(rowsLeft, tapRows)
+                }
+                a.test(rowsLeft, rowsLeft)
+                a.jz(rowsDone)
+                a.bind(rowLoop)
                 for b in 0..<blocks {
                     let weight = YMM(firstWeight + b)
                     a.vmovups(weight, Memory(rowWeights, Int32(kx * layout.channels * 4) + offsets[b]))
                     for p in users {
-                        a.vmulps(
-                            product, weight,
+                        a.vfmadd231ps(
+                            accumulator(p, b), weight,
                             Memory(rowInput, Int32(group[p].inputOffset + kx * layout.tapStride) + offsets[b]))
-                        a.vaddps(accumulator(p, b), accumulator(p, b), product)
                     }
                 }
+                a.add(rowInput, Int32(layout.inputRowStride))
+                a.add(rowWeights, Int32(layout.weightRowStride))
+                a.dec(rowsLeft)
+                a.jnz(rowLoop)
+                a.bind(rowsDone)
             }
-            a.add(rowInput, Int32(layout.inputRowStride))
-            a.add(rowWeights, Int32(layout.weightRowStride))
-            a.dec(rowsLeft)
-            a.jnz(rowLoop)
-            a.bind(rowsDone)
         }
         // max(lower, acc) then min(upper, acc): the accumulator is the second operand, which vmaxps / vminps
         // return when either is NaN, so a NaN sum passes through as in ClampRange.apply.

@@ -1,7 +1,8 @@
 /// Optimized reductions over row-major float tensors.
 public enum Reduction {
-    /// Mean over `axes`; same contract and same results as
-    /// ``Reference/mean(input:inputShape:axes:output:)``.
+    /// Mean over `axes`; same contract as ``Reference/mean(input:inputShape:axes:output:arithmetic:)`` and the same
+    /// results as it with ``Reference/Arithmetic/xnnpack``: sums in the reference's order, then multiplied
+    /// by the float `1 / n`, which is XNNPACK's global average pooling.
     ///
     /// NHWC global average pooling (rank 4, `axes == [1, 2]`) runs a channel-innermost loop, split over channel
     /// blocks when there is enough work; every other reduction runs the reference's single row-major pass (same
@@ -75,12 +76,11 @@ public enum Reduction {
                     axis -= 1
                 }
             }
-            let divisor = Float(reducedCount)
-            for index in 0..<outputCount { output[index] /= divisor }
+            Reference.scaleSums(arithmetic: .xnnpack, output, count: outputCount, reducedCount: reducedCount)
         }
     }
 
-    /// One image's channels, in blocks: each block sums every pixel's channels into the output, then divides.
+    /// One image's channels, in blocks: each block sums every pixel's channels into the output, then scales them.
     private struct ChannelBlocks: ParallelRangeBody {
         let image: UnsafePointer<Float>
         let output: UnsafeMutablePointer<Float>
@@ -90,13 +90,12 @@ public enum Reduction {
         func run(range block: Range<Int>) {
             let blockOut = output + block.lowerBound
             let width = block.count
-            let count = Float(pixels)
             blockOut.update(repeating: 0, count: width)
             for pixel in 0..<pixels {
                 let source = image + pixel * channels + block.lowerBound
                 for c in 0..<width { blockOut[c] += source[c] }
             }
-            for c in 0..<width { blockOut[c] /= count }
+            Reference.scaleSums(arithmetic: .xnnpack, blockOut, count: width, reducedCount: pixels)
         }
     }
 }

@@ -9,10 +9,12 @@ extension Reference {
     ///   - filter: OHWI, `[outputChannels, kernelHeight, kernelWidth, inputChannels]`.
     ///   - bias: `[outputChannels]`, or `nil` for zero.
     ///   - output: `[batch, outputHeight, outputWidth, outputChannels]`.
+    ///   - arithmetic: the rounding (see ``Arithmetic``); both start from the bias and go in
+    ///     `(ky, kx, i)` order.
     public static func conv2D(
         geometry g: Conv2DGeometry,
         input: UnsafePointer<Float>, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-        output: UnsafeMutablePointer<Float>, clamp: ClampRange
+        output: UnsafeMutablePointer<Float>, clamp: ClampRange, arithmetic: Arithmetic = .liteRT
     ) {
         precondition(g.isValid, "conv2D: invalid geometry \(g)")
         for b in 0..<g.batch {
@@ -29,7 +31,12 @@ extension Reference {
                                 let inputIndex = ((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels
                                 let filterIndex = ((o * g.kernelHeight + ky) * g.kernelWidth + kx) * g.inputChannels
                                 for i in 0..<g.inputChannels {
-                                    sum += input[inputIndex + i] * filter[filterIndex + i]
+                                    let (x, w) = (input[inputIndex + i], filter[filterIndex + i])
+                                    if arithmetic == .xnnpack {
+                                        sum = sum.addingProduct(x, w)
+                                    } else {
+                                        sum += x * w
+                                    }
                                 }
                             }
                         }

@@ -1,15 +1,18 @@
 extension Reference {
     /// Mean over `axes` of a row-major tensor, as one pass over the input in row-major order: every input element
-    /// is added (in float) to the output element it reduces into, then each output is divided by the number of
-    /// elements reduced into it, as TFLite's reference MEAN does.
+    /// is added (in float) to the output element it reduces into, then each output is scaled by the number `n` of
+    /// elements reduced into it: divided by `n`, as TFLite's reference MEAN does, or multiplied by the float
+    /// `1 / n`, as XNNPACK does (`scaling`).
     ///
     /// - Parameters:
     ///   - input: `inputShape` elements, row-major. Rank ≤ 6, every dimension ≥ 0.
     ///   - axes: Dimensions to reduce: sorted, unique, each in `0 ..< inputShape.count` (empty copies the input).
     ///   - output: The input shape with the reduced dimensions removed (keeping them as size 1 does not change the
-    ///     memory). An empty reduction yields `0 / 0 = NaN`, as in TensorFlow.
+    ///     memory). An empty reduction yields `0 / 0 = NaN`, as in TensorFlow (`0 · ∞` with the reciprocal).
+    ///   - arithmetic: how the sums become means (see ``Arithmetic``).
     public static func mean(
-        input: UnsafePointer<Float>, inputShape: [Int], axes: [Int], output: UnsafeMutablePointer<Float>
+        input: UnsafePointer<Float>, inputShape: [Int], axes: [Int], output: UnsafeMutablePointer<Float>,
+        arithmetic: Arithmetic = .liteRT
     ) {
         let rank = inputShape.count
         precondition(inputShape.allSatisfy { $0 >= 0 }, "mean: negative dimension in \(inputShape)")
@@ -41,6 +44,22 @@ extension Reference {
                 axis -= 1
             }
         }
-        for index in 0..<outputCount { output[index] /= Float(reducedCount) }
+        scaleSums(arithmetic: arithmetic, output, count: outputCount, reducedCount: reducedCount)
+    }
+
+    /// Turns `count` sums of `reducedCount` elements each at `values` into means, in place: `sum / n` (LiteRT) or
+    /// `sum · (1 / n)` with the reciprocal rounded to float first (XNNPACK).
+    @inlinable
+    public static func scaleSums(
+        arithmetic: Arithmetic, _ values: UnsafeMutablePointer<Float>, count: Int, reducedCount: Int
+    ) {
+        switch arithmetic {
+        case .liteRT:
+            let divisor = Float(reducedCount)
+            for index in 0..<count { values[index] /= divisor }
+        case .xnnpack:
+            let reciprocal = 1 / Float(reducedCount)
+            for index in 0..<count { values[index] *= reciprocal }
+        }
     }
 }

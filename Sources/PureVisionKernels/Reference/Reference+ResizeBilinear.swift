@@ -1,9 +1,11 @@
 extension Reference {
-    /// Scalar twin of `ResizeBilinear.run`, following TFLite's reference kernel formula exactly (see there).
+    /// Scalar twin of `ResizeBilinear.run` with `arithmetic: .xnnpack` (its coordinates and interpolation, see
+    /// there); with `.liteRT`, TFLite's reference kernel: `lower = max(⌊s⌋, 0)`, `upper = min(⌈s⌉, in − 1)` from
+    /// `s = (o + 0.5) · scale − 0.5` (half-pixel) or `o · scale`, and the four corners weighted and summed.
     public static func resizeBilinear(
         input: UnsafePointer<Float>, batch: Int, inputHeight: Int, inputWidth: Int, channels: Int,
         output: UnsafeMutablePointer<Float>, outputHeight: Int, outputWidth: Int, alignCorners: Bool,
-        halfPixelCenters: Bool
+        halfPixelCenters: Bool, arithmetic: Arithmetic = .liteRT
     ) {
         let heightScale = ResizeBilinear.scale(
             input: inputHeight, output: outputHeight, alignCorners: alignCorners)
@@ -18,6 +20,21 @@ extension Reference {
                     for c in 0..<channels {
                         func at(_ row: Int, _ column: Int) -> Float {
                             input[((b * inputHeight + row) * inputWidth + column) * channels + c]
+                        }
+                        if arithmetic == .xnnpack {
+                            let rows = ResizeBilinear.Axis(
+                                input: inputHeight, output: outputHeight, alignCorners: alignCorners,
+                                halfPixelCenters: halfPixelCenters)
+                            let columns = ResizeBilinear.Axis(
+                                input: inputWidth, output: outputWidth, alignCorners: alignCorners,
+                                halfPixelCenters: halfPixelCenters)
+                            let (top, bottom, alphaY) = rows.source(y)
+                            let (left, right, alphaX) = columns.source(x)
+                            output[((b * outputHeight + y) * outputWidth + x) * channels + c] =
+                                ResizeBilinear.interpolate(
+                                    at(top, left), at(top, right), at(bottom, left), at(bottom, right),
+                                    alphaX: alphaX, alphaY: alphaY)
+                            continue
                         }
                         let dy = inY - Float(y0)
                         let dx = inX - Float(x0)
