@@ -1,8 +1,9 @@
 /// Optimized reductions over row-major float tensors.
 public enum Reduction {
     /// Mean over `axes`; same contract as ``Reference/mean(input:inputShape:axes:output:arithmetic:)`` and the same
-    /// results as it with ``Reference/Arithmetic/xnnpack``: sums in the reference's order, then multiplied
-    /// by the float `1 / n`, which is XNNPACK's global average pooling.
+    /// results as it with ``Reference/Arithmetic/xnnpack``: NHWC global average pooling sums each channel in
+    /// XNNPACK's order (``Reference/globalAveragePoolingSum(_:stride:rows:)``), other reductions in the reference's
+    /// row-major order, then every sum is multiplied by the float `1 / n`.
     ///
     /// NHWC global average pooling (rank 4, `axes == [1, 2]`) runs a channel-innermost loop, split over channel
     /// blocks when there is enough work; every other reduction runs the reference's single row-major pass (same
@@ -80,7 +81,7 @@ public enum Reduction {
         }
     }
 
-    /// One image's channels, in blocks: each block sums every pixel's channels into the output, then scales them.
+    /// One image's channels, in blocks: each channel summed in XNNPACK's global average pooling order, then scaled.
     private struct ChannelBlocks: ParallelRangeBody {
         let image: UnsafePointer<Float>
         let output: UnsafeMutablePointer<Float>
@@ -90,10 +91,9 @@ public enum Reduction {
         func run(range block: Range<Int>) {
             let blockOut = output + block.lowerBound
             let width = block.count
-            blockOut.update(repeating: 0, count: width)
-            for pixel in 0..<pixels {
-                let source = image + pixel * channels + block.lowerBound
-                for c in 0..<width { blockOut[c] += source[c] }
+            for c in 0..<width {
+                blockOut[c] = Reference.globalAveragePoolingSum(
+                    image + block.lowerBound + c, stride: channels, rows: pixels)
             }
             Reference.scaleSums(arithmetic: .xnnpack, blockOut, count: width, reducedCount: pixels)
         }

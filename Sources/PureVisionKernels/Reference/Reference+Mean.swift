@@ -15,6 +15,19 @@ extension Reference {
         arithmetic: Arithmetic = .liteRT
     ) {
         let rank = inputShape.count
+        if arithmetic == .xnnpack, rank == 4, axes == [1, 2], inputShape.allSatisfy({ $0 > 0 }) {
+            // XNNPACK runs this as global average pooling, each channel over its `H · W` pixels.
+            let pixels = inputShape[1] * inputShape[2]
+            let channels = inputShape[3]
+            for b in 0..<inputShape[0] {
+                for c in 0..<channels {
+                    output[b * channels + c] = globalAveragePoolingSum(
+                        input + b * pixels * channels + c, stride: channels, rows: pixels)
+                }
+            }
+            scaleSums(arithmetic: .xnnpack, output, count: inputShape[0] * channels, reducedCount: pixels)
+            return
+        }
         precondition(inputShape.allSatisfy { $0 >= 0 }, "mean: negative dimension in \(inputShape)")
         precondition(zip(axes, axes.dropFirst()).allSatisfy { $0 < $1 } && axes.allSatisfy { $0 >= 0 && $0 < rank },
                      "mean: axes \(axes) must be sorted, unique and within rank \(rank)")
@@ -45,6 +58,23 @@ extension Reference {
             }
         }
         scaleSums(arithmetic: arithmetic, output, count: outputCount, reducedCount: reducedCount)
+    }
+
+    /// The sum of `rows` values `stride` apart in XNNPACK's global average pooling order: 7 rows per pass, a missing
+    /// row read as 0; the first pass adds `(r0 + r1) + r6` and `(r2 + r3) + (r4 + r5)`, every later pass
+    /// `(r0 + r1) + (r2 + r3)` and `(r4 + r5) + (r6 + previous)`, then those two.
+    @inlinable
+    public static func globalAveragePoolingSum(_ values: UnsafePointer<Float>, stride: Int, rows: Int) -> Float {
+        @inline(__always) func row(_ start: Int, _ r: Int) -> Float { start + r < rows ? values[(start + r) * stride] : 0 }
+        var sum = ((row(0, 0) + row(0, 1)) + row(0, 6)) + ((row(0, 2) + row(0, 3)) + (row(0, 4) + row(0, 5)))
+        var start = 7
+        while start < rows {
+            sum =
+                ((row(start, 0) + row(start, 1)) + (row(start, 2) + row(start, 3)))
+                + ((row(start, 4) + row(start, 5)) + (row(start, 6) + sum))
+            start += 7
+        }
+        return sum
     }
 
     /// Turns `count` sums of `reducedCount` elements each at `values` into means, in place: `sum / n` (LiteRT) or

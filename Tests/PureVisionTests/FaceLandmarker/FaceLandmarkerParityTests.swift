@@ -130,7 +130,9 @@ import Testing
         print("FaceLandmarker image mode: \(runs.count) runs, \(all)")
         #expect(faceCount >= 50)
         #expect(all.landmark <= 1e-4)
-        #expect(all.blendshape <= 5e-3)
+        // Measured in MediaPipe's arithmetic: landmarks 0, blendshapes 7.1e-6 (the blendshape model's SQRT, MEAN over
+        // channels and RSQRT round differently); with the Swift kernels blendshapes reach 1.8e-3.
+        #expect(all.blendshape <= (MediaPipeArithmetic.isReproduced ? 1e-3 : 5e-3))
         #expect(all.rotation <= 1e-3)
         #expect(all.translation <= 0.05)
     }
@@ -211,8 +213,9 @@ import Testing
         print(
             "FaceLandmarker video numFaces \(numFaces): \(frames.count) frames, detections "
                 + "\(landmarker.faceDetectionCount), \(all)")
-        #expect(all.landmark <= 1e-3)
-        #expect(all.blendshape <= 2e-2)
+        // Measured in MediaPipe's arithmetic: landmarks 0, blendshapes 4.7e-6 on every frame.
+        #expect(all.landmark <= (MediaPipeArithmetic.isReproduced ? 1e-4 : 1e-3))
+        #expect(all.blendshape <= (MediaPipeArithmetic.isReproduced ? 1e-3 : 2e-2))
         #expect(all.rotation <= 1e-3)
         #expect(all.translation <= 0.05)
     }

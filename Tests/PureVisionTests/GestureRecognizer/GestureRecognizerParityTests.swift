@@ -303,8 +303,15 @@ import Testing
                 #expect(result.timestampInMilliseconds == timestamp)
                 differences.add(result, Self.result(frame), context: "video \(group.testDescription) \(name)")
             }
+            // In MediaPipe's arithmetic the tracked landmarks equal MediaPipe's on every frame, so the scores are held
+            // to the 1e-4 (measured 4.8e-7); with the Swift kernels tracking drift allows 1e-2.
             #expect(
-                differences.maxGestureScore <= 1e-2, "video \(group.testDescription): \(differences.maxGestureScore)")
+                differences.maxGestureScore <= (MediaPipeArithmetic.isReproduced ? 1e-4 : 1e-2),
+                "video \(group.testDescription): \(differences.maxGestureScore)")
+            #expect(
+                differences.maxLandmark <= HandLandmarkerParityTests.VideoBounds.landmark
+                    || !MediaPipeArithmetic.isReproduced,
+                "video \(group.testDescription): landmark error \(differences.maxLandmark)")
             #expect(differences.maxLandmark <= 0.02 && differences.meanLandmark <= 0.005)
             #expect(differences.maxWorld <= 0.01 && differences.maxHandedness <= 0.03)
             // Tracking as the hand landmarker's: one hand on screen, so with numHands 1 palm detection runs once.

@@ -75,12 +75,11 @@ import Testing
         }
     }
 
-    /// Every IMAGE-mode golden run, one landmarker per option set. x / y, world landmarks and masks are held to the
-    /// issue's bounds (measured: x / y 3.7e-4, world 5.9e-4 m, mask mean 3.7e-5). z and visibility / presence reach
-    /// 2.0e-3 and 1.6e-3 on 3 and 1 of the 50 poses (the issue asks 1e-3): the engine's landmark-model outputs
-    /// differ from LiteRT/XNNPACK's by up to 1.5e-3 (raw) on the same crop — LiteRT's own builtin kernels differ
-    /// from XNNPACK by 2.8e-3 — and a region that moves by ~1e-6 with the detector's outputs changes the crop's
-    /// 1/32-px rounding. They are held to 2× the measured worst case, 4e-3.
+    /// Every IMAGE-mode golden run, one landmarker per option set, held to the issue's bounds. In MediaPipe's
+    /// arithmetic (``MediaPipeArithmetic``) every landmark, world landmark, visibility and presence equals
+    /// MediaPipe's (measured 0 on the 50 poses; masks mean 9.9e-6, the float16 storage of the golden masks). With the
+    /// Swift kernels z and visibility / presence reach 2.0e-3 and 1.6e-3 (a region that moves by ~1e-6 changes the
+    /// crop's 1/32-px rounding), so they are held to 4e-3 there.
     @Test func imageModeMatchesMediaPipe() throws {
         let runs = try Self.json("pose_image.json")["results"] as? [[String: Any]] ?? []
         #expect(runs.count >= 50)
@@ -147,7 +146,8 @@ import Testing
         }
         print("PoseLandmarker image mode: \(runs.count) runs, \(masksCompared) stored masks; \(all)")
         #expect(masksCompared >= 6)
-        all.expect(landmarks: 1e-3, depthAndScores: 4e-3, world: 1e-3, "image mode")
+        all.expect(
+            landmarks: 1e-3, depthAndScores: MediaPipeArithmetic.isReproduced ? 1e-3 : 4e-3, world: 1e-3, "image mode")
         #expect(all.maskMean <= 1e-3, "mask mean error \(all.maskMean)")
     }
 
@@ -210,10 +210,10 @@ import Testing
     }
 
     /// VIDEO mode left to itself: the same pose count on every frame and detection on exactly MediaPipe's frames.
-    /// The values drift from MediaPipe's once tracking feeds each frame's landmarks into the next frame's region:
-    /// the engine's inference differs from LiteRT/XNNPACK's by ~1e-5, and the region's 1/32-px crop rounding and
-    /// the heatmap refinement's window choice amplify that from frame to frame (measured up to ~8e-2 after four
-    /// tracked frames). The first frame, before any tracking, is held to the issue's 2e-3; the drift is printed.
+    /// In MediaPipe's arithmetic every frame is held to the issue's 2e-3 (measured 0: tracking, heatmap refinement
+    /// and smoothing follow MediaPipe's frames exactly). With the Swift kernels the values drift once tracking feeds
+    /// each frame's landmarks into the next frame's region (the 1/32-px crop rounding amplifies last-bit
+    /// differences, up to ~8e-2 after four tracked frames), so only the first frame is held there.
     @Test(arguments: [("single", 1), ("pair", 2), ("pair", 1)])
     func videoModeRunsLikeMediaPipe(sequence: String, numPoses: Int) throws {
         let frames = try Self.videoRun(sequence, numPoses: numPoses)
@@ -242,5 +242,8 @@ import Testing
                 + "later frames \(drift)")
         #expect(landmarker.poseDetectionCount == expectedDetections)
         first.expect(landmarks: 2e-3, world: 2e-3, "video \(sequence) first frame")
+        if MediaPipeArithmetic.isReproduced {
+            drift.expect(landmarks: 2e-3, world: 2e-3, "video \(sequence) tracked frames")
+        }
     }
 }
