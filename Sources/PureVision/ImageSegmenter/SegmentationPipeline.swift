@@ -12,7 +12,10 @@ import PureVisionTFLite
 
 /// The prepared segmentation pipeline of MediaPipe 0.10.14's ImageSegmenter graph (CPU): model, input converter,
 /// labels, activation, and the mask post-processing of `TensorsToSegmentationCalculator`.
-final class SegmentationPipeline: Sendable {
+///
+/// `@unchecked Sendable`: besides immutable state it owns ``activationScratch``, which is touched only inside the
+/// interpreter's session, whose lock serialises every run.
+final class SegmentationPipeline: @unchecked Sendable {
     let loaded: LoadedModel
     let converter: ImageToTensorConverter
     let isByteInput: Bool
@@ -30,6 +33,9 @@ final class SegmentationPipeline: Sendable {
     let qualityOutput: Int?
     let outputCategoryMask: Bool
     let outputConfidenceMasks: Bool
+    /// The activated mask tensor of the run under way (`tensorHeight · tensorWidth · classCount` floats), allocated
+    /// once so that a frame allocates only the masks it returns.
+    private let activationScratch: UnsafeMutablePointer<Float>
 
     /// - Parameter border: how the warp fills pixels outside the image: `.replicate` in MediaPipe Tasks, `.zero` in
     ///   the legacy selfie-segmentation graph (`selfie_segmentation_cpu.pbtxt`).
@@ -110,6 +116,8 @@ final class SegmentationPipeline: Sendable {
             model: loaded.model, tensor: tensor, headIndex: maskOutput, locale: options.displayNamesLocale)
         labels = read.names
         displayNames = read.displayNames
+        // Last, after everything that can throw: a failed init would not free it.
+        activationScratch = .allocate(capacity: tensorHeight * tensorWidth * classCount)
     }
 
     /// Segments a frame; the masks have the image's size, or `maskSize` when given (the legacy graph's raw-size
@@ -154,54 +162,49 @@ final class SegmentationPipeline: Sendable {
         }
     }
 
-    /// The activation per tensor pixel, then OpenCV's bilinear resize of each class to the image size.
+    deinit { activationScratch.deallocate() }
+
+    /// The activation per tensor pixel, then OpenCV's bilinear resize of each class to the image size. Called inside
+    /// the interpreter's session only (it uses ``activationScratch``).
     private func confidenceMasks(_ raw: UnsafePointer<Float>, width: Int, height: Int) -> [ConfidenceMask] {
         let pixels = tensorHeight * tensorWidth
         let k = classCount
-        var activated = [Float](repeating: 0, count: pixels * k)
-        activated.withUnsafeMutableBufferPointer { buffer in
-            guard let out = buffer.baseAddress else { return }
-            switch activation {
-            case .none:
-                out.update(from: raw, count: pixels * k)
-            case .sigmoid:
-                for i in 0..<(pixels * k) { out[i] = Self.sigmoid(raw[i]) }
-            case .softmax:
-                for p in 0..<pixels {
-                    let values = raw + p * k
-                    var maximum = values[0]
-                    for c in 1..<max(k, 1) where values[c] > maximum { maximum = values[c] }
-                    var denominator: Float = 0
-                    for c in 0..<k {
-                        let e = expf(values[c] - maximum)
-                        out[p * k + c] = e
-                        denominator += e
-                    }
-                    for c in 0..<k { out[p * k + c] /= denominator }
+        let out = activationScratch
+        switch activation {
+        case .none:
+            out.update(from: raw, count: pixels * k)
+        case .sigmoid:
+            for i in 0..<(pixels * k) { out[i] = Self.sigmoid(raw[i]) }
+        case .softmax:
+            for p in 0..<pixels {
+                let values = raw + p * k
+                var maximum = values[0]
+                for c in 1..<max(k, 1) where values[c] > maximum { maximum = values[c] }
+                var denominator: Float = 0
+                for c in 0..<k {
+                    let e = expf(values[c] - maximum)
+                    out[p * k + c] = e
+                    denominator += e
                 }
+                for c in 0..<k { out[p * k + c] /= denominator }
             }
         }
         if width == tensorWidth && height == tensorHeight {
             return (0..<k).map { c in
-                ConfidenceMask(width: width, height: height, values: (0..<pixels).map { activated[$0 * k + c] })
+                ConfidenceMask(width: width, height: height, values: (0..<pixels).map { out[$0 * k + c] })
             }
         }
         let plan = LinearResizePlan(
             inputWidth: tensorWidth, inputHeight: tensorHeight, outputWidth: width, outputHeight: height)
-        var rowBuffers = [Float](repeating: 0, count: 2 * width)
-        return activated.withUnsafeBufferPointer { source in
-            rowBuffers.withUnsafeMutableBufferPointer { rowsBuffer in
-                (0..<k).map { c in
-                    let values = [Float](unsafeUninitializedCapacity: width * height) { buffer, count in
-                        if let out = buffer.baseAddress, let input = source.baseAddress,
-                            let rowPointer = rowsBuffer.baseAddress
-                        {
-                            plan.resize(input, channels: k, channel: c, into: out, rowBuffers: rowPointer)
-                        }
-                        count = width * height
+        return withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * width) { rowsBuffer in
+            (0..<k).map { c in
+                let values = [Float](unsafeUninitializedCapacity: width * height) { buffer, count in
+                    if let destination = buffer.baseAddress, let rowPointer = rowsBuffer.baseAddress {
+                        plan.resize(out, channels: k, channel: c, into: destination, rowBuffers: rowPointer)
                     }
-                    return ConfidenceMask(width: width, height: height, values: values)
+                    count = width * height
                 }
+                return ConfidenceMask(width: width, height: height, values: values)
             }
         }
     }
