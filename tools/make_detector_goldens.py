@@ -16,15 +16,6 @@ Goldens (`detector_efficientdet.json`): MediaPipe Tasks `ObjectDetector` 0.10.14
 - an allowlist of unknown names only with max_results 5 (MediaPipe then applies no filter).
 `errors`: what MediaPipe raises for max_results 0, allowlist + denylist, and a region of interest.
 
-Replay goldens (`detector_replay.json`): MediaPipe 0.10.14 runs efficientdet_lite0's int8 layers through XNNPACK,
-whose int8 requantization rounds differently from LiteRT's builtin kernels (PureVision's engine reproduces the
-builtin kernels bit for bit), so its raw scores differ by a few 1/256 steps and boxes by a few pixels. To check the
-rest of the pipeline exactly, the same MediaPipe ObjectDetector is run on a replay model per image: the image's
-LiteRT builtin-kernel raw outputs (on MediaPipe's own model input, rebuilt with tools/warp_reference.py) stored as
-constants, added to 0 · mean(input) so the graph still reads its uint8 input, with efficientdet_lite0's metadata
-and labels copied unchanged. Options: default, max_results 5 + score_threshold 0.3, the allowlist and the denylist
-above. The replay models are built in memory and not kept.
-
 Run from the repository root: `python3 tools/make_detector_goldens.py`.
 """
 
@@ -155,64 +146,6 @@ def error_facts():
     return facts
 
 
-def replay_model(scores, locations):
-    """A uint8 [1,320,320,3] -> (scores, locations) model returning constants, with efficientdet's metadata."""
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import tflite_builder as tb
-    from mediapipe.tasks.python.metadata import metadata as mp_metadata
-    import zipfile
-    import io
-    b = tb.ModelBuilder("PureVision efficientdet_lite0 replay")
-    q = tb.schema.QuantizationParametersT()
-    q.scale = [1 / 128]
-    q.zeroPoint = [127]
-    image = b._tensor([1, 320, 320, 3], np.uint8, 0, "image", quantization=q)
-    b.inputs.append(image)
-    x = b.op(tb.BO.DEQUANTIZE, [image], [1, 320, 320, 3])
-    mean = tb.add_mean(b, x, [1, 2, 3], keep_dims=False)
-    zero = tb.add_binary(b, "MUL", mean, b.const(np.zeros([1], np.float32)))
-    zero = tb.add_reshape(b, zero, [1, 1, 1], as_tensor=True)
-    score = tb.add_binary(b, "ADD", b.const(scores), zero)
-    location = tb.add_binary(b, "ADD", b.const(locations), zero)
-    model = b.pack([score, location])
-    with open(MODEL, "rb") as f:
-        original = f.read()
-    populator = mp_metadata.MetadataPopulator.with_model_buffer(model)
-    populator.load_metadata_buffer(mp_metadata.get_metadata_buffer(original))
-    archive = zipfile.ZipFile(io.BytesIO(original))
-    populator.load_associated_file_buffers({name: archive.read(name) for name in archive.namelist()})
-    populator.populate()
-    return populator.get_model_buffer()
-
-
-def replay_runs(images):
-    import tempfile
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import pvtools
-    import warp_reference
-    plan = [
-        {}, {"max_results": 5, "score_threshold": 0.3},
-        {"category_allowlist": ["person", "cat", "bear", "orange", "no such label"], "score_threshold": 0.05},
-        {"category_denylist": ["person"], "max_results": 5},
-    ]
-    out = []
-    for entry in images:
-        rgb = np.ascontiguousarray(np.asarray(Image.open(os.path.join(OUT_DIR, entry["file"])).convert("RGB")))
-        tensor = warp_reference.image_to_tensor(rgb, None, 320, 320, False, "replicate")[0]
-        scores, locations = pvtools.run(pvtools.reference_interpreter(model_path=MODEL), [tensor[None]])
-        with tempfile.NamedTemporaryFile(suffix=".tflite") as f:
-            f.write(replay_model(scores, locations))
-            f.flush()
-            for options in plan:
-                task = vision.ObjectDetector.create_from_options(vision.ObjectDetectorOptions(
-                    base_options=BaseOptions(model_asset_path=f.name), running_mode=vision.RunningMode.IMAGE,
-                    **options))
-                out.append({"image": entry["file"], "options": options,
-                            "detections": rows(task.detect(load(entry["file"])))})
-                task.close()
-    return out
-
-
 def main():
     os.makedirs(OUT_DIR, exist_ok=True)
     images = make_images()
@@ -226,11 +159,6 @@ def main():
                "runs": runs(images), "errors": error_facts()}
     with open(os.path.join(OUT_DIR, "detector_efficientdet.json"), "w") as f:
         json.dump(payload, f, separators=(",", ":"))
-        f.write("\n")
-    replay = {**header, "model": "Models/efficientdet_lite0.tflite (raw outputs replayed from LiteRT builtin kernels)",
-              "row": payload["row"], "runs": replay_runs(images)}
-    with open(os.path.join(OUT_DIR, "detector_replay.json"), "w") as f:
-        json.dump(replay, f, separators=(",", ":"))
         f.write("\n")
     print(f"{len(payload['runs'])} runs, {sum(len(r['detections']) for r in payload['runs'])} detections")
 

@@ -41,8 +41,9 @@ def instruction_list():
         for op in ("vfmadd231ps", "vaddps", "vmulps", "vminps", "vmaxps", "vxorps"):
             lines.append(f"{op} ymm{d}, ymm{a}, ymm{b}")
         for m in ("[rdi]", "[r9+64]", "[rsi+rax*4+4096]", "[r12-32]"):
-            for op in ("vfmadd231ps", "vaddps", "vmulps"):
+            for op in ("vfmadd231ps", "vaddps", "vmulps", "vminps"):
                 lines.append(f"{op} ymm{d}, ymm{a}, YMMWORD PTR {m}")
+        lines += [f"vcvtdq2ps ymm{d}, ymm{b}", f"vcvtps2dq ymm{d}, ymm{b}"]
     lines.append("vzeroupper")
     for r in GPRS:
         lines += [f"push {r}", f"pop {r}", f"dec {r}"]

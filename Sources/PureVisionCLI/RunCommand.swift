@@ -2,11 +2,12 @@ import Foundation
 import PureVisionCore
 import PureVisionEngine
 
-/// `purevision run MODEL --input IN.npy … --output-dir DIR [--threads N] [--reference]`
+/// `purevision run MODEL --input IN.npy … --output-dir DIR [--threads N] [--reference]
+/// [--quantized-arithmetic litert|xnnpack]`
 enum RunCommand {
     static func run(_ arguments: [String]) throws {
         let parsed = try ParsedArguments(
-            arguments, valueOptions: ["--input", "--output-dir", "--threads"], flagOptions: ["--reference"])
+            arguments, valueOptions: ["--input", "--output-dir", "--threads", "--quantized-arithmetic"], flagOptions: ["--reference"])
         guard parsed.positional.count == 1 else {
             throw CommandLineError.usage("run takes exactly one MODEL, got \(parsed.positional.count)")
         }
@@ -20,8 +21,14 @@ enum RunCommand {
             }
             threads = value
         }
-        let options = InterpreterOptions(
+        var options = InterpreterOptions(
             threadCount: threads, kernelMode: parsed.flags.contains("--reference") ? .reference : .optimized)
+        switch try parsed.single("--quantized-arithmetic") {
+        case nil, "litert": options.quantizedArithmetic = .liteRT
+        case "xnnpack": options.quantizedArithmetic = .xnnpack
+        case let other?:
+            throw CommandLineError.usage("--quantized-arithmetic is litert or xnnpack, got '\(other)'")
+        }
         let interpreter = try Interpreter(bytes: readFile(parsed.positional[0]), options: options)
 
         let inputPaths = parsed.values["--input"] ?? []

@@ -8,10 +8,24 @@ public struct InterpreterOptions: Sendable, Hashable {
         case reference
     }
 
+    /// Whose rounding the 8-bit operators reproduce. Both are correct; they differ by one step of the output's
+    /// scale on a few values.
+    public enum QuantizedArithmetic: Sendable, Hashable {
+        /// LiteRT's builtin kernels: fixed-point multipliers with gemmlowp's and ruy's roundings.
+        case liteRT
+        /// XNNPACK, which MediaPipe runs: CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED requantize through a float
+        /// multiplication rounded to nearest even, ADD with XNNPACK's 21-bit multipliers, DEQUANTIZE rounds
+        /// `(q − zeroPoint) · scale` once. The other 8-bit operators (among them MEAN, SUB, MUL, QUANTIZE from float)
+        /// keep LiteRT's arithmetic.
+        case xnnpack
+    }
+
     /// Threads used by one `run` (≥ 1). Default 1.
     public var threadCount: Int
     /// Default `.optimized`.
     public var kernelMode: KernelMode
+    /// The rounding of the 8-bit operators. Default `.liteRT`; MediaPipe's tasks set `.xnnpack`.
+    public var quantizedArithmetic: QuantizedArithmetic = .liteRT
     /// The most memory one model may plan, in bytes: the activation arena plus kernel scratch, and any single
     /// tensor. A model that needs more is refused at load with `InterpreterError.limitExceeded`.
     /// Default `InterpreterLimits.defaultMemoryLimit` (2 GiB; 2 GiB − 1 with a 32-bit `Int`).

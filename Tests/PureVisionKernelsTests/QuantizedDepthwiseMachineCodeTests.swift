@@ -41,8 +41,11 @@ import Testing
             i == 1 ? Int32.min : i == 2 ? Int32.max - 100_000 : Int32(Int(random.next() % 200_001) - 100_000)
         }
         let scales = [0.0009, 4e-10, 0.02, 0.9999, 0.0001, 0.4]
-        let multipliers = (0..<c.c).map { i in QuantizedMultiplier(scales[i % scales.count] / (1 + Double(i) / 50)) }
-        for rounding in [RequantizationRounding.channelBlocksOf8, .ruy, .double] {
+        let multipliers = (0..<c.c).map { i in
+            let real = scales[i % scales.count] / (1 + Double(i) / 50)
+            return QuantizedMultiplier(real, floatScale: Float(real))
+        }
+        for rounding in [RequantizationRounding.channelBlocksOf8, .ruy, .double, .xnnpack] {
             for (zeroPoint, range) in [
                 (Int32(127), QuantizedRange(lower: -128, upper: 127)), (-128, .init(lower: -5, upper: 100)),
             ] {

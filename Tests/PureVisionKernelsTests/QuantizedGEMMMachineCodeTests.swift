@@ -42,17 +42,22 @@ import Testing
         }
         // From a right shift of 31 through ordinary scales to just under 1 (shift 0).
         let scales = [4e-10, 0.003, 0.0004, 0.02, 0.9999, 0.5, 0.00007]
-        let multipliers = (0..<c.out).map { i in QuantizedMultiplier(scales[i % scales.count] / (1 + Double(i) / 97)) }
-        for (zeroPoint, range) in [
-            (Int32(-128), QuantizedRange(lower: -128, upper: 127)), (127, .init(lower: -3, upper: 90)),
+        let multipliers = (0..<c.out).map { i in
+            let real = scales[i % scales.count] / (1 + Double(i) / 97)
+            return QuantizedMultiplier(real, floatScale: Float(real))
+        }
+        for (zeroPoint, range, rounding) in [
+            (Int32(-128), QuantizedRange(lower: -128, upper: 127), RequantizationRounding.ruy),
+            (127, .init(lower: -3, upper: 90), .ruy), (-128, .init(lower: -128, upper: 127), .xnnpack),
+            (127, .init(lower: -3, upper: 90), .xnnpack),
         ] {
             var expected = [Int8](repeating: 0, count: c.n * oh * ow * c.out)
             Reference.quantizedConv2D(
                 geometry: g, input: input, filter: filter, bias: bias, inputZeroPoint: zeroPoint, outputZeroPoint: 9,
-                multipliers: multipliers, range: range, rounding: .ruy, output: &expected)
+                multipliers: multipliers, range: range, rounding: rounding, output: &expected)
             let kernel = QuantizedConv2DKernel(
                 geometry: g, filter: filter, bias: bias, inputZeroPoint: zeroPoint, outputZeroPoint: 9,
-                multipliers: multipliers, range: range, rounding: .ruy, threadCount: threads,
+                multipliers: multipliers, range: range, rounding: rounding, threadCount: threads,
                 generatesMachineCode: true)
             try #require(kernel.usesGeneratedCode)
             let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
@@ -61,7 +66,9 @@ import Testing
             var actual = [Int8](repeating: 77, count: expected.count + 1)
             kernel.run(input: input, output: &actual, scratch: scratch, pool: ThreadPool(threadCount: threads))
             #expect(actual.last == 77, "\(c.testDescription): wrote past the output")
-            #expect(Array(actual.dropLast()) == expected, "\(c.testDescription) zp \(zeroPoint) threads \(threads)")
+            #expect(
+                Array(actual.dropLast()) == expected,
+                "\(c.testDescription) \(rounding) zp \(zeroPoint) threads \(threads)")
         }
     }
 

@@ -12,7 +12,9 @@ struct LoadedModel: Sendable {
         try load(bytes: try bytes(of: baseOptions), threadCount: baseOptions.threadCount)
     }
 
-    /// Loads a model from its bytes.
+    /// Loads a model from its bytes. 8-bit operators round as XNNPACK does, since MediaPipe runs its models on it
+    /// (``InterpreterOptions/QuantizedArithmetic/xnnpack``); a model whose input is int8, which MediaPipe's tasks
+    /// refuse, keeps the arithmetic of LiteRT's builtin kernels, which the engine reproduces for every operator.
     static func load(bytes: [UInt8], threadCount: Int) throws(VisionTaskError) -> LoadedModel {
         guard threadCount >= 1 else {
             throw .invalidOption(name: "threadCount", reason: "must be ≥ 1, got \(threadCount)")
@@ -20,7 +22,12 @@ struct LoadedModel: Sendable {
         let model: TFLiteModel
         do { model = try TFLiteModel(bytes: bytes) } catch { throw .model("\(error)") }
         do {
-            let interpreter = try Interpreter(model: model, options: InterpreterOptions(threadCount: threadCount))
+            var options = InterpreterOptions(threadCount: threadCount)
+            let inputTypes = model.subgraphs.first.map { graph in
+                graph.inputs.compactMap { graph.tensors.indices.contains($0) ? graph.tensors[$0].type : nil }
+            }
+            options.quantizedArithmetic = inputTypes?.contains(.int8) == true ? .liteRT : .xnnpack
+            let interpreter = try Interpreter(model: model, options: options)
             return LoadedModel(model: model, interpreter: interpreter)
         } catch {
             throw .model("\(error)")

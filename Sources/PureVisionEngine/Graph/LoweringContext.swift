@@ -27,6 +27,9 @@ struct LoweringContext {
         !useReference && options.generatesMachineCode && HostCPU.supportsGeneratedAVX2
     }
 
+    /// The requantization of CONV_2D / FULLY_CONNECTED results: ruy's (LiteRT) or XNNPACK's.
+    var gemmRounding: RequantizationRounding { options.quantizedArithmetic == .xnnpack ? .xnnpack : .ruy }
+
     /// An error about this operator.
     func failure(_ reason: String) -> InterpreterError {
         .invalidOperator(operatorIndex: operatorIndex, name: name, reason: reason)

@@ -39,6 +39,8 @@ enum DequantizeOperator: OperatorLowering {
             let scales = q.scales
             let zeroPoints = q.zeroPoints.map { Int($0) }
             let type = input.elementType
+            // XNNPACK (MediaPipe) rounds `(q − zeroPoint) · scale` once; LiteRT's builtin kernel twice.
+            let centered = context.options.quantizedArithmetic == .xnnpack
             var lowered = context.lowered(reading: [input]) { binder in
                 let x = UnsafeRawPointer(ctx.pointer(input, binder))
                 let y = binder.floats(output.index)
@@ -48,21 +50,21 @@ enum DequantizeOperator: OperatorLowering {
                     return {
                         Dequantize.int8(
                             input: p, shape: shape, scales: scales, zeroPoints: zeroPoints,
-                            quantizedDimension: dimension, output: y)
+                            quantizedDimension: dimension, output: y, centered: centered)
                     }
                 case .uint8:
                     let p = x.assumingMemoryBound(to: UInt8.self)
                     return {
                         Dequantize.uint8(
                             input: p, shape: shape, scales: scales, zeroPoints: zeroPoints,
-                            quantizedDimension: dimension, output: y)
+                            quantizedDimension: dimension, output: y, centered: centered)
                     }
                 default:
                     let p = x.assumingMemoryBound(to: Int16.self)
                     return {
                         Dequantize.int16(
                             input: p, shape: shape, scales: scales, zeroPoints: zeroPoints,
-                            quantizedDimension: dimension, output: y)
+                            quantizedDimension: dimension, output: y, centered: centered)
                     }
                 }
             }
@@ -80,11 +82,11 @@ enum DequantizeOperator: OperatorLowering {
                     if type == .int8 {
                         Dequantize.int8(
                             input: x.assumingMemoryBound(to: Int8.self), shape: shape, scales: scales,
-                            zeroPoints: zeroPoints, quantizedDimension: dimension, output: y)
+                            zeroPoints: zeroPoints, quantizedDimension: dimension, output: y, centered: centered)
                     } else {
                         Dequantize.uint8(
                             input: x.assumingMemoryBound(to: UInt8.self), shape: shape, scales: scales,
-                            zeroPoints: zeroPoints, quantizedDimension: dimension, output: y)
+                            zeroPoints: zeroPoints, quantizedDimension: dimension, output: y, centered: centered)
                     }
                 }
             }

@@ -300,6 +300,17 @@ public struct X86Assembler: Sendable {
     public mutating func vmulps(_ destination: YMM, _ a: YMM, _ b: Memory) { packed(0x59, destination, a, b) }
     /// `vminps dst, a, b`: per lane `a < b ? a : b` (the second operand when either is NaN).
     public mutating func vminps(_ destination: YMM, _ a: YMM, _ b: YMM) { packed(0x5D, destination, a, b) }
+    /// `vminps dst, a, [memory]`.
+    public mutating func vminps(_ destination: YMM, _ a: YMM, _ b: Memory) { packed(0x5D, destination, a, b) }
+    /// `vcvtdq2ps dst, src`: 8 int32 to float, rounded as MXCSR says (to nearest, ties to even, by default).
+    public mutating func vcvtdq2ps(_ destination: YMM, _ source: YMM) {
+        vex(map: 1, pp: 0, opcode: 0x5B, reg: destination.index, vvvv: 0, rm: source.index)
+    }
+    /// `vcvtps2dq dst, src`: 8 floats to int32, rounded as MXCSR says (to nearest, ties to even, by default);
+    /// out-of-range lanes become `Int32.min`.
+    public mutating func vcvtps2dq(_ destination: YMM, _ source: YMM) {
+        vex(map: 1, pp: 1, opcode: 0x5B, reg: destination.index, vvvv: 0, rm: source.index)
+    }
     /// `vmaxps dst, a, b`: per lane `a > b ? a : b` (the second operand when either is NaN).
     public mutating func vmaxps(_ destination: YMM, _ a: YMM, _ b: YMM) { packed(0x5F, destination, a, b) }
     /// `vxorps dst, a, b` (`vxorps r, r, r` zeroes `r`).

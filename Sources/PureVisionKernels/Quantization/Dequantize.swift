@@ -2,8 +2,10 @@ import PureVisionCore
 
 /// DEQUANTIZE: converts stored low-precision tensors to float32.
 ///
-/// Affine types use `f = scale * (q - zeroPoint)`. With one scale the parameters apply to every element; with more
-/// they are per channel along `quantizedDimension` of `shape` (row-major), and `zeroPoints` has the same count.
+/// Affine types use `f = scale * (q - zeroPoint)`, rounded as LiteRT's builtin kernel does (`q · scale − zeroPoint ·
+/// scale`, two roundings) or, with `centered`, as XNNPACK does (`(q − zeroPoint) · scale`, one rounding). With one
+/// scale the parameters apply to every element; with more they are per channel along `quantizedDimension` of `shape`
+/// (row-major), and `zeroPoints` has the same count.
 public enum Dequantize {
     /// Converts `count` IEEE binary16 values (given as their bits) to float32, exactly.
     public static func float16(input: UnsafePointer<UInt16>, output: UnsafeMutablePointer<Float>, count: Int) {
@@ -13,31 +15,31 @@ public enum Dequantize {
     /// Dequantizes signed 8-bit values of `shape`.
     public static func int8(
         input: UnsafePointer<Int8>, shape: [Int], scales: [Float], zeroPoints: [Int], quantizedDimension: Int,
-        output: UnsafeMutablePointer<Float>
+        output: UnsafeMutablePointer<Float>, centered: Bool = false
     ) {
-        affine(input, shape, scales, zeroPoints, quantizedDimension, output)
+        affine(input, shape, scales, zeroPoints, quantizedDimension, output, centered: centered)
     }
 
     /// Dequantizes unsigned 8-bit values of `shape`.
     public static func uint8(
         input: UnsafePointer<UInt8>, shape: [Int], scales: [Float], zeroPoints: [Int], quantizedDimension: Int,
-        output: UnsafeMutablePointer<Float>
+        output: UnsafeMutablePointer<Float>, centered: Bool = false
     ) {
-        affine(input, shape, scales, zeroPoints, quantizedDimension, output)
+        affine(input, shape, scales, zeroPoints, quantizedDimension, output, centered: centered)
     }
 
     /// Dequantizes signed 16-bit values of `shape`.
     public static func int16(
         input: UnsafePointer<Int16>, shape: [Int], scales: [Float], zeroPoints: [Int], quantizedDimension: Int,
-        output: UnsafeMutablePointer<Float>
+        output: UnsafeMutablePointer<Float>, centered: Bool = false
     ) {
-        affine(input, shape, scales, zeroPoints, quantizedDimension, output)
+        affine(input, shape, scales, zeroPoints, quantizedDimension, output, centered: centered)
     }
 
     @inline(__always)
     private static func affine<Q: BinaryInteger>(
         _ input: UnsafePointer<Q>, _ shape: [Int], _ scales: [Float], _ zeroPoints: [Int], _ quantizedDimension: Int,
-        _ output: UnsafeMutablePointer<Float>
+        _ output: UnsafeMutablePointer<Float>, centered: Bool
     ) {
         precondition(!scales.isEmpty && scales.count == zeroPoints.count, "one zero point per scale")
         let count = shape.reduce(1, *)
@@ -57,8 +59,13 @@ public enum Dequantize {
                 let scale = scales[channel]
                 // TFLite's kernel computes q · scale − zeroPoint · scale in float (two roundings), not
                 // scale · (q − zeroPoint); the two differ in the last bit when the zero point is not 0.
-                let offsetValue = Float(zeroPoints[channel]) * scale
-                for i in offset..<(offset + innerCount) { output[i] = Float(input[i]) * scale - offsetValue }
+                if centered {
+                    let zeroPoint = zeroPoints[channel]
+                    for i in offset..<(offset + innerCount) { output[i] = Float(Int(input[i]) - zeroPoint) * scale }
+                } else {
+                    let offsetValue = Float(zeroPoints[channel]) * scale
+                    for i in offset..<(offset + innerCount) { output[i] = Float(input[i]) * scale - offsetValue }
+                }
                 offset += innerCount
             }
         }

@@ -12,6 +12,8 @@ public struct QuantizedAddParameters: Sendable, Hashable {
         outputMultiplier: QuantizedMultiplier
     /// The output clamp.
     public var range: QuantizedRange
+    /// When set, ADD runs XNNPACK's arithmetic instead (SUB keeps TFLite's).
+    public var xnnpack: XNNPACKAddTerms?
 
     /// Computes the multipliers from the tensors' quantization as TFLite's ADD / SUB `Prepare` do.
     public init(
@@ -30,8 +32,44 @@ public struct QuantizedAddParameters: Sendable, Hashable {
     }
 }
 
+/// XNNPACK's quantized ADD, which MediaPipe runs: `out = ((bias + a · aMultiplier + b · bMultiplier + 2^(shift − 1))
+/// >> shift) + zeroPoint`, clamped, on the stored 8-bit values `a` and `b`, with `bias = −(aMultiplier · aZeroPoint +
+/// bMultiplier · bZeroPoint)`. The multipliers are the float ratios `inputScale / outputScale` times `2^shift`, rounded
+/// to nearest (ties to even), `shift = 20 − exponent` of the larger ratio, so that the larger multiplier has 21 bits.
+public struct XNNPACKAddTerms: Sendable, Hashable {
+    public var lhsMultiplier: Int32
+    public var rhsMultiplier: Int32
+    public var bias: Int32
+    public var shift: Int32
+
+    /// XNNPACK's parameters, or nil where XNNPACK does not take the operation (a ratio outside `[2^-10, 2^8)`),
+    /// which LiteRT then runs on its builtin kernel.
+    public init?(lhsScale: Float, lhsZeroPoint: Int32, rhsScale: Float, rhsZeroPoint: Int32, outputScale: Float) {
+        let lhsRatio = lhsScale / outputScale
+        let rhsRatio = rhsScale / outputScale
+        let valid: ClosedRange<Float> = 0x1p-10...Float(0x1p8).nextDown
+        guard valid.contains(lhsRatio), valid.contains(rhsRatio) else { return nil }
+        let exponent = Int32(max(lhsRatio, rhsRatio).bitPattern >> 23) - 127
+        let shift = 20 - exponent
+        func multiplier(_ ratio: Float) -> Int32 {
+            Int32(Float(bitPattern: ratio.bitPattern &+ (UInt32(shift) << 23)).rounded(.toNearestOrEven))
+        }
+        lhsMultiplier = multiplier(lhsRatio)
+        rhsMultiplier = multiplier(rhsRatio)
+        bias = 0 &- (lhsMultiplier &* lhsZeroPoint &+ rhsMultiplier &* rhsZeroPoint)
+        self.shift = shift
+    }
+
+    /// The output of one pair of stored values, before the zero point and the clamp.
+    @inlinable
+    public func apply(_ a: Int32, _ b: Int32) -> Int32 {
+        (bias &+ a &* lhsMultiplier &+ b &* rhsMultiplier &+ (1 &<< (shift &- 1))) &>> shift
+    }
+}
+
 extension Quantized {
-    /// ADD (`subtract` false) or SUB of two 8-bit tensors broadcast by `plan`.
+    /// ADD (`subtract` false) or SUB of two 8-bit tensors broadcast by `plan`, in TFLite's arithmetic, or for an ADD
+    /// with ``QuantizedAddParameters/xnnpack`` set in XNNPACK's.
     @inlinable
     public static func add<T: QuantizedElement>(
         lhs: UnsafePointer<T>, rhs: UnsafePointer<T>, output: UnsafeMutablePointer<T>, plan: BroadcastPlan,
@@ -39,6 +77,13 @@ extension Quantized {
     ) {
         var elements = 1
         for size in plan.dimensionSizes { elements *= size }
+        if let terms = p.xnnpack, !subtract {
+            plan.forEachElement { o, l, r in
+                let raw = terms.apply(Int32(lhs[l]), Int32(rhs[r])) &+ p.outputOffset
+                output[o] = T(truncatingIfNeeded: p.range.clamp(raw))
+            }
+            return
+        }
         let sizes = plan.dimensionSizes
         let flat = sizes.count == 1 && plan.lhsStrideList == [1] && plan.rhsStrideList == [1]
         // TFLite's same-shape ADD runs its vector loop over whole blocks and its scalar loop over the rest, and the

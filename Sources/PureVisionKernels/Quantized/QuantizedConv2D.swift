@@ -13,6 +13,9 @@ public enum RequantizationRounding: Sendable, Hashable {
     /// through its vector loop (NEON semantics, emulated on x86: `.ruy`), the remaining `channels % 8` through its
     /// scalar tail (`.double`).
     case channelBlocksOf8
+    /// XNNPACK's ("fp32") requantization, which MediaPipe runs: `round(Float(acc) · scale)`, ties to even, with the
+    /// multiplier's ``QuantizedMultiplier/floatScale``.
+    case xnnpack
 
     /// The rounding of output channel `channel` of `channels`.
     @inline(__always)
@@ -25,7 +28,11 @@ public enum RequantizationRounding: Sendable, Hashable {
 extension QuantizedMultiplier {
     @inline(__always) @usableFromInline
     func apply(_ x: Int32, rounding: RequantizationRounding) -> Int32 {
-        rounding == .ruy ? applyRuy(x) : apply(x)
+        switch rounding {
+        case .ruy: applyRuy(x)
+        case .xnnpack: applyXNNPACK(x)
+        case .double, .channelBlocksOf8: apply(x)
+        }
     }
 }
 
@@ -49,8 +56,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     let blockCount: Int
     let weights: UnsafeMutablePointer<Int16>
     let biasTerms: UnsafeMutablePointer<Int32>
-    let multiplierValues: UnsafeMutablePointer<Int32>
-    let shiftValues: UnsafeMutablePointer<Int32>
+    /// One per output channel.
+    let channelMultipliers: [QuantizedMultiplier]
     let inputZeroPoint: Int16
     let outputZeroPoint: Int32
     let range: QuantizedRange
@@ -137,18 +144,12 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             }
             biasTerms[o] = (bias?[o] ?? 0) &- inputZeroPoint &* sum
         }
-        multiplierValues = .allocate(capacity: outputs)
-        shiftValues = .allocate(capacity: outputs)
-        for o in 0..<outputs {
-            let m = multipliers.count == 1 ? multipliers[0] : multipliers[o]
-            (multiplierValues + o).initialize(to: m.multiplier)
-            (shiftValues + o).initialize(to: Int32(m.shift))
-        }
+        channelMultipliers = multipliers.count == 1 ? Array(repeating: multipliers[0], count: outputs) : multipliers
         self.inputZeroPoint = Int16(clamping: inputZeroPoint)
         self.outputZeroPoint = outputZeroPoint
         self.range = range
         self.rounding = rounding
-        let perChannel = multipliers.count == 1 ? Array(repeating: multipliers[0], count: outputs) : multipliers
+        let perChannel = channelMultipliers
         biasLanes = .allocate(capacity: blockCount * 2)
         for g in 0..<(blockCount * 2) {
             var v = SIMD4<Int32>()
@@ -158,15 +159,15 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         lanes = RequantizationLanes(
             multipliers: { perChannel[$0] }, rounding: { _ in rounding }, channels: outputs,
             zeroPoint: outputZeroPoint, range: range)
-        if generatesMachineCode, HostCPU.supportsGeneratedAVX2, rounding == .ruy {
+        if generatesMachineCode, HostCPU.supportsGeneratedAVX2, rounding == .ruy || rounding == .xnnpack {
             let (packed, blockDepth) = (weights, paddedDepth)
             generated = QuantizedGEMMCode(
                 depth: depth, paddedDepth: paddedDepth, outputChannels: outputs,
                 weight: { o, k in
                     packed[((o / 8) * blockDepth + (k & ~1)) * 8 + (o & 1) * 8 + ((o % 8) >> 1) * 2 + (k & 1)]
                 },
-                biasTerms: biasTerms, multipliers: { perChannel[$0] }, zeroPoint: outputZeroPoint, range: range,
-                flip: flip)
+                biasTerms: biasTerms, multipliers: { perChannel[$0] }, rounding: rounding, zeroPoint: outputZeroPoint,
+                range: range, flip: flip)
         } else {
             generated = nil
         }
@@ -179,8 +180,6 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     deinit {
         weights.deallocate()
         biasTerms.deallocate()
-        multiplierValues.deallocate()
-        shiftValues.deallocate()
         lanes.deallocate()
         biasLanes.deallocate()
     }
@@ -354,8 +353,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             withUnsafeBytes(of: &sums) { raw in
                 let lanes = raw.baseAddress!.assumingMemoryBound(to: Int32.self)
                 for lane in 0..<channels {
-                    let m = QuantizedMultiplier(
-                        multiplier: multiplierValues[base + lane], shift: Int(shiftValues[base + lane]))
+                    let m = channelMultipliers[base + lane]
                     let bias = biasTerms[base + lane]
                     let slot = (lane & 1) * 4 + (lane >> 1)
                     for p in 0..<count {

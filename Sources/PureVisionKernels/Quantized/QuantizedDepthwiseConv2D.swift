@@ -11,8 +11,6 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     let weights: UnsafeMutablePointer<Int16>
     let bias: UnsafeMutablePointer<Int32>
     let multipliers: [QuantizedMultiplier]
-    let multiplierValues: UnsafeMutablePointer<Int32>
-    let shiftValues: UnsafeMutablePointer<Int32>
     /// Threads the scratch has a staging slot for (the `threadCount` the kernel was made for).
     let slotCount: Int
     /// Output rows a run is cut into: several per thread, so that a thread that is slow to wake or descheduled
@@ -67,12 +65,6 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         self.bias = .allocate(capacity: outputs)
         for o in 0..<outputs { (self.bias + o).initialize(to: bias?[o] ?? 0) }
         self.multipliers = multipliers.count == 1 ? Array(repeating: multipliers[0], count: outputs) : multipliers
-        multiplierValues = .allocate(capacity: outputs)
-        shiftValues = .allocate(capacity: outputs)
-        for o in 0..<outputs {
-            (multiplierValues + o).initialize(to: self.multipliers[o].multiplier)
-            (shiftValues + o).initialize(to: Int32(self.multipliers[o].shift))
-        }
         slotCount = max(1, threadCount)
         let rows = geometry.batch * geometry.outputHeight
         taskCount = ThreadPool.chunkCount(rows, threads: slotCount)
@@ -100,7 +92,7 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
             let (packed, biases, perChannel) = (weights, self.bias, self.multipliers)
             generated = QuantizedDepthwiseCode(
                 geometry: geometry, weight: { tap, c in packed[tap * outputs + c] }, bias: { biases[$0] },
-                multipliers: { perChannel[$0] }, ruy: rounding.forChannel(0, of: outputs) == .ruy,
+                multipliers: { perChannel[$0] }, rounding: rounding.forChannel(0, of: outputs),
                 zeroPoint: outputZeroPoint - shift,
                 range: QuantizedRange(lower: range.lower - shift, upper: range.upper - shift), flip: unsigned ? 0x80 : 0
             )
@@ -112,8 +104,6 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     deinit {
         weights.deallocate()
         bias.deallocate()
-        multiplierValues.deallocate()
-        shiftValues.deallocate()
         lanes.deallocate()
         biasLanes.deallocate()
     }
@@ -286,9 +276,9 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
                 }
                 for lane in 0..<8 {
                     let sum = (lane & 1 == 0 ? even[lane >> 1] : odd[lane >> 1]) &+ bias[c + lane]
-                    let m = QuantizedMultiplier(
-                        multiplier: multiplierValues[c + lane], shift: Int(shiftValues[c + lane]))
-                    let scaled = m.apply(sum, rounding: rounding.forChannel(c + lane, of: cout)) &+ outputZeroPoint
+                    let scaled =
+                        multipliers[c + lane].apply(sum, rounding: rounding.forChannel(c + lane, of: cout))
+                        &+ outputZeroPoint
                     out[c + lane] = Int8(truncatingIfNeeded: range.clamp(scaled))
                 }
                 c += 8

@@ -1,20 +1,28 @@
 /// Requantization of 8 int32 lanes in registers, shared by the generated int8 kernels.
 ///
-/// Per lane, with `a` the accumulator (plus the bias when `addsBias`), `m` the channel's multiplier and `s` its right
-/// shift (never a left shift): `h = (a · m + 2^30) >> 31` as a 64-bit arithmetic shift, which equals gemmlowp's
-/// nudged, truncating doubling high multiply for both signs (for p = a · m < 0, trunc((p + 1 − 2^30) / 2^31) is the
-/// ceiling, which is floor((p + 2^30) / 2^31)); the result lies in bits 31…62, so logical shifts extract it. Then
-/// the final shift: ruy's `(h >> s) + bit (s − 1) of h` (ties toward +∞), or gemmlowp's `(h >> s) + (remainder >
-/// threshold)` (ties away from zero), the output zero point and the clamp. `RequantizationLanes.apply` computes the
-/// same on magnitudes.
+/// Fixed-point roundings (`.ruy`, `.double`): per lane, with `a` the accumulator (plus the bias when `addsBias`), `m`
+/// the channel's multiplier and `s` its right shift (never a left shift): `h = (a · m + 2^30) >> 31` as a 64-bit
+/// arithmetic shift, which equals gemmlowp's nudged, truncating doubling high multiply for both signs (for
+/// p = a · m < 0, trunc((p + 1 − 2^30) / 2^31) is the ceiling, which is floor((p + 2^30) / 2^31)); the result lies in
+/// bits 31…62, so logical shifts extract it. Then the final shift: ruy's `(h >> s) + bit (s − 1) of h` (ties toward
+/// +∞), or gemmlowp's `(h >> s) + (remainder > threshold)` (ties away from zero). `RequantizationLanes.apply`
+/// computes the same on magnitudes. XNNPACK's rounding (`.xnnpack`): `a` converted to float, multiplied by the
+/// channel's float scale, capped at `upper − zeroPoint` (so the conversion cannot overflow), converted back with
+/// ties to even. Then, for all, the output zero point and the clamp.
 ///
-/// Per-lane constants are six arrays of 8 int32 at `array(i)`: 0 bias, 1 multiplier, 2 the odd lanes' multipliers
-/// moved to the even lanes, 3 `2^(s−1)` (ruy; 0 when s = 0) or `2^s − 1` (gemmlowp), 4 s, 5 `(2^s − 1) >> 1`
-/// (gemmlowp only). Global constants at `globals`: 2^30 as four int64 (offset 0), then 8 × int32 zero point (32),
-/// lower (64) and upper (96) bound, and 16 bytes XORed into the packed output (128).
+/// Per-lane constants are six arrays of 8 int32 at `array(i)`: 0 bias, 1 multiplier (`.xnnpack`: the float scale's
+/// bits), 2 the odd lanes' multipliers moved to the even lanes, 3 `2^(s−1)` (ruy; 0 when s = 0) or `2^s − 1`
+/// (gemmlowp), 4 s, 5 `(2^s − 1) >> 1` (gemmlowp only). Global constants at `globals`: 2^30 as four int64 (offset
+/// 0), then 8 × int32 zero point (32), lower (64) and upper (96) bound, 16 bytes XORed into the packed output (128),
+/// and 8 × float `upper − zeroPoint` (160).
 enum RequantizationCode {
     /// Bytes of the global constants.
-    static let globalsBytes = 160
+    static let globalsBytes = 192
+
+    /// Whether generated code has `rounding` (the fixed-point ones and XNNPACK's).
+    static func supports(_ rounding: RequantizationRounding) -> Bool {
+        rounding == .ruy || rounding == .double || rounding == .xnnpack
+    }
 
     /// Writes the global constants at `globals` (``globalsBytes`` bytes).
     static func writeGlobals(_ globals: UnsafeMutableRawPointer, zeroPoint: Int32, range: QuantizedRange, flip: UInt8) {
@@ -24,50 +32,62 @@ enum RequantizationCode {
             globals.storeBytes(of: zeroPoint, toByteOffset: 32 + 4 * j, as: Int32.self)
             globals.storeBytes(of: range.lower, toByteOffset: 64 + 4 * j, as: Int32.self)
             globals.storeBytes(of: range.upper, toByteOffset: 96 + 4 * j, as: Int32.self)
+            globals.storeBytes(of: Float(range.upper - zeroPoint), toByteOffset: 160 + 4 * j, as: Float.self)
         }
         for j in 0..<16 { globals.storeBytes(of: flip, toByteOffset: 128 + j, as: UInt8.self) }
     }
 
     /// The per-lane constants of one lane: `store(array, value)` for arrays 0…5.
     static func laneConstants(
-        bias: Int32, multiplier: QuantizedMultiplier, ruy: Bool, store: (Int, Int32) -> Void
+        bias: Int32, multiplier: QuantizedMultiplier, rounding: RequantizationRounding, store: (Int, Int32) -> Void
     ) {
         let right = Int32(-multiplier.shift)
         store(0, bias)
+        if rounding == .xnnpack {
+            store(1, Int32(bitPattern: multiplier.floatScale.bitPattern))
+            return
+        }
         store(1, multiplier.multiplier)
         let mask = Int32(truncatingIfNeeded: (Int64(1) << Int64(right)) - 1)
-        store(3, ruy ? (right == 0 ? 0 : Int32(1) << (right - 1)) : mask)
+        store(3, rounding == .ruy ? (right == 0 ? 0 : Int32(1) << (right - 1)) : mask)
         store(4, right)
         store(5, mask >> 1)
     }
 
     /// Emits the requantization of `x` in place. `temps` are clobbered; `zero` must hold zeros.
     static func emit(
-        _ a: inout X86Assembler, _ x: YMM, temps: (YMM, YMM, YMM), zero: YMM, ruy: Bool, addsBias: Bool,
-        globals: GPR, array: (Int) -> Memory
+        _ a: inout X86Assembler, _ x: YMM, temps: (YMM, YMM, YMM), zero: YMM, rounding: RequantizationRounding,
+        addsBias: Bool, globals: GPR, array: (Int) -> Memory
     ) {
         let (t, u, v) = temps
         if addsBias { a.vpaddd(x, x, array(0)) }
-        a.vpsrlq(t, x, 32)
-        a.vpmuldq(x, x, array(1))
-        a.vpmuldq(t, t, array(2))
-        a.vpaddq(x, x, Memory(globals, 0))
-        a.vpaddq(t, t, Memory(globals, 0))
-        a.vpsrlq(x, x, 31)
-        a.vpsllq(t, t, 1)
-        a.vpblendd(x, x, t, mask: 0xAA)
-        a.vpand(t, x, array(3))
-        if ruy {
-            a.vpsravd(x, x, array(4))
-            a.vpcmpgtd(t, t, zero)
+        if rounding == .xnnpack {
+            a.vcvtdq2ps(x, x)
+            a.vmulps(x, x, array(1))
+            a.vminps(x, x, Memory(globals, 160))
+            a.vcvtps2dq(x, x)
         } else {
-            a.vpsrad(u, x, 31)
-            a.vmovups(v, array(5))
-            a.vpsubd(v, v, u)
-            a.vpsravd(x, x, array(4))
-            a.vpcmpgtd(t, t, v)
+            a.vpsrlq(t, x, 32)
+            a.vpmuldq(x, x, array(1))
+            a.vpmuldq(t, t, array(2))
+            a.vpaddq(x, x, Memory(globals, 0))
+            a.vpaddq(t, t, Memory(globals, 0))
+            a.vpsrlq(x, x, 31)
+            a.vpsllq(t, t, 1)
+            a.vpblendd(x, x, t, mask: 0xAA)
+            a.vpand(t, x, array(3))
+            if rounding == .ruy {
+                a.vpsravd(x, x, array(4))
+                a.vpcmpgtd(t, t, zero)
+            } else {
+                a.vpsrad(u, x, 31)
+                a.vmovups(v, array(5))
+                a.vpsubd(v, v, u)
+                a.vpsravd(x, x, array(4))
+                a.vpcmpgtd(t, t, v)
+            }
+            a.vpsubd(x, x, t)
         }
-        a.vpsubd(x, x, t)
         a.vpaddd(x, x, Memory(globals, 32))
         a.vpmaxsd(x, x, Memory(globals, 64))
         a.vpminsd(x, x, Memory(globals, 96))
@@ -100,18 +120,19 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
     /// needs a left shift (or a right shift above 31), or sizes exceed 32-bit displacements.
     /// - Parameters:
     ///   - weight: weight `(tap, channel)`, tap = `ky · kernelWidth + kx` (within ±255).
-    ///   - ruy: ruy's rounding for every channel the code writes, else gemmlowp's.
+    ///   - rounding: the requantization of every channel the code writes (`.ruy`, `.double` or `.xnnpack`).
     ///   - flip: XORed into every output byte.
     init?(
         geometry g: DepthwiseConv2DGeometry, weight: (Int, Int) -> Int16, bias: (Int) -> Int32,
-        multipliers: (Int) -> QuantizedMultiplier, ruy: Bool, zeroPoint: Int32, range: QuantizedRange, flip: UInt8
+        multipliers: (Int) -> QuantizedMultiplier, rounding: RequantizationRounding, zeroPoint: Int32,
+        range: QuantizedRange, flip: UInt8
     ) {
         let cout = g.outputChannels
         guard g.depthMultiplier == 1, cout >= 8 else { return nil }
         let channels = cout / 8 * 8
         for c in 0..<channels {
             let m = multipliers(c)
-            guard m.shift <= 0, m.shift >= -31 else { return nil }
+            guard rounding == .xnnpack || (m.shift <= 0 && m.shift >= -31) else { return nil }
         }
         let stagedWidth = (g.outputWidth - 1) * g.strideWidth + (g.kernelWidth - 1) * g.dilationWidth + 1
         let stagedRowBytes = stagedWidth * cout * 2 + 32
@@ -142,7 +163,7 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
             // Vector 2·group + parity; lane j of it is channel 16·group + 2j + parity.
             let vector = RequantizationCode.globalsBytes + ((c / 16) * 2 + c % 2) * vectorBytes
             let lane = (c % 16) / 2
-            RequantizationCode.laneConstants(bias: bias(c), multiplier: multipliers(c), ruy: ruy) { array, value in
+            RequantizationCode.laneConstants(bias: bias(c), multiplier: multipliers(c), rounding: rounding) { array, value in
                 constants.storeBytes(of: value, toByteOffset: vector + array * 32 + lane * 4, as: Int32.self)
             }
             if lane % 2 == 1 {
@@ -177,7 +198,7 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
             }
             for (accumulator, vector) in [(even, 0), (odd, 1)] {
                 RequantizationCode.emit(
-                    &a, accumulator, temps: temps, zero: zero, ruy: ruy, addsBias: false, globals: .rax,
+                    &a, accumulator, temps: temps, zero: zero, rounding: rounding, addsBias: false, globals: .rax,
                     array: { Memory(.r11, Int32(vector * vectorBytes + $0 * 32)) })
             }
             a.vpunpckhdq(high, even, odd)

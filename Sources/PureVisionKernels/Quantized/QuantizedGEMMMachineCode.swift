@@ -1,13 +1,14 @@
 /// Generated x86-64 AVX2 code for the GEMM of ``QuantizedConv2DKernel``: a tile of ``tileRows`` gathered int16 rows
 /// (`paddedDepth` values each) times every output channel's int16 weights, accumulated exactly in int32 and
-/// requantized in registers (ruy's rounding, output zero point, clamp) before a single store of 8-bit results.
+/// requantized in registers (ruy's or XNNPACK's rounding, output zero point, clamp) before a single store of 8-bit
+/// results.
 ///
 /// Weights are packed for `vpmaddwd` in channel panels of 16 (the last one 8 when at most 8 channels remain): per
 /// pair of k, the panel's channels in order, each as `(w[k], w[k + 1])`, so one 256-bit multiply-add of a broadcast
 /// input pair gives 8 channels' int32 partial sums in natural order. A tile of 6 rows × 16 channels keeps 12
 /// accumulators in registers.
 ///
-/// Accumulators start at the bias; requantization is ``RequantizationCode`` with ruy's rounding.
+/// Accumulators start at the bias; requantization is ``RequantizationCode`` with ruy's rounding (TFLite) or XNNPACK's.
 ///
 /// Arguments: `rdi` the gathered rows (row stride `2 · paddedDepth` bytes), `rsi` the tile's first output pixel
 /// (row stride `outputChannels` bytes), `rdx` a 6 × 16-byte buffer that receives the last panel when it is not
@@ -31,13 +32,15 @@ final class QuantizedGEMMCode: @unchecked Sendable {
     ///   - flip: XORed into every output byte (0x80 for uint8 activations computed as int8).
     init?(
         depth: Int, paddedDepth: Int, outputChannels: Int, weight: (Int, Int) -> Int16, biasTerms: UnsafePointer<Int32>,
-        multipliers: (Int) -> QuantizedMultiplier, zeroPoint: Int32, range: QuantizedRange, flip: UInt8
+        multipliers: (Int) -> QuantizedMultiplier, rounding: RequantizationRounding = .ruy, zeroPoint: Int32,
+        range: QuantizedRange, flip: UInt8
     ) {
         let outputs = outputChannels
         guard outputs > 0, paddedDepth % 2 == 0, paddedDepth > 0, paddedDepth * 2 * Self.tileRows < 1 << 24,
             outputs * Self.tileRows < 1 << 24
         else { return nil }
-        for o in 0..<outputs {
+        guard rounding == .ruy || rounding == .xnnpack else { return nil }
+        for o in 0..<outputs where rounding == .ruy {
             let m = multipliers(o)
             guard m.shift <= 0, m.shift >= -31 else { return nil }
         }
@@ -78,7 +81,7 @@ final class QuantizedGEMMCode: @unchecked Sendable {
             for lane in 0..<width where channel + lane < outputs {
                 let o = channel + lane
                 let start = offset
-                RequantizationCode.laneConstants(bias: biasTerms[o], multiplier: multipliers(o), ruy: true) {
+                RequantizationCode.laneConstants(bias: biasTerms[o], multiplier: multipliers(o), rounding: rounding) {
                     constants.storeBytes(of: $1, toByteOffset: start + ($0 * width + lane) * 4, as: Int32.self)
                 }
                 if lane % 2 == 1 {
@@ -99,14 +102,16 @@ final class QuantizedGEMMCode: @unchecked Sendable {
             let panelLoop = a.makeLabel()
             a.mov(.r10, full)
             a.bind(panelLoop)
-            Self.panel(&a, width: 16, pairs: pairs, rowStride: rowStride, outputs: outputs, direct: true, flip: flip)
+            Self.panel(
+                &a, width: 16, pairs: pairs, rowStride: rowStride, outputs: outputs, direct: true, flip: flip,
+                rounding: rounding)
             a.dec(.r10)
             a.jnz(panelLoop)
         }
         if let last = widths.last, remainder != 0 {
             Self.panel(
                 &a, width: last, pairs: pairs, rowStride: rowStride, outputs: outputs, direct: tailChannels == 0,
-                flip: flip)
+                flip: flip, rounding: rounding)
         }
         a.vzeroupper()
         a.ret()
@@ -129,7 +134,8 @@ final class QuantizedGEMMCode: @unchecked Sendable {
     /// One panel of `width` (8 or 16) channels for all tile rows: `r9` (weights) and `r11` (its constants) move to
     /// the next panel, `rsi` too when the panel is stored to the output (`direct`), else it goes to `rdx`.
     private static func panel(
-        _ a: inout X86Assembler, width: Int, pairs: Int, rowStride: Int32, outputs: Int, direct: Bool, flip: UInt8
+        _ a: inout X86Assembler, width: Int, pairs: Int, rowStride: Int32, outputs: Int, direct: Bool, flip: UInt8,
+        rounding: RequantizationRounding
     ) {
         let vectors = width / 8
         let rows = tileRows
@@ -160,10 +166,10 @@ final class QuantizedGEMMCode: @unchecked Sendable {
         for r in 0..<rows {
             for v in 0..<vectors {
                 let lane = Int32(32 * v)
-                // The ruy rounding uses one temporary; the other two are never touched.
+                // The ruy and XNNPACK roundings use one temporary at most; the other two are never touched.
                 RequantizationCode.emit(
-                    &a, acc(r, v), temps: (temp, temp, temp), zero: zero, ruy: true, addsBias: false, globals: .rax,
-                    array: { Memory(.r11, Int32($0) * arrayBytes + lane) })
+                    &a, acc(r, v), temps: (temp, temp, temp), zero: zero, rounding: rounding, addsBias: false,
+                    globals: .rax, array: { Memory(.r11, Int32($0) * arrayBytes + lane) })
             }
             let x = acc(r, 0)
             a.vpackssdw(x, x, acc(r, vectors - 1))

@@ -9,11 +9,29 @@ public struct QuantizedMultiplier: Sendable, Hashable {
     public var multiplier: Int32
     /// The power-of-two exponent (positive: left shift).
     public var shift: Int
+    /// The same real as XNNPACK holds it, a float computed in float from the tensors' scales (0 when not given);
+    /// ``RequantizationRounding/xnnpack`` multiplies by it.
+    public var floatScale: Float = 0
 
     /// The multiplier and shift as given.
     public init(multiplier: Int32, shift: Int) {
         self.multiplier = multiplier
         self.shift = shift
+    }
+
+    /// TFLite's `QuantizeMultiplier(real)` together with XNNPACK's float form of the same real.
+    public init(_ real: Double, floatScale: Float) {
+        self.init(real)
+        self.floatScale = floatScale
+    }
+
+    /// `x · floatScale` the way XNNPACK's int8 kernels requantize ("fp32" requantization): the accumulator converted
+    /// to float, one float multiplication, rounded to the nearest integer with ties to even (the result is then
+    /// clamped to the output range by the caller; here it is only kept within ±2^20).
+    @inline(__always)
+    public func applyXNNPACK(_ x: Int32) -> Int32 {
+        let scaled = (Float(x) * floatScale).rounded(.toNearestOrEven)
+        return Int32(min(max(scaled, -1_048_576), 1_048_576))
     }
 
     /// TFLite's `QuantizeMultiplier(double)`.

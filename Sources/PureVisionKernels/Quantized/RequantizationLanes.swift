@@ -23,7 +23,8 @@ struct RequantizationLanes {
     let zeroPoint: SIMD4<Int32>
     let lower: SIMD4<Int32>
     let upper: SIMD4<Int32>
-    /// False when some channel's multiplier needs a left shift (≥ 1): callers then use the scalar path.
+    /// False when some channel's multiplier needs a left shift (≥ 1), or rounds as XNNPACK does (a float
+    /// multiplication these integer lanes do not do): callers then use the scalar path.
     let isUsable: Bool
 
     /// Lays out `channels` multipliers (and their roundings) in blocks of 8 as even / odd groups of 4.
@@ -45,7 +46,7 @@ struct RequantizationLanes {
                 let channel = 8 * (g / 2) + 2 * j + g % 2
                 guard channel < channels else { continue }
                 let q = multipliers(channel)
-                if q.shift > 0 { usable = false }
+                if q.shift > 0 || rounding(channel) == .xnnpack { usable = false }
                 let right = Int32(max(0, -q.shift))
                 m[j] = UInt64(UInt32(bitPattern: q.multiplier))
                 shift[j] = right

@@ -48,7 +48,7 @@ import Testing
         #expect(json["width"] as? Int == 400)
         let detections = try #require(json["detections"] as? [[String: Any]])
         let golden = try #require(
-            try Self.goldenRuns(Self.detectorDirectory + "/detector_replay.json", "runs").first {
+            try Self.goldenRuns(Self.detectorDirectory + "/detector_efficientdet.json", "runs").first {
                 $0["image"] as? String == image && ($0["options"] as? [String: Any])?.isEmpty == true
             })
         let rows = try #require(golden["detections"] as? [[Any]])

@@ -48,10 +48,15 @@ enum QuantizedBinaryOperator: OperatorLowering {
                 return type == .uint8 ? step(UInt8.self) : step(Int8.self)
             }
         }
-        let parameters = QuantizedAddParameters(
+        var parameters = QuantizedAddParameters(
             lhsScale: lhsScale, lhsZeroPoint: lhsZero, rhsScale: rhsScale, rhsZeroPoint: rhsZero, outputScale: outScale,
             outputZeroPoint: outZero, range: range)
         let subtract = context.builtin == .sub
+        if context.options.quantizedArithmetic == .xnnpack, !subtract {
+            parameters.xnnpack = XNNPACKAddTerms(
+                lhsScale: lhsScale, lhsZeroPoint: lhsZero, rhsScale: rhsScale, rhsZeroPoint: rhsZero,
+                outputScale: outScale)
+        }
         let count = context.output(0).elementCount
         if !context.useReference, lhs.shape == rhs.shape, QuantizedPairTable.pays(count: count) {
             let table =

@@ -56,6 +56,7 @@ enum QuantizedConv2DOperator: OperatorLowering {
         let output = context.output(0)
         let ctx = context
         let unsigned = input.elementType == .uint8
+        let rounding = context.gemmRounding
         let biasPointer = bias.map { UnsafePointer($0.pointer.assumingMemoryBound(to: Int32.self)) }
         if context.useReference {
             return context.lowered(reading: [input]) { binder in
@@ -70,7 +71,8 @@ enum QuantizedConv2DOperator: OperatorLowering {
                         Reference.quantizedConv2D(
                             geometry: geometry, input: x, filter: filter, bias: biasPointer,
                             inputZeroPoint: inputZeroPoint, weightZeroPoint: weightZeroPoint,
-                            outputZeroPoint: outputZeroPoint, multipliers: multipliers, range: range, rounding: .ruy,
+                            outputZeroPoint: outputZeroPoint, multipliers: multipliers, range: range,
+                            rounding: rounding,
                             output: y)
                     }
                 }
@@ -87,7 +89,8 @@ enum QuantizedConv2DOperator: OperatorLowering {
                     : Int32(raw.load(fromByteOffset: i, as: Int8.self))
             },
             bias: biasPointer, inputZeroPoint: inputZeroPoint, outputZeroPoint: outputZeroPoint,
-            multipliers: multipliers, range: range, unsigned: unsigned, rounding: .ruy, threadCount: pool.threadCount,
+            multipliers: multipliers, range: range, unsigned: unsigned, rounding: rounding,
+            threadCount: pool.threadCount,
             generatesMachineCode: context.generatesMachineCode)
         return context.lowered(reading: [input], scratchBytes: kernel.scratchBytes) { binder in
             let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Int8.self))
@@ -120,7 +123,8 @@ enum QuantizedConv2DOperator: OperatorLowering {
     }
 
     /// One multiplier per output channel, `scaleIn · scaleW[c] / scaleOut` in double (TFLite's
-    /// `PopulateConvolutionQuantizationParams`); a single weight scale is broadcast.
+    /// `PopulateConvolutionQuantizationParams`), with the same product and quotient in float as XNNPACK computes
+    /// them (its requantization scale); a single weight scale is broadcast.
     static func channelMultipliers(
         _ filter: GraphTensor, channels: Int, inputScale: Float, outputScale: Float, _ context: LoweringContext
     ) throws(InterpreterError) -> [QuantizedMultiplier] {
@@ -131,8 +135,9 @@ enum QuantizedConv2DOperator: OperatorLowering {
             throw context.failure("filter '\(filter.name)' has non-zero zero points (int8 weights are symmetric)")
         }
         return (0..<channels).map { c in
-            let scale = Double(q.scales.count == 1 ? q.scales[0] : q.scales[c])
-            return QuantizedMultiplier(Double(inputScale) * scale / Double(outputScale))
+            let scale = q.scales.count == 1 ? q.scales[0] : q.scales[c]
+            return QuantizedMultiplier(
+                Double(inputScale) * Double(scale) / Double(outputScale), floatScale: inputScale * scale / outputScale)
         }
     }
 }

@@ -34,7 +34,8 @@ enum QuantizedDepthwiseConv2DOperator: OperatorLowering {
         let weightZero = try QuantizedConv2DOperator.weightZeroPoint(filter, context)
         let unsigned = type == .uint8
         // TFLite's uint8 depthwise requantizes every channel with its scalar MultiplyByQuantizedMultiplier.
-        let rounding: RequantizationRounding = unsigned ? .double : .channelBlocksOf8
+        let rounding: RequantizationRounding =
+            context.options.quantizedArithmetic == .xnnpack ? .xnnpack : unsigned ? .double : .channelBlocksOf8
         let multipliers = try QuantizedConv2DOperator.channelMultipliers(
             filter, channels: outChannels, inputScale: inScale, outputScale: outScale, context)
         let range = try context.quantizedRange(
