@@ -37,9 +37,13 @@ public struct QuantizedAddParameters: Sendable, Hashable {
 /// bMultiplier · bZeroPoint)`. The multipliers are the float ratios `inputScale / outputScale` times `2^shift`, rounded
 /// to nearest (ties to even), `shift = 20 − exponent` of the larger ratio, so that the larger multiplier has 21 bits.
 public struct XNNPACKAddTerms: Sendable, Hashable {
+    /// `lhsScale / outputScale · 2^shift`, rounded.
     public var lhsMultiplier: Int32
+    /// `rhsScale / outputScale · 2^shift`, rounded.
     public var rhsMultiplier: Int32
+    /// `−(lhsMultiplier · lhsZeroPoint + rhsMultiplier · rhsZeroPoint)`.
     public var bias: Int32
+    /// The right shift of the sum (12…30).
     public var shift: Int32
 
     /// XNNPACK's parameters, or nil where XNNPACK does not take the operation (a ratio outside `[2^-10, 2^8)`),
