@@ -26,8 +26,11 @@ struct FullyConnectedTests {
         return cases
     }()
 
-    @Test(arguments: cases)
-    func kernelMatchesReference(_ c: Case) {
+    /// The reference's output for case `c` in `arithmetic`, and the kernel's on each test pool. The caller's
+    /// weights are overwritten after preparation, so the kernel must have copied them.
+    static func outputs(
+        _ c: Case, arithmetic: Reference.Arithmetic, generatesMachineCode: Bool
+    ) -> (expected: [Float], actual: [(threads: Int, values: [Float])], usesGeneratedCode: Bool) {
         var random = SplitMixSource(seed: UInt64(c.batch * 100_003 + c.inputSize * 101 + c.outputSize))
         let input = random.floats(c.batch * c.inputSize)
         var weights = random.floats(c.outputSize * c.inputSize)
@@ -37,20 +40,30 @@ struct FullyConnectedTests {
             guard let pointer = out.baseAddress else { return }
             Reference.fullyConnected(
                 batch: c.batch, inputSize: c.inputSize, outputSize: c.outputSize, input: input, weights: weights,
-                bias: bias, output: pointer, clamp: c.clamp)
+                bias: bias, output: pointer, clamp: c.clamp, arithmetic: arithmetic)
         }
         let kernel = FullyConnectedKernel(
             batch: c.batch, inputSize: c.inputSize, outputSize: c.outputSize, weights: weights, bias: bias,
-            clamp: c.clamp)
+            clamp: c.clamp, generatesMachineCode: generatesMachineCode)
         for index in weights.indices { weights[index] = .nan }
-        let tolerance = 1e-5 * Float(c.inputSize).squareRoot()
-        for pool in testPools {
-            var actual = [Float](repeating: .nan, count: c.batch * c.outputSize)
-            actual.withUnsafeMutableBufferPointer { out in
+        let actual = testPools.map { pool in
+            var values = [Float](repeating: .nan, count: c.batch * c.outputSize)
+            values.withUnsafeMutableBufferPointer { out in
                 guard let pointer = out.baseAddress else { return }
                 kernel.run(input: input, output: pointer, pool: pool)
             }
-            expectNearlyEqual(actual, expected, tolerance: tolerance, "\(c) threads=\(pool.threadCount)")
+            return (pool.threadCount, values)
+        }
+        return (expected, actual, kernel.usesGeneratedCode)
+    }
+
+    /// The Swift path (CBLAS) against the reference in LiteRT's arithmetic, within float rounding.
+    @Test(arguments: cases)
+    func kernelMatchesReference(_ c: Case) {
+        let (expected, actual, _) = Self.outputs(c, arithmetic: .liteRT, generatesMachineCode: false)
+        let tolerance = 1e-5 * Float(c.inputSize).squareRoot()
+        for (threads, values) in actual {
+            expectNearlyEqual(values, expected, tolerance: tolerance, "\(c) threads=\(threads)")
         }
     }
 
@@ -58,28 +71,10 @@ struct FullyConnectedTests {
     /// input feature, in order) bit for bit.
     @Test(.enabled(if: GeneratedCode.runs, GeneratedCode.skipComment), arguments: cases)
     func generatedCodeMatchesXNNPACKReference(_ c: Case) {
-        var random = SplitMixSource(seed: UInt64(c.batch * 7_919 + c.inputSize * 13 + c.outputSize))
-        let input = random.floats(c.batch * c.inputSize)
-        let weights = random.floats(c.outputSize * c.inputSize)
-        let bias = c.hasBias ? random.floats(c.outputSize) : nil
-        var expected = [Float](repeating: .nan, count: c.batch * c.outputSize)
-        expected.withUnsafeMutableBufferPointer { out in
-            guard let pointer = out.baseAddress else { return }
-            Reference.fullyConnected(
-                batch: c.batch, inputSize: c.inputSize, outputSize: c.outputSize, input: input, weights: weights,
-                bias: bias, output: pointer, clamp: c.clamp, arithmetic: .xnnpack)
-        }
-        let kernel = FullyConnectedKernel(
-            batch: c.batch, inputSize: c.inputSize, outputSize: c.outputSize, weights: weights, bias: bias,
-            clamp: c.clamp, generatesMachineCode: true)
-        #expect(kernel.usesGeneratedCode)
-        for pool in testPools {
-            var actual = [Float](repeating: .nan, count: c.batch * c.outputSize)
-            actual.withUnsafeMutableBufferPointer { out in
-                guard let pointer = out.baseAddress else { return }
-                kernel.run(input: input, output: pointer, pool: pool)
-            }
-            #expect(actual.map(\.bitPattern) == expected.map(\.bitPattern), "\(c) threads=\(pool.threadCount)")
+        let (expected, actual, generated) = Self.outputs(c, arithmetic: .xnnpack, generatesMachineCode: true)
+        #expect(generated)
+        for (threads, values) in actual {
+            #expect(values.map(\.bitPattern) == expected.map(\.bitPattern), "\(c) threads=\(threads)")
         }
     }
 
