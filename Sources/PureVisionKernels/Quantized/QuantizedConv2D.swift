@@ -123,6 +123,9 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         precondition(geometry.isValid, "invalid convolution geometry")
         precondition(
             multipliers.count == 1 || multipliers.count == geometry.outputChannels, "one multiplier per channel")
+        precondition(
+            rounding != .xnnpack || multipliers.allSatisfy { $0.floatScale != 0 || $0.multiplier == 0 },
+            "XNNPACK's rounding needs each multiplier's floatScale")
         self.geometry = geometry
         let outputs = geometry.outputChannels
         depth = geometry.kernelHeight * geometry.kernelWidth * geometry.inputChannels

@@ -58,6 +58,9 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         precondition(geometry.isValid, "invalid depthwise geometry")
         let outputs = geometry.outputChannels
         precondition(multipliers.count == 1 || multipliers.count == outputs, "one multiplier per channel")
+        precondition(
+            rounding != .xnnpack || multipliers.allSatisfy { $0.floatScale != 0 || $0.multiplier == 0 },
+            "XNNPACK's rounding needs each multiplier's floatScale")
         self.geometry = geometry
         let count = geometry.kernelHeight * geometry.kernelWidth * outputs
         weights = .allocate(capacity: count)
