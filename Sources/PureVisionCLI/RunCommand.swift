@@ -7,7 +7,8 @@ import PureVisionEngine
 enum RunCommand {
     static func run(_ arguments: [String]) throws {
         let parsed = try ParsedArguments(
-            arguments, valueOptions: ["--input", "--output-dir", "--threads", "--quantized-arithmetic"], flagOptions: ["--reference"])
+            arguments, valueOptions: ["--input", "--output-dir", "--threads", "--quantized-arithmetic"],
+            flagOptions: ["--reference"])
         guard parsed.positional.count == 1 else {
             throw CommandLineError.usage("run takes exactly one MODEL, got \(parsed.positional.count)")
         }

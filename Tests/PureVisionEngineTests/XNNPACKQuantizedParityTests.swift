@@ -60,7 +60,9 @@ import Testing
             let first: [Double] =
                 output.elementType == .float32
                 ? output.floats.prefix(16).map(Double.init)
-                : output.bytes.prefix(16).map { Double(output.elementType == .int8 ? Int(Int8(bitPattern: $0)) : Int($0)) }
+                : output.bytes.prefix(16).map {
+                    Double(output.elementType == .int8 ? Int(Int8(bitPattern: $0)) : Int($0))
+                }
             let context =
                 "\(run.testDescription) output \(index) threads \(configuration.threads) codegen "
                 + "\(configuration.generatesMachineCode): first values \(first), LiteRT \(run.first[index])"

@@ -160,7 +160,8 @@ struct Conv2DMachineCodeTests {
             let mismatch = actual.indices.first { actual[$0].bitPattern != expected[$0].bitPattern }
             #expect(
                 mismatch == nil,
-                "\(c) threads=\(pool.threadCount): \(mismatch.map { "element \($0): \(actual[$0]) vs \(expected[$0])" } ?? "")")
+                "\(c) threads=\(pool.threadCount): \(mismatch.map { "element \($0): \(actual[$0]) vs \(expected[$0])" } ?? "")"
+            )
         }
     }
 

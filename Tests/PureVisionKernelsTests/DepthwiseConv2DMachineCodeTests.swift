@@ -1,10 +1,11 @@
+import PureVisionKernels
+import Testing
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import PureVisionKernels
-import Testing
 
 /// The depthwise kernel with generated AVX2 code for its rows, against `Reference` (bit for bit).
 struct DepthwiseConv2DMachineCodeTests {
@@ -207,7 +208,9 @@ struct DepthwiseConv2DMachineCodeTests {
 
     /// A fused residual ADD + PRELU + RELU6 after the generated rows equals the same epilogue after the Swift rows
     /// (the 672- and 264-channel cases sweep rows, the epilogue following each thread's range).
-    @Test(.enabled(if: GeneratedCode.runs, GeneratedCode.skipComment), arguments: [(8, 1), (40, 2), (24, 1), (672, 1), (264, 2)])
+    @Test(
+        .enabled(if: GeneratedCode.runs, GeneratedCode.skipComment),
+        arguments: [(8, 1), (40, 2), (24, 1), (672, 1), (264, 2)])
     func epilogueFollowsGeneratedRows(channels: Int, stride: Int) {
         let g = Self.geometry(
             batch: 2, outputHeight: 5, outputWidth: 13, channels: channels, kernel: (5, 5), stride: stride,

@@ -1,5 +1,5 @@
-import Testing
 import PureVisionKernels
+import Testing
 
 struct FullyConnectedTests {
     struct Case: Sendable, CustomTestStringConvertible {
@@ -15,8 +15,10 @@ struct FullyConnectedTests {
         var index = 0
         for batch in [1, 2, 3] {
             for (inputSize, outputSize) in [(1, 1), (7, 3), (8, 8), (9, 17), (31, 1), (1, 31), (64, 1001)] {
-                cases.append(Case(batch: batch, inputSize: inputSize, outputSize: outputSize,
-                                  hasBias: index % 2 == 0, clamp: clamps[index % clamps.count]))
+                cases.append(
+                    Case(
+                        batch: batch, inputSize: inputSize, outputSize: outputSize,
+                        hasBias: index % 2 == 0, clamp: clamps[index % clamps.count]))
                 index += 1
             }
         }

@@ -1,5 +1,5 @@
-import Testing
 import PureVisionKernels
+import Testing
 
 struct ReductionTests {
     struct Case: Sendable, CustomTestStringConvertible {

@@ -1,6 +1,6 @@
+import PureVisionCore
 import PureVisionKernels
 import PureVisionTFLite
-import PureVisionCore
 
 /// Everything an operator's lowering needs: the operator, the graph's tensors as inferred so far, the options,
 /// and helpers that turn problems into errors carrying the operator's index and name.

@@ -470,7 +470,6 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         func accumulator(_ p: Int, _ b: Int) -> YMM { YMM(p * blocks + b) }
         let firstWeight = pixels * blocks
 
-
         precondition(firstWeight + max(blocks, 2) <= 15, "DepthwiseConv2DMachineCode: too many registers")
         for p in 0..<pixels {
             for b in 0..<blocks {

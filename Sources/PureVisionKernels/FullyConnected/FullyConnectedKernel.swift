@@ -37,8 +37,9 @@ public struct FullyConnectedKernel: Sendable {
         weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, clamp: ClampRange,
         generatesMachineCode: Bool = false
     ) {
-        precondition(batch > 0 && inputSize > 0 && outputSize > 0,
-                     "FullyConnectedKernel: batch \(batch), inputSize \(inputSize), outputSize \(outputSize)")
+        precondition(
+            batch > 0 && inputSize > 0 && outputSize > 0,
+            "FullyConnectedKernel: batch \(batch), inputSize \(inputSize), outputSize \(outputSize)")
         self.batch = batch
         self.inputSize = inputSize
         self.outputSize = outputSize

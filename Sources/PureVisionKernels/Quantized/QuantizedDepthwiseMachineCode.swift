@@ -163,7 +163,8 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
             // Vector 2·group + parity; lane j of it is channel 16·group + 2j + parity.
             let vector = RequantizationCode.globalsBytes + ((c / 16) * 2 + c % 2) * vectorBytes
             let lane = (c % 16) / 2
-            RequantizationCode.laneConstants(bias: bias(c), multiplier: multipliers(c), rounding: rounding) { array, value in
+            RequantizationCode.laneConstants(bias: bias(c), multiplier: multipliers(c), rounding: rounding) {
+                array, value in
                 constants.storeBytes(of: value, toByteOffset: vector + array * 32 + lane * 4, as: Int32.self)
             }
             if lane % 2 == 1 {

@@ -31,8 +31,9 @@ extension Reference {
                                 let iy = oy * g.strideHeight - g.paddingTop + ky * g.dilationHeight
                                 let ix = ox * g.strideWidth - g.paddingLeft + kx * g.dilationWidth
                                 if iy < 0 || iy >= g.inputHeight || ix < 0 || ix >= g.inputWidth { continue }
-                                let x = input[((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels
-                                    + inputChannel]
+                                let x = input[
+                                    ((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels
+                                        + inputChannel]
                                 let w = filter[(ky * g.kernelWidth + kx) * g.outputChannels + c]
                                 if fused { sum = sum.addingProduct(x, w) } else { sum += x * w }
                             }

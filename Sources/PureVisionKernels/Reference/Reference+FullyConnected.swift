@@ -13,13 +13,16 @@ extension Reference {
         input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
         output: UnsafeMutablePointer<Float>, clamp: ClampRange, arithmetic: Arithmetic = .liteRT
     ) {
-        precondition(batch > 0 && inputSize > 0 && outputSize > 0,
-                     "fullyConnected: batch \(batch), inputSize \(inputSize), outputSize \(outputSize)")
+        precondition(
+            batch > 0 && inputSize > 0 && outputSize > 0,
+            "fullyConnected: batch \(batch), inputSize \(inputSize), outputSize \(outputSize)")
         for b in 0..<batch {
             for o in 0..<outputSize {
                 if arithmetic == .xnnpack {
                     var sum: Float = bias?[o] ?? 0
-                    for i in 0..<inputSize { sum = sum.addingProduct(input[b * inputSize + i], weights[o * inputSize + i]) }
+                    for i in 0..<inputSize {
+                        sum = sum.addingProduct(input[b * inputSize + i], weights[o * inputSize + i])
+                    }
                     output[b * outputSize + o] = clamp.apply(sum)
                 } else {
                     var sum: Float = 0

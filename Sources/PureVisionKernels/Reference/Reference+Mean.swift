@@ -29,8 +29,9 @@ extension Reference {
             return
         }
         precondition(inputShape.allSatisfy { $0 >= 0 }, "mean: negative dimension in \(inputShape)")
-        precondition(zip(axes, axes.dropFirst()).allSatisfy { $0 < $1 } && axes.allSatisfy { $0 >= 0 && $0 < rank },
-                     "mean: axes \(axes) must be sorted, unique and within rank \(rank)")
+        precondition(
+            zip(axes, axes.dropFirst()).allSatisfy { $0 < $1 } && axes.allSatisfy { $0 >= 0 && $0 < rank },
+            "mean: axes \(axes) must be sorted, unique and within rank \(rank)")
         var isReduced = [Bool](repeating: false, count: rank)
         for axis in axes { isReduced[axis] = true }
         // Output stride of each input dimension: 0 for reduced ones, so reduced coordinates land on the same output.
@@ -65,7 +66,9 @@ extension Reference {
     /// `(r0 + r1) + (r2 + r3)` and `(r4 + r5) + (r6 + previous)`, then those two.
     @inlinable
     public static func globalAveragePoolingSum(_ values: UnsafePointer<Float>, stride: Int, rows: Int) -> Float {
-        @inline(__always) func row(_ start: Int, _ r: Int) -> Float { start + r < rows ? values[(start + r) * stride] : 0 }
+        @inline(__always) func row(_ start: Int, _ r: Int) -> Float {
+            start + r < rows ? values[(start + r) * stride] : 0
+        }
         var sum = ((row(0, 0) + row(0, 1)) + row(0, 6)) + ((row(0, 2) + row(0, 3)) + (row(0, 4) + row(0, 5)))
         var start = 7
         while start < rows {

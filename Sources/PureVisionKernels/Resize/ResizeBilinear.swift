@@ -22,10 +22,12 @@ public enum ResizeBilinear {
             Rows(
                 input: input, inputHeight: inputHeight, inputWidth: inputWidth, channels: channels, output: output,
                 outputHeight: outputHeight, outputWidth: outputWidth,
-                rows: Axis(input: inputHeight, output: outputHeight, alignCorners: alignCorners,
-                           halfPixelCenters: halfPixelCenters),
-                columns: Axis(input: inputWidth, output: outputWidth, alignCorners: alignCorners,
-                              halfPixelCenters: halfPixelCenters)))
+                rows: Axis(
+                    input: inputHeight, output: outputHeight, alignCorners: alignCorners,
+                    halfPixelCenters: halfPixelCenters),
+                columns: Axis(
+                    input: inputWidth, output: outputWidth, alignCorners: alignCorners,
+                    halfPixelCenters: halfPixelCenters)))
     }
 
     /// XNNPACK's source coordinates along one axis.
