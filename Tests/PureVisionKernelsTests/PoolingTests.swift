@@ -1,5 +1,5 @@
-import Testing
 import PureVisionKernels
+import Testing
 
 struct PoolingTests {
     enum Kind: Sendable { case max, average }
@@ -45,11 +45,13 @@ struct PoolingTests {
         for kind in [Kind.max, .average] {
             for w in windows {
                 for channels in [1, 3, 7, 8, 9, 16, 17] {
-                    cases.append(Case(
-                        kind: kind,
-                        geometry: geometry(batch: 1 + index % 2, height: 9, width: 11, channels: channels,
-                                           filter: w.filter, stride: w.stride, padding: w.padding),
-                        clamp: clamps[index % clamps.count]))
+                    cases.append(
+                        Case(
+                            kind: kind,
+                            geometry: geometry(
+                                batch: 1 + index % 2, height: 9, width: 11, channels: channels,
+                                filter: w.filter, stride: w.stride, padding: w.padding),
+                            clamp: clamps[index % clamps.count]))
                     index += 1
                 }
             }
@@ -65,7 +67,8 @@ struct PoolingTests {
             guard let pointer = out.baseAddress else { return }
             switch (kind, pool) {
             case (.max, nil): Reference.maxPool2D(geometry: g, input: input, output: pointer, clamp: clamp)
-            case (.average, nil): Reference.averagePool2D(geometry: g, input: input, output: pointer, clamp: clamp)
+            case (.average, nil):
+                Reference.averagePool2D(geometry: g, input: input, output: pointer, clamp: clamp, arithmetic: .xnnpack)
             case (.max, let pool?):
                 Pooling.maxPool2D(geometry: g, input: input, output: pointer, clamp: clamp, pool: pool)
             case (.average, let pool?):
@@ -91,25 +94,29 @@ struct PoolingTests {
     /// windows cover rows {0,1,2} or {2,3} and likewise columns; averages count in-bounds taps only.
     @Test(arguments: [false, true])
     func handCheckedRamp(optimized: Bool) {
-        let g = PoolingTests.geometry(height: 4, width: 4, channels: 1, filter: (3, 3), stride: (2, 2),
-                                      padding: (0, 1, 0, 1))
+        let g = PoolingTests.geometry(
+            height: 4, width: 4, channels: 1, filter: (3, 3), stride: (2, 2),
+            padding: (0, 1, 0, 1))
         let input = (0..<16).map(Float.init)
         let pool: ThreadPool? = optimized ? .serial : nil
         #expect(PoolingTests.pooled(.max, geometry: g, input: input, clamp: .none, pool: pool) == [10, 11, 14, 15])
         // Means: rows 0-2 × cols 0-2 → 5; rows 0-2 × cols 2-3 → 6.5; rows 2-3 × cols 0-2 → 11; rows 2-3 × 2-3 → 12.5.
-        #expect(PoolingTests.pooled(.average, geometry: g, input: input, clamp: .none, pool: pool)
-            == [5, 6.5, 11, 12.5])
+        #expect(
+            PoolingTests.pooled(.average, geometry: g, input: input, clamp: .none, pool: pool)
+                == [5, 6.5, 11, 12.5])
         #expect(PoolingTests.pooled(.average, geometry: g, input: input, clamp: .relu6, pool: pool) == [5, 6, 6, 6])
     }
 
     /// Max pooling of all-negative values is negative: the running maximum must not start at zero.
     @Test(arguments: [false, true])
     func maxOfNegativesStaysNegative(optimized: Bool) {
-        let g = PoolingTests.geometry(height: 2, width: 2, channels: 2, filter: (2, 2), stride: (1, 1),
-                                      padding: (1, 0, 1, 0))
+        let g = PoolingTests.geometry(
+            height: 2, width: 2, channels: 2, filter: (2, 2), stride: (1, 1),
+            padding: (1, 0, 1, 0))
         let input: [Float] = [-4, -40, -3, -30, -2, -20, -1, -10]
-        let result = PoolingTests.pooled(.max, geometry: g, input: input, clamp: .none,
-                                         pool: optimized ? .serial : nil)
+        let result = PoolingTests.pooled(
+            .max, geometry: g, input: input, clamp: .none,
+            pool: optimized ? .serial : nil)
         #expect(result == [-4, -40, -3, -30, -2, -20, -1, -10])
     }
 }

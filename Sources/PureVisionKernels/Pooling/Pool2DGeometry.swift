@@ -58,6 +58,11 @@ public struct Pool2DGeometry: Sendable, Hashable {
             && paddingTop >= 0 && paddingLeft >= 0
     }
 
+    /// Whether the single output pixel's window covers the whole input (global pooling).
+    public var isGlobal: Bool {
+        outputHeight == 1 && outputWidth == 1 && rowWindow(0) == (0, inputHeight) && columnWindow(0) == (0, inputWidth)
+    }
+
     /// The in-bounds window of output row `oy`: input rows `start ..< end` (empty when the window misses the input).
     @usableFromInline
     func rowWindow(_ oy: Int) -> (start: Int, end: Int) {

@@ -1,5 +1,6 @@
 /// Optimized 2-D max and average pooling over NHWC data (twins of ``Reference/maxPool2D(geometry:input:output:clamp:)``
-/// and ``Reference/averagePool2D(geometry:input:output:clamp:)``, same results).
+/// and ``Reference/averagePool2D(geometry:input:output:clamp:arithmetic:)`` with XNNPACK's arithmetic, same results:
+/// a window over the whole input is summed as XNNPACK's global average pooling).
 ///
 /// Each output pixel is computed with the channel loop innermost (contiguous, so it vectorizes) over the window's
 /// in-bounds taps, and clamped while still in L1; output rows are split over the pool's threads.
@@ -18,12 +19,19 @@ public enum Pooling {
 
     /// Average pooling: `output` (`[batch, outputHeight, outputWidth, channels]`) gets the clamped mean of each
     /// window's in-bounds values of `input` (`[batch, inputHeight, inputWidth, channels]`); padding is not
-    /// counted. A window that misses the input yields `clamp(0)`. No overlap allowed.
+    /// counted. A window that misses the input yields `clamp(0)`; one window over the whole input is XNNPACK's global
+    /// average pooling (7 rows per pass, then `× 1/n`). No overlap allowed.
     public static func averagePool2D(
         geometry: Pool2DGeometry, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
         clamp: ClampRange, pool: ThreadPool
     ) {
         precondition(geometry.isValid, "Pooling.averagePool2D: invalid geometry \(geometry)")
+        if geometry.isGlobal {
+            // One window over the whole input: XNNPACK's global average pooling, the reference's own loop.
+            Reference.averagePool2D(
+                geometry: geometry, input: input, output: output, clamp: clamp, arithmetic: .xnnpack)
+            return
+        }
         pool.parallelRanges(
             geometry.batch * geometry.outputHeight,
             Rows<AverageWindow>(geometry: geometry, input: input, output: output, clamp: clamp))

@@ -39,11 +39,25 @@ extension Reference {
     /// - Parameters:
     ///   - input: `[batch, inputHeight, inputWidth, channels]`.
     ///   - output: `[batch, outputHeight, outputWidth, channels]`.
+    ///   - arithmetic: with `.xnnpack` a window over the whole input is summed as XNNPACK's global average
+    ///     pooling (``globalAveragePoolingSum(_:stride:rows:)``, then `× 1/n`), as MediaPipe runs it.
     public static func averagePool2D(
         geometry g: Pool2DGeometry, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
-        clamp: ClampRange
+        clamp: ClampRange, arithmetic: Arithmetic = .liteRT
     ) {
         precondition(g.isValid, "averagePool2D: invalid geometry \(g)")
+        if arithmetic == .xnnpack, g.isGlobal {
+            // XNNPACK pools a window covering the whole input as global average pooling (as MEAN over H and W).
+            let pixels = g.inputHeight * g.inputWidth
+            for b in 0..<g.batch {
+                for c in 0..<g.channels {
+                    let sum = globalAveragePoolingSum(
+                        input + b * pixels * g.channels + c, stride: g.channels, rows: pixels)
+                    output[b * g.channels + c] = clamp.apply(sum * (1 / Float(pixels)))
+                }
+            }
+            return
+        }
         for b in 0..<g.batch {
             for oy in 0..<g.outputHeight {
                 for ox in 0..<g.outputWidth {
