@@ -19,11 +19,6 @@ enum RequantizationCode {
     /// Bytes of the global constants.
     static let globalsBytes = 192
 
-    /// Whether generated code has `rounding` (the fixed-point ones and XNNPACK's).
-    static func supports(_ rounding: RequantizationRounding) -> Bool {
-        rounding == .ruy || rounding == .double || rounding == .xnnpack
-    }
-
     /// Writes the global constants at `globals` (``globalsBytes`` bytes).
     static func writeGlobals(_ globals: UnsafeMutableRawPointer, zeroPoint: Int32, range: QuantizedRange, flip: UInt8) {
         globals.initializeMemory(as: UInt8.self, repeating: 0, count: globalsBytes)

@@ -16,16 +16,10 @@ extension Reference {
     ) {
         let rank = inputShape.count
         if arithmetic == .xnnpack, rank == 4, axes == [1, 2], inputShape.allSatisfy({ $0 > 0 }) {
-            // XNNPACK runs this as global average pooling, each channel over its `H · W` pixels.
-            let pixels = inputShape[1] * inputShape[2]
-            let channels = inputShape[3]
-            for b in 0..<inputShape[0] {
-                for c in 0..<channels {
-                    output[b * channels + c] = globalAveragePoolingSum(
-                        input + b * pixels * channels + c, stride: channels, rows: pixels)
-                }
-            }
-            scaleSums(arithmetic: .xnnpack, output, count: inputShape[0] * channels, reducedCount: pixels)
+            // XNNPACK runs this as global average pooling.
+            globalAveragePool(
+                input: input, batch: inputShape[0], pixels: inputShape[1] * inputShape[2], channels: inputShape[3],
+                output: output)
             return
         }
         precondition(inputShape.allSatisfy { $0 >= 0 }, "mean: negative dimension in \(inputShape)")
@@ -59,6 +53,21 @@ extension Reference {
             }
         }
         scaleSums(arithmetic: arithmetic, output, count: outputCount, reducedCount: reducedCount)
+    }
+
+    /// XNNPACK's global average pooling of NHWC `input` (`pixels = H · W`) into `[batch, channels]`: each channel's
+    /// sum in ``globalAveragePoolingSum(_:stride:rows:)``'s order, times the float `1 / pixels`.
+    @inlinable
+    public static func globalAveragePool(
+        input: UnsafePointer<Float>, batch: Int, pixels: Int, channels: Int, output: UnsafeMutablePointer<Float>
+    ) {
+        for b in 0..<batch {
+            for c in 0..<channels {
+                output[b * channels + c] = globalAveragePoolingSum(
+                    input + b * pixels * channels + c, stride: channels, rows: pixels)
+            }
+        }
+        scaleSums(arithmetic: .xnnpack, output, count: batch * channels, reducedCount: pixels)
     }
 
     /// The sum of `rows` values `stride` apart in XNNPACK's global average pooling order: 7 rows per pass, a missing

@@ -48,14 +48,10 @@ extension Reference {
         precondition(g.isValid, "averagePool2D: invalid geometry \(g)")
         if arithmetic == .xnnpack, g.isGlobal {
             // XNNPACK pools a window covering the whole input as global average pooling (as MEAN over H and W).
-            let pixels = g.inputHeight * g.inputWidth
-            for b in 0..<g.batch {
-                for c in 0..<g.channels {
-                    let sum = globalAveragePoolingSum(
-                        input + b * pixels * g.channels + c, stride: g.channels, rows: pixels)
-                    output[b * g.channels + c] = clamp.apply(sum * (1 / Float(pixels)))
-                }
-            }
+            globalAveragePool(
+                input: input, batch: g.batch, pixels: g.inputHeight * g.inputWidth, channels: g.channels,
+                output: output)
+            for index in 0..<(g.batch * g.channels) { output[index] = clamp.apply(output[index]) }
             return
         }
         for b in 0..<g.batch {

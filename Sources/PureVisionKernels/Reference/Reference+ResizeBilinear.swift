@@ -7,6 +7,31 @@ extension Reference {
         output: UnsafeMutablePointer<Float>, outputHeight: Int, outputWidth: Int, alignCorners: Bool,
         halfPixelCenters: Bool, arithmetic: Arithmetic = .liteRT
     ) {
+        func at(_ b: Int, _ row: Int, _ column: Int, _ c: Int) -> Float {
+            input[((b * inputHeight + row) * inputWidth + column) * channels + c]
+        }
+        if arithmetic == .xnnpack {
+            let rows = ResizeBilinear.Axis(
+                input: inputHeight, output: outputHeight, alignCorners: alignCorners, halfPixelCenters: halfPixelCenters
+            )
+            let columns = ResizeBilinear.Axis(
+                input: inputWidth, output: outputWidth, alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)
+            for b in 0..<batch {
+                for y in 0..<outputHeight {
+                    let (top, bottom, alphaY) = rows.source(y)
+                    for x in 0..<outputWidth {
+                        let (left, right, alphaX) = columns.source(x)
+                        for c in 0..<channels {
+                            output[((b * outputHeight + y) * outputWidth + x) * channels + c] =
+                                ResizeBilinear.interpolate(
+                                    at(b, top, left, c), at(b, top, right, c), at(b, bottom, left, c),
+                                    at(b, bottom, right, c), alphaX: alphaX, alphaY: alphaY)
+                        }
+                    }
+                }
+            }
+            return
+        }
         let heightScale = ResizeBilinear.scale(
             input: inputHeight, output: outputHeight, alignCorners: alignCorners)
         let widthScale = ResizeBilinear.scale(input: inputWidth, output: outputWidth, alignCorners: alignCorners)
@@ -18,29 +43,11 @@ extension Reference {
                     let (inX, x0, x1) = ResizeBilinear.source(
                         x, scale: widthScale, halfPixelCenters: halfPixelCenters, inputSize: inputWidth)
                     for c in 0..<channels {
-                        func at(_ row: Int, _ column: Int) -> Float {
-                            input[((b * inputHeight + row) * inputWidth + column) * channels + c]
-                        }
-                        if arithmetic == .xnnpack {
-                            let rows = ResizeBilinear.Axis(
-                                input: inputHeight, output: outputHeight, alignCorners: alignCorners,
-                                halfPixelCenters: halfPixelCenters)
-                            let columns = ResizeBilinear.Axis(
-                                input: inputWidth, output: outputWidth, alignCorners: alignCorners,
-                                halfPixelCenters: halfPixelCenters)
-                            let (top, bottom, alphaY) = rows.source(y)
-                            let (left, right, alphaX) = columns.source(x)
-                            output[((b * outputHeight + y) * outputWidth + x) * channels + c] =
-                                ResizeBilinear.interpolate(
-                                    at(top, left), at(top, right), at(bottom, left), at(bottom, right),
-                                    alphaX: alphaX, alphaY: alphaY)
-                            continue
-                        }
                         let dy = inY - Float(y0)
                         let dx = inX - Float(x0)
                         let value =
-                            at(y0, x0) * (1 - dy) * (1 - dx) + at(y1, x0) * dy * (1 - dx)
-                            + at(y0, x1) * (1 - dy) * dx + at(y1, x1) * dy * dx
+                            at(b, y0, x0, c) * (1 - dy) * (1 - dx) + at(b, y1, x0, c) * dy * (1 - dx)
+                            + at(b, y0, x1, c) * (1 - dy) * dx + at(b, y1, x1, c) * dy * dx
                         output[((b * outputHeight + y) * outputWidth + x) * channels + c] = value
                     }
                 }
