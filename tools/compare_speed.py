@@ -24,7 +24,7 @@ as well, the rows (with "gop", "peak_gops" and the two shares) are printed once 
 
 Run from the repository root:
     python3 tools/compare_speed.py [--bench .build/release/bench] [--runs 50] [--threads 1 2] [--interleave [--rounds K]]
-                                   [--peak] [--json]
+                                   [--peak] [--json] [--no-codegen] [--quantized-arithmetic xnnpack|litert]
     python3 tools/compare_speed.py --no-bench --models palm_detection_full   # LiteRT only
 """
 
@@ -45,6 +45,7 @@ DEFAULT_MODELS = ["palm_detection_full", "hand_landmark_full", "face_detection_s
 OPTIONAL_MODELS = ["efficientnet_lite0_int8", "efficientnet_lite0_uint8", "efficientdet_lite0", "palm_detection_full_int8",
                    "hand_landmark_full_int8"]  # timed when the bench reports it or --models names it
 WARMUP = 5
+BENCH_FLAGS = []  # extra bench arguments (--no-codegen, --quantized-arithmetic litert), set by main
 WARMUP_SECONDS = 0.3  # as the bench: at least WARMUP runs and at least this long before timing
 
 
@@ -52,7 +53,7 @@ def run_bench(bench, runs, names, threads=None, times=False):
     """Our results keyed by (name, threads); empty when the bench is missing or fails. With `times`, each record also
     has "times_ms", the latency of every timed run."""
     results = {}
-    command = [bench, "--json", "--runs", str(runs)] + (["--times"] if times else [])
+    command = [bench, "--json", "--runs", str(runs)] + (["--times"] if times else []) + BENCH_FLAGS
     if len(names) == 1:
         command += ["--filter", names[0]]
     if threads is not None:
@@ -210,6 +211,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bench", default=".build/release/bench", help="path of our bench executable")
     parser.add_argument("--no-bench", action="store_true", help="time LiteRT only")
+    parser.add_argument("--no-codegen", action="store_true",
+                        help="time our Swift SIMD kernels (bench --no-codegen), what Apple platforms and arm64 run")
+    parser.add_argument("--quantized-arithmetic", choices=["xnnpack", "litert"],
+                        help="our 8-bit rounding (bench default: xnnpack, what LiteRT-XNNPACK computes)")
     parser.add_argument("--runs", type=int, default=50, help="timed runs per configuration (default 50)")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2], help="thread counts (default 1 2)")
     parser.add_argument("--models", nargs="+", help="model stems in Models/ (default: the six float models)")
@@ -222,6 +227,9 @@ def main():
                         help="with --interleave: alternate ours and XNNPACK this many times per (model, threads), "
                              "pooling the runs (default 1)")
     args = parser.parse_args()
+    BENCH_FLAGS.extend(["--no-codegen"] if args.no_codegen else [])
+    if args.quantized_arithmetic:
+        BENCH_FLAGS.extend(["--quantized-arithmetic", args.quantized_arithmetic])
     if args.rounds < 1 or (args.rounds > 1 and not args.interleave):
         parser.error("--rounds takes a count ≥ 1 and needs --interleave")
 

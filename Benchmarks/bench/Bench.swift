@@ -59,11 +59,11 @@ struct Bench {
     private func measureModel(_ name: String, threads: Int) throws {
         let path = (options.modelsDirectory as NSString).appendingPathComponent("\(name).tflite")
         SystemInfo.resetPeakResident()
-        let interpreter = try Interpreter(
-            contentsOf: path,
-            options: InterpreterOptions(
-                threadCount: threads, fusesElementwiseEpilogues: options.fusesEpilogues,
-                generatesMachineCode: options.generatesMachineCode))
+        var interpreterOptions = InterpreterOptions(
+            threadCount: threads, fusesElementwiseEpilogues: options.fusesEpilogues,
+            generatesMachineCode: options.generatesMachineCode)
+        interpreterOptions.quantizedArithmetic = options.quantizedArithmetic
+        let interpreter = try Interpreter(contentsOf: path, options: interpreterOptions)
         var random = SplitMix64(seed: 1)
         let times = interpreter.withSession { session in
             for index in interpreter.inputs.indices {

@@ -1,3 +1,5 @@
+import PureVisionEngine
+
 /// The bench's command line.
 struct BenchOptions {
     var json = false
@@ -19,6 +21,9 @@ struct BenchOptions {
     var fusesEpilogues = true
     /// Whether kernels may generate AVX2/FMA machine code (`--no-codegen` runs the Swift kernels, for comparison).
     var generatesMachineCode = true
+    /// How 8-bit layers round (`--quantized-arithmetic`): XNNPACK's by default, what the tasks run and what
+    /// LiteRT-XNNPACK, the library the bench is compared with, computes.
+    var quantizedArithmetic = InterpreterOptions.QuantizedArithmetic.xnnpack
     /// `--soak [FRAMES]`: instead of timing, push FRAMES frames through each task and report memory, descriptors and
     /// threads (see `SoakRun`); 0 = off.
     var soakFrames = 0
@@ -27,13 +32,16 @@ struct BenchOptions {
 
     static let usage = """
         usage: bench [--json [--times]] [--filter NAME] [--runs N] [--warmup N] [--threads 1,2] [--models-dir DIR]
-                     [--profile [TOP]] [--unfused] [--no-codegen] [--soak [FRAMES]] [--peak]
+                     [--profile [TOP]] [--unfused] [--no-codegen] [--quantized-arithmetic xnnpack|litert]
+                     [--soak [FRAMES]] [--peak]
           --warmup   untimed runs first (default 5); warm-up also lasts at least 0.3 s
           --times    with --json, add every timed run's latency in ms to each model's line ("times_ms")
           --profile  after each model's timing, time every operator per invocation and print the TOP (default 15)
                      slowest by median, plus totals per operator type
           --unfused  run ADD / PRELU / RELU after a convolution and a zero PAD before one as separate operators
           --no-codegen  run the Swift kernels instead of generated AVX2/FMA code (InterpreterOptions)
+          --quantized-arithmetic  how models' 8-bit layers round: xnnpack (default; as the tasks and LiteRT-XNNPACK)
+                     or litert (LiteRT's builtin kernels)
           --soak     FRAMES (default 10000) frames through each task: RSS start/peak/end, fds, threads
           --peak     the machine's float32 FMA and int16 multiply-add peak per thread count, in place of the models
         """
@@ -52,6 +60,12 @@ struct BenchOptions {
             case "--times": listsTimes = true
             case "--unfused": fusesEpilogues = false
             case "--no-codegen": generatesMachineCode = false
+            case "--quantized-arithmetic":
+                switch try value(argument) {
+                case "xnnpack": quantizedArithmetic = .xnnpack
+                case "litert": quantizedArithmetic = .liteRT
+                case let other: throw BenchError("--quantized-arithmetic takes xnnpack or litert, not \(other)")
+                }
             case "--filter": filter = try value(argument)
             case "--runs":
                 guard let n = Int(try value(argument)), n >= 1 else { throw BenchError("--runs must be ≥ 1") }

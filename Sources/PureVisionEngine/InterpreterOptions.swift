@@ -16,7 +16,8 @@ public struct InterpreterOptions: Sendable, Hashable {
         /// XNNPACK, which MediaPipe runs: CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED requantize through a float
         /// multiplication rounded to nearest even, ADD with XNNPACK's 21-bit multipliers, DEQUANTIZE rounds
         /// `(q − zeroPoint) · scale` once. The other 8-bit operators (among them MEAN, SUB, MUL, QUANTIZE from float)
-        /// keep LiteRT's arithmetic.
+        /// keep LiteRT's arithmetic. The cheaper of the two: a float multiply per output instead of a fixed-point
+        /// sequence.
         case xnnpack
     }
 

@@ -52,11 +52,14 @@ import Testing
         let input = Self.int8s(c.shape.n * c.shape.h * c.shape.w * c.shape.c, &random)
         let filter = Self.int8s(c.out * c.kernel * c.kernel * c.shape.c, &random, lower: c.minimumWeights ? -128 : -127)
         let bias = (0..<c.out).map { i in i == 0 ? Int32.min : Int32(Int(random.next() % 200_001) - 100_000) }
-        let multipliers = (0..<c.out).map { i in QuantizedMultiplier(c.realMultiplier * (1 + Double(i) / 7)) }
+        let multipliers = (0..<c.out).map { i in
+            let real = c.realMultiplier * (1 + Double(i) / 7)
+            return QuantizedMultiplier(real, floatScale: Float(real))
+        }
         let range = QuantizedRange(lower: -100, upper: 120)
         var expected = [Int8](repeating: 0, count: g.batch * oh * ow * c.out)
         var actual = expected
-        for rounding in [RequantizationRounding.ruy, .double] {
+        for rounding in [RequantizationRounding.ruy, .double, .xnnpack] {
             Reference.quantizedConv2D(
                 geometry: g, input: input, filter: filter, bias: bias, inputZeroPoint: -7, outputZeroPoint: 5,
                 multipliers: multipliers, range: range, rounding: rounding, output: &expected)
@@ -156,21 +159,28 @@ import Testing
         let input = Self.int8s(h * w * c, &random)
         let filter = Self.int8s(k * k * out, &random)
         let bias = (0..<out).map { _ in Int32(Int(random.next() % 20_001) - 10_000) }
-        let multipliers = (0..<out).map { i in QuantizedMultiplier(0.0009 * (1 + Double(i % 5))) }
+        let multipliers = (0..<out).map { i in
+            let real = 0.0009 * (1 + Double(i % 5))
+            return QuantizedMultiplier(real, floatScale: Float(real))
+        }
         let range = QuantizedRange(lower: -128, upper: 127)
         for zeroPoint: Int32 in [127, -128, 3] {
-            var expected = [Int8](repeating: 0, count: oh * ow * out)
-            var actual = expected
-            Reference.quantizedDepthwiseConv2D(
-                geometry: g, input: input, filter: filter, bias: bias, inputZeroPoint: zeroPoint, outputZeroPoint: -3,
-                multipliers: multipliers, range: range, rounding: .channelBlocksOf8, output: &expected)
-            let kernel = QuantizedDepthwiseConv2DKernel(
-                geometry: g, filter: filter, bias: bias, inputZeroPoint: zeroPoint, outputZeroPoint: -3,
-                multipliers: multipliers, range: range, threadCount: threads)
-            let scratch = UnsafeMutableRawPointer.allocate(byteCount: max(kernel.scratchBytes, 1), alignment: 64)
-            defer { scratch.deallocate() }
-            kernel.run(input: input, output: &actual, scratch: scratch, pool: ThreadPool(threadCount: threads))
-            #expect(actual == expected, "channels \(c) multiplier \(shape.multiplier) zero point \(zeroPoint)")
+            for rounding in [RequantizationRounding.channelBlocksOf8, .xnnpack] {
+                var expected = [Int8](repeating: 0, count: oh * ow * out)
+                var actual = expected
+                Reference.quantizedDepthwiseConv2D(
+                    geometry: g, input: input, filter: filter, bias: bias, inputZeroPoint: zeroPoint,
+                    outputZeroPoint: -3, multipliers: multipliers, range: range, rounding: rounding, output: &expected)
+                let kernel = QuantizedDepthwiseConv2DKernel(
+                    geometry: g, filter: filter, bias: bias, inputZeroPoint: zeroPoint, outputZeroPoint: -3,
+                    multipliers: multipliers, range: range, rounding: rounding, threadCount: threads)
+                let scratch = UnsafeMutableRawPointer.allocate(byteCount: max(kernel.scratchBytes, 1), alignment: 64)
+                defer { scratch.deallocate() }
+                kernel.run(input: input, output: &actual, scratch: scratch, pool: ThreadPool(threadCount: threads))
+                #expect(
+                    actual == expected,
+                    "channels \(c) multiplier \(shape.multiplier) zero point \(zeroPoint) \(rounding)")
+            }
         }
     }
 

@@ -342,6 +342,10 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
                     let even = lanes.apply(e &+ biasEven, group: 2 * block)
                     let odd = lanes.apply(o &+ biasOdd, group: 2 * block + 1)
                     let out = output + p * outputs + base
+                    if channels == 8 {
+                        RequantizationLanes.storeBlock(even: even, odd: odd, flip: flip, to: out)
+                        continue
+                    }
                     for j in 0..<4 {
                         if 2 * j < channels { out[2 * j] = Int8(bitPattern: UInt8(truncatingIfNeeded: even[j]) ^ flip) }
                         if 2 * j + 1 < channels {

@@ -73,8 +73,8 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         taskCount = ThreadPool.chunkCount(rows, threads: slotCount)
         let perChannel = self.multipliers
         lanes = RequantizationLanes(
-            multipliers: { perChannel[$0] }, rounding: { rounding.forChannel($0, of: outputs) }, channels: outputs,
-            zeroPoint: outputZeroPoint, range: range)
+            multipliers: { perChannel[$0] }, rounding: { rounding.forChannel($0, of: outputs) },
+            channels: outputs / 8 * 8, zeroPoint: outputZeroPoint, range: range)
         let groups = (outputs + 7) / 8 * 2
         biasLanes = .allocate(capacity: groups)
         for g in 0..<groups {
@@ -270,10 +270,7 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
                     let group = c / 4
                     let e = lanes.apply(even &+ biasLanes[group], group: group)
                     let o = lanes.apply(odd &+ biasLanes[group + 1], group: group + 1)
-                    for j in 0..<4 {
-                        out[c + 2 * j] = Int8(truncatingIfNeeded: e[j])
-                        out[c + 2 * j + 1] = Int8(truncatingIfNeeded: o[j])
-                    }
+                    RequantizationLanes.storeBlock(even: e, odd: o, flip: 0, to: out + c)
                     c += 8
                     continue
                 }
