@@ -26,6 +26,16 @@ import Testing
 
     @Test(arguments: cases, [1, 2, 3])
     func int8MatchesReferenceTwin(_ c: Case, threads: Int) throws {
+        try Self.checkInt8(c, threads: threads, generated: true)
+    }
+
+    @Test(arguments: [8, 21, 32], [1, 2])
+    func uint8MatchesReferenceTwin(_ channels: Int, threads: Int) throws {
+        try Self.checkUInt8(channels: channels, threads: threads, generated: true)
+    }
+
+    /// The int8 case `c` through the generated code or (`generated` false) the Swift loop over the same staged rows.
+    static func checkInt8(_ c: Case, threads: Int, generated: Bool) throws {
         var random = Random(state: UInt64(c.c * 101 + c.kernel * 7 + c.stride))
         let span = (c.kernel - 1) * c.dilation + 1
         let oh = (c.h + 2 * c.pad - span) / c.stride + 1
@@ -56,8 +66,8 @@ import Testing
                 let kernel = QuantizedDepthwiseConv2DKernel(
                     geometry: g, filter: filter, bias: bias, inputZeroPoint: zeroPoint, outputZeroPoint: -3,
                     multipliers: multipliers, range: range, rounding: rounding, threadCount: threads,
-                    generatesMachineCode: true)
-                try #require(kernel.usesGeneratedCode)
+                    generatesMachineCode: generated)
+                try #require(kernel.usesGeneratedCode == generated)
                 let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
                 defer { scratch.deallocate() }
                 var actual = [Int8](repeating: 55, count: expected.count + 1)
@@ -70,8 +80,8 @@ import Testing
         }
     }
 
-    @Test(arguments: [8, 21, 32], [1, 2])
-    func uint8MatchesReferenceTwin(_ channels: Int, threads: Int) throws {
+    /// TFLite's uint8 scheme (products of two ±255 values) through the generated code or the Swift loop.
+    static func checkUInt8(channels: Int, threads: Int, generated: Bool) throws {
         var random = Random(state: UInt64(channels * 3 + threads))
         let g = DepthwiseConv2DGeometry(
             batch: 1, inputHeight: 7, inputWidth: 9, inputChannels: channels, outputHeight: 4, outputWidth: 5,
@@ -89,8 +99,8 @@ import Testing
         let kernel = QuantizedDepthwiseConv2DKernel(
             geometry: g, weight: { Int32(filter[$0]) - 119 }, bias: bias, inputZeroPoint: 131, outputZeroPoint: 125,
             multipliers: multipliers, range: range, unsigned: true, rounding: .double, threadCount: threads,
-            generatesMachineCode: true)
-        try #require(kernel.usesGeneratedCode)
+            generatesMachineCode: generated)
+        try #require(kernel.usesGeneratedCode == generated)
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
         defer { scratch.deallocate() }
         var actual = [Int8](repeating: 0, count: expected.count)

@@ -184,6 +184,18 @@ import Testing
         }
     }
 
+    /// The Swift depthwise loop over staged rows on the generated code's cases: 3×3 and 5×5, strides, dilation,
+    /// padding, extreme zero points, biases and multipliers, every rounding, 1–3 threads; and uint8.
+    @Test(arguments: QuantizedDepthwiseMachineCodeTests.cases, [1, 3])
+    func stagedDepthwiseMatchesReferenceTwin(_ c: QuantizedDepthwiseMachineCodeTests.Case, threads: Int) throws {
+        try QuantizedDepthwiseMachineCodeTests.checkInt8(c, threads: threads, generated: false)
+    }
+
+    @Test(arguments: [8, 21, 32])
+    func stagedUInt8DepthwiseMatchesReferenceTwin(_ channels: Int) throws {
+        try QuantizedDepthwiseMachineCodeTests.checkUInt8(channels: channels, threads: 2, generated: false)
+    }
+
     /// A kernel made for `made` threads, run on a pool of `runs` threads: scratch has one slot per thread the kernel
     /// was made for, so a larger pool must fall back to the caller's thread and a smaller one use fewer slots; the
     /// output is the reference's either way (conv and depthwise, Swift and generated code, tasks finer than threads).

@@ -2,9 +2,12 @@
 /// int32 bias, requantized like TFLite's optimized depthwise kernel (`RequantizationRounding.channelBlocksOf8` by default).
 ///
 /// Taps outside the input are skipped (TFLite's rule; equivalent to padding with the input zero point). With depth
-/// multiplier 1, 8 channels go at a time in int16 lanes: the input rows an output row reads are first staged in
-/// scratch as int16 `x − zeroPoint` (which fits int16, and so does its product with an int8 weight); products are
-/// widened to int32 with shifts (even and odd lanes in two accumulators) before they are summed.
+/// multiplier 1, the input rows an output row reads are first staged in scratch as int16 `x − zeroPoint`, with zeros
+/// for the padding, so every output pixel runs all taps; channels then go 8 at a time: each tap multiplies the 8
+/// staged values with two weight vectors, one holding the even channels' weights in the even int16 lanes (zeros
+/// between), the other the odd channels' in the odd lanes, so that SSE2's `pmaddwd` yields the exact int32 products
+/// of the even and of the odd channels (uint8 too: products of two ±255 values). The same staging feeds the generated
+/// code; the last `channels % 8` channels, other depth multipliers and multipliers with left shifts run scalar.
 public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     /// The convolution's shapes.
     public let geometry: DepthwiseConv2DGeometry
@@ -27,6 +30,16 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     let isUnsigned: Bool
     /// The generated row kernel, when the kernel was asked for it and the CPU, geometry and multipliers allow it.
     let generated: QuantizedDepthwiseCode?
+    /// Channels computed 8 at a time from staged rows (by generated code or the Swift loop): `Cout / 8 · 8` with
+    /// depth multiplier 1 and vector requantization, else 0 (all channels scalar).
+    let stagedChannels: Int
+    /// Staged pixels per row and bytes between staged rows (see ``stagedLayout(_:)``).
+    let stagedWidth: Int
+    let stagedRowBytes: Int
+    /// For the Swift loop: per block of 8 channels and tap, the even and odd weight vectors (`[block][tap][parity]`).
+    let pairedWeights: UnsafeMutablePointer<SIMD8<Int16>>
+    /// Byte offset of each tap's staged pixel from the output pixel's first tap.
+    let tapOffsets: UnsafeMutablePointer<Int>
 
     /// Whether runs use generated machine code (else the Swift SIMD loops).
     public var usesGeneratedCode: Bool { generated != nil }
@@ -72,9 +85,12 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         let rows = geometry.batch * geometry.outputHeight
         taskCount = ThreadPool.chunkCount(rows, threads: slotCount)
         let perChannel = self.multipliers
+        // uint8 is computed on the int8 scale: zero point and bounds − 128, the sign bit flipped on store.
+        let shift: Int32 = unsigned ? 128 : 0
+        let shiftedRange = QuantizedRange(lower: range.lower - shift, upper: range.upper - shift)
         lanes = RequantizationLanes(
             multipliers: { perChannel[$0] }, rounding: { rounding.forChannel($0, of: outputs) },
-            channels: outputs / 8 * 8, zeroPoint: outputZeroPoint, range: range)
+            channels: outputs / 8 * 8, zeroPoint: outputZeroPoint - shift, range: shiftedRange)
         let groups = (outputs + 7) / 8 * 2
         biasLanes = .allocate(capacity: groups)
         for g in 0..<groups {
@@ -89,15 +105,30 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         self.outputZeroPoint = outputZeroPoint
         self.range = range
         self.rounding = rounding
+        (stagedWidth, stagedRowBytes) = Self.stagedLayout(geometry)
+        let taps = geometry.kernelHeight * geometry.kernelWidth
+        stagedChannels = geometry.depthMultiplier == 1 && lanes.isUsable ? outputs / 8 * 8 : 0
+        let blocks = stagedChannels / 8
+        pairedWeights = .allocate(capacity: max(1, blocks * taps * 2))
+        pairedWeights.initialize(repeating: SIMD8(), count: max(1, blocks * taps * 2))
+        for c in 0..<stagedChannels {
+            for t in 0..<taps {
+                pairedWeights[((c / 8) * taps + t) * 2 + c % 2][c % 8] = weights[t * outputs + c]
+            }
+        }
+        tapOffsets = .allocate(capacity: taps)
+        for ky in 0..<geometry.kernelHeight {
+            for kx in 0..<geometry.kernelWidth {
+                tapOffsets[ky * geometry.kernelWidth + kx] =
+                    ky * stagedRowBytes + kx * geometry.dilationWidth * outputs * 2
+            }
+        }
         if generatesMachineCode, HostCPU.supportsGeneratedAVX2 {
-            // uint8 is computed on the int8 scale: zero point and bounds − 128, the sign bit flipped on store.
-            let shift: Int32 = unsigned ? 128 : 0
             let (packed, biases, perChannel) = (weights, self.bias, self.multipliers)
             generated = QuantizedDepthwiseCode(
                 geometry: geometry, weight: { tap, c in packed[tap * outputs + c] }, bias: { biases[$0] },
                 multipliers: { perChannel[$0] }, rounding: rounding.forChannel(0, of: outputs),
-                zeroPoint: outputZeroPoint - shift,
-                range: QuantizedRange(lower: range.lower - shift, upper: range.upper - shift), flip: unsigned ? 0x80 : 0
+                zeroPoint: outputZeroPoint - shift, range: shiftedRange, flip: unsigned ? 0x80 : 0
             )
         } else {
             generated = nil
@@ -109,13 +140,21 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         bias.deallocate()
         lanes.deallocate()
         biasLanes.deallocate()
+        pairedWeights.deallocate()
+        tapOffsets.deallocate()
+    }
+
+    /// The staged rows' layout: `(outputWidth − 1) · strideWidth + (kernelWidth − 1) · dilationWidth + 1` pixels from
+    /// input column `−paddingLeft`, `Cout · 2` bytes each, and 32 bytes of slack after each row for vector reads past
+    /// its last pixel.
+    static func stagedLayout(_ g: DepthwiseConv2DGeometry) -> (width: Int, rowBytes: Int) {
+        let width = (g.outputWidth - 1) * g.strideWidth + (g.kernelWidth - 1) * g.dilationWidth + 1
+        return (width, width * g.outputChannels * 2 + 32)
     }
 
     /// Bytes of scratch a run needs: the staged int16 input rows of each thread.
     public var scratchBytes: Int {
-        if let generated { return slotCount * geometry.kernelHeight * generated.stagedRowBytes }
-        return geometry.depthMultiplier == 1
-            ? slotCount * geometry.kernelHeight * geometry.inputWidth * geometry.inputChannels * 2 : 0
+        generated != nil || stagedChannels > 0 ? slotCount * geometry.kernelHeight * stagedRowBytes : 0
     }
 
     /// Runs the convolution: `input` [N, H, W, Cin] int8, `output` [N, OH, OW, Cout] int8, `scratch` at least
@@ -139,37 +178,32 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
             let g = kernel.geometry
             let rows = g.batch * g.outputHeight
             let rowRange = (rows * task / kernel.taskCount)..<(rows * (task + 1) / kernel.taskCount)
-            if let generated = kernel.generated {
-                let staged = UnsafeMutableRawPointer(scratch) + thread * g.kernelHeight * generated.stagedRowBytes
-                for row in rowRange {
-                    kernel.generatedRow(row, code: generated, input: input, output: output, staged: staged)
-                }
+            guard kernel.generated != nil || kernel.stagedChannels > 0 else {
+                for row in rowRange { kernel.scalarRow(row, input: input, output: output) }
                 return
             }
-            let staged = scratch + thread * g.kernelHeight * g.inputWidth * g.inputChannels
-            for row in rowRange {
-                kernel.row(row, input: input, output: output, staged: staged)
-            }
+            let staged = UnsafeMutableRawPointer(scratch) + thread * g.kernelHeight * kernel.stagedRowBytes
+            for row in rowRange { kernel.stagedRow(row, input: input, output: output, staged: staged) }
         }
     }
 
-    /// One output row through generated code: the input rows it reads staged as int16 `x − zeroPoint` with zeros for
-    /// the padding, then the code, then the last `channels % 8` channels in Swift.
-    func generatedRow(
-        _ row: Int, code: QuantizedDepthwiseCode, input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>,
-        staged: UnsafeMutableRawPointer
+    /// One output row from staged rows: the input rows it reads staged as int16 `x − zeroPoint` with zeros for the
+    /// padding, then the generated code or the Swift loop for the first channels, then the last `channels % 8` in
+    /// scalar Swift.
+    func stagedRow(
+        _ row: Int, input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, staged: UnsafeMutableRawPointer
     ) {
         let g = geometry
         let b = row / g.outputHeight
         let oy = row % g.outputHeight
         let c = g.inputChannels
         let x0 = -g.paddingLeft
-        let width = code.stagedWidth
+        let width = stagedWidth
         let zero = Int16(clamping: inputZeroPoint)
         let firstValid = max(0, -x0)
         let endValid = max(firstValid, min(width, g.inputWidth - x0))
         for ky in 0..<g.kernelHeight {
-            let target = (staged + ky * code.stagedRowBytes).assumingMemoryBound(to: Int16.self)
+            let target = (staged + ky * stagedRowBytes).assumingMemoryBound(to: Int16.self)
             let iy = oy * g.strideHeight - g.paddingTop + ky * g.dilationHeight
             guard iy >= 0, iy < g.inputHeight, endValid > firstValid else {
                 target.update(repeating: 0, count: width * c)
@@ -188,14 +222,21 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
             (target + endValid * c).update(repeating: 0, count: (width - endValid) * c)
         }
         let rowOutput = output + row * g.outputWidth * g.outputChannels
-        code.run(staged: UnsafeRawPointer(staged), output: UnsafeMutableRawPointer(rowOutput))
-        guard code.channels < g.outputChannels else { return }
+        let done: Int
+        if let code = generated {
+            code.run(staged: UnsafeRawPointer(staged), output: UnsafeMutableRawPointer(rowOutput))
+            done = code.channels
+        } else {
+            pairedRow(staged: UnsafeRawPointer(staged), output: rowOutput)
+            done = stagedChannels
+        }
+        guard done < g.outputChannels else { return }
         let rowY0 = oy * g.strideHeight - g.paddingTop
         let tapRows = g.tapRows(from: rowY0)
         for ox in 0..<g.outputWidth {
             let xStart = ox * g.strideWidth - g.paddingLeft
             let tapColumns = g.tapColumns(from: xStart)
-            for channel in code.channels..<g.outputChannels {
+            for channel in done..<g.outputChannels {
                 var acc = bias[channel]
                 for ky in tapRows {
                     let iy = rowY0 + ky * g.dilationHeight
@@ -216,74 +257,53 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         }
     }
 
+    /// The first ``stagedChannels`` channels of every pixel of one output row from the staged rows, 8 channels at a
+    /// time (see the type's description).
     @inline(__always)
-    func row(
-        _ row: Int, input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, staged: UnsafeMutablePointer<Int16>
-    ) {
+    func pairedRow(staged: UnsafeRawPointer, output: UnsafeMutablePointer<Int8>) {
+        let g = geometry
+        let cout = g.outputChannels
+        let taps = g.kernelHeight * g.kernelWidth
+        let pixelStride = g.strideWidth * cout * 2
+        for ox in 0..<g.outputWidth {
+            let pixel = staged + ox * pixelStride
+            let out = output + ox * cout
+            var block = 0
+            while block < stagedChannels / 8 {
+                var even = biasLanes[2 * block]
+                var odd = biasLanes[2 * block + 1]
+                let channels = pixel + block &* 16
+                let w = pairedWeights + block &* taps &* 2
+                var t = 0
+                while t < taps {
+                    // Staged rows hold every pixel a tap reads (padding included), so the offsets stay inside them.
+                    let x = channels.loadUnaligned(fromByteOffset: tapOffsets[t], as: SIMD8<Int16>.self)
+                    even &+= QuantizedConv2DKernel.multiplyAdd(x, w[2 &* t])
+                    odd &+= QuantizedConv2DKernel.multiplyAdd(x, w[2 &* t &+ 1])
+                    t &+= 1
+                }
+                RequantizationLanes.storeBlock(
+                    even: lanes.apply(even, group: 2 * block), odd: lanes.apply(odd, group: 2 * block + 1),
+                    flip: isUnsigned ? 0x80 : 0, to: out + block * 8)
+                block += 1
+            }
+        }
+    }
+
+    /// One output row, every channel in scalar Swift (taps outside the input skipped).
+    func scalarRow(_ row: Int, input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>) {
         let g = geometry
         let b = row / g.outputHeight
         let oy = row % g.outputHeight
         let cin = g.inputChannels
         let cout = g.outputChannels
-        let simdChannels = g.depthMultiplier == 1 && !isUnsigned ? cout / 8 * 8 : 0
-        let rowLength = g.inputWidth * cin
-        if simdChannels > 0 {
-            let zero = Int16(clamping: inputZeroPoint)
-            for ky in 0..<g.kernelHeight {
-                let iy = oy * g.strideHeight - g.paddingTop + ky * g.dilationHeight
-                guard iy >= 0, iy < g.inputHeight else { continue }
-                let source = input + (b * g.inputHeight + iy) * rowLength
-                let target = staged + ky * rowLength
-                for i in 0..<rowLength { target[i] = Int16(source[i]) &- zero }
-            }
-        }
         let rowY0 = oy * g.strideHeight - g.paddingTop
         let tapRows = g.tapRows(from: rowY0)
-        let (kyStart, kyEnd) = (tapRows.lowerBound, tapRows.upperBound)
         for ox in 0..<g.outputWidth {
             let out = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * cout
             let x0 = ox * g.strideWidth - g.paddingLeft
-            var c = 0
-            // The taps inside the input: rows kyStart..<kyEnd (same for the whole output row), columns kxStart..<kxEnd.
             let tapColumns = g.tapColumns(from: x0)
-            let (kxStart, kxEnd) = (tapColumns.lowerBound, tapColumns.upperBound)
-            while c < simdChannels {
-                var even = SIMD4<Int32>()
-                var odd = SIMD4<Int32>()
-                var ky = kyStart
-                while ky < kyEnd {
-                    let stagedRow = UnsafeRawPointer(staged + (ky &* rowLength &+ c))
-                    let weightRow = UnsafeRawPointer(weights + (ky &* g.kernelWidth &* cout &+ c))
-                    var kx = kxStart
-                    while kx < kxEnd {
-                        let ix = x0 &+ kx &* g.dilationWidth
-                        let x = stagedRow.loadUnaligned(fromByteOffset: ix &* cin &* 2, as: SIMD8<Int16>.self)
-                        let w = weightRow.loadUnaligned(fromByteOffset: kx &* cout &* 2, as: SIMD8<Int16>.self)
-                        let bits = unsafeBitCast(x &* w, to: SIMD4<Int32>.self)
-                        even &+= (bits &<< 16) &>> 16
-                        odd &+= bits &>> 16
-                        kx &+= 1
-                    }
-                    ky &+= 1
-                }
-                if lanes.isUsable {
-                    let group = c / 4
-                    let e = lanes.apply(even &+ biasLanes[group], group: group)
-                    let o = lanes.apply(odd &+ biasLanes[group + 1], group: group + 1)
-                    RequantizationLanes.storeBlock(even: e, odd: o, flip: 0, to: out + c)
-                    c += 8
-                    continue
-                }
-                for lane in 0..<8 {
-                    let sum = (lane & 1 == 0 ? even[lane >> 1] : odd[lane >> 1]) &+ bias[c + lane]
-                    let scaled =
-                        multipliers[c + lane].apply(sum, rounding: rounding.forChannel(c + lane, of: cout))
-                        &+ outputZeroPoint
-                    out[c + lane] = Int8(truncatingIfNeeded: range.clamp(scaled))
-                }
-                c += 8
-            }
-            while c < cout {
+            for c in 0..<cout {
                 let ic = c / g.depthMultiplier
                 var acc = bias[c]
                 for ky in tapRows {
@@ -297,7 +317,6 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
                 }
                 let scaled = multipliers[c].apply(acc, rounding: rounding.forChannel(c, of: cout)) &+ outputZeroPoint
                 out[c] = Int8(truncatingIfNeeded: range.clamp(scaled))
-                c += 1
             }
         }
     }

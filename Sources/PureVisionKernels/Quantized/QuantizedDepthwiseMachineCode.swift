@@ -97,16 +97,12 @@ enum RequantizationCode {
 /// are interleaved back to channel order and packed to bytes.
 ///
 /// The input rows an output row reads are staged by the caller with the padding as zeros, so no tap is skipped:
-/// staged row `ky` at `rdi + ky · stagedRowBytes`, pixel `ox · strideWidth + kx · dilationWidth` of it at
+/// staged row `ky` at `rdi + ky · stagedRowBytes` (`QuantizedDepthwiseConv2DKernel.stagedLayout`), pixel `ox · strideWidth + kx · dilationWidth` of it at
 /// `channels · 2` bytes per pixel. `rsi` is the output row. Channels from ``channels`` on (fewer than 8) are left to
 /// the caller.
 final class QuantizedDepthwiseCode: @unchecked Sendable {
     /// Output channels the code writes (a multiple of 8).
     let channels: Int
-    /// Bytes between staged rows: `channels · 2` per staged pixel, plus 32 bytes of slack for reads past the last.
-    let stagedRowBytes: Int
-    /// Staged pixels per row: `(outputWidth − 1) · strideWidth + (kernelWidth − 1) · dilationWidth + 1`.
-    let stagedWidth: Int
     private let weights: UnsafeMutableRawPointer
     private let constants: UnsafeMutableRawPointer
     private let code: ExecutableCode
@@ -129,13 +125,10 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
             let m = multipliers(c)
             guard rounding == .xnnpack || (m.shift <= 0 && m.shift >= -31) else { return nil }
         }
-        let stagedWidth = (g.outputWidth - 1) * g.strideWidth + (g.kernelWidth - 1) * g.dilationWidth + 1
-        let stagedRowBytes = stagedWidth * cout * 2 + 32
+        let stagedRowBytes = QuantizedDepthwiseConv2DKernel.stagedLayout(g).rowBytes
         let taps = g.kernelHeight * g.kernelWidth
         guard stagedRowBytes * g.kernelHeight < 1 << 28, taps * 64 < 1 << 20 else { return nil }
         self.channels = channels
-        self.stagedRowBytes = stagedRowBytes
-        self.stagedWidth = stagedWidth
         let groups = (channels + 15) / 16
 
         let weightBytes = groups * taps * 64
