@@ -12,6 +12,8 @@ struct Bench {
         "palm_detection_full", "hand_landmark_full", "face_detection_short_range",
         "face_detection_full_range_sparse", "face_landmark", "efficientnet_lite0", "efficientnet_lite0_int8",
         "efficientnet_lite0_uint8", "efficientdet_lite0", "palm_detection_full_int8", "hand_landmark_full_int8",
+        "deeplab_v3",
+        "selfie_segmenter",
     ]
 
     func run() throws {

@@ -59,15 +59,16 @@ struct LinearResizePlan: Sendable {
     }
 
     /// Resizes channel `channel` of `source` (`inputHeight × inputWidth × channels`, interleaved) into `output`
-    /// (`outputHeight × outputWidth`); `rowBuffers` holds `2 · outputWidth` floats of scratch.
+    /// (`outputHeight × outputWidth`), output rows `rows` only (all by default); `rowBuffers` holds
+    /// `2 · outputWidth` floats of scratch.
     func resize(
-        _ source: UnsafePointer<Float>, channels: Int, channel: Int, into output: UnsafeMutablePointer<Float>,
-        rowBuffers: UnsafeMutablePointer<Float>
+        _ source: UnsafePointer<Float>, channels: Int, channel: Int, rows outputRows: Range<Int>? = nil,
+        into output: UnsafeMutablePointer<Float>, rowBuffers: UnsafeMutablePointer<Float>
     ) {
         let upper = rowBuffers
         let lower = rowBuffers + outputWidth
         var cachedRows = (-1, -1)
-        for dy in 0..<outputHeight {
+        for dy in outputRows ?? 0..<outputHeight {
             let (r0, r1) = rows[dy]
             if cachedRows != (r0, r1) {
                 horizontal(source + r0 * inputWidth * channels + channel, channels: channels, into: upper)

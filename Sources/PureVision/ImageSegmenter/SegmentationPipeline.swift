@@ -1,5 +1,6 @@
 import PureVisionEngine
 import PureVisionImage
+import PureVisionKernels
 import PureVisionTFLite
 
 #if canImport(Glibc)
@@ -33,8 +34,8 @@ final class SegmentationPipeline: @unchecked Sendable {
     let qualityOutput: Int?
     let outputCategoryMask: Bool
     let outputConfidenceMasks: Bool
-    /// The activated mask tensor of the run under way (`tensorHeight · tensorWidth · classCount` floats), allocated
-    /// once so that a frame allocates only the masks it returns.
+    /// The activated mask tensor of the run under way (`tensorHeight · tensorWidth · classCount` floats, one plane per
+    /// class), allocated once so that a frame allocates only the masks it returns.
     private let activationScratch: UnsafeMutablePointer<Float>
 
     /// - Parameter border: how the warp fills pixels outside the image: `.replicate` in MediaPipe Tasks, `.zero` in
@@ -156,99 +157,165 @@ final class SegmentationPipeline: @unchecked Sendable {
             guard let raw = tensor.baseAddress, tensor.count == tensorHeight * tensorWidth * classCount else {
                 throw .model("the segmentation output has \(tensor.count) values")
             }
-            let confidence = outputConfidenceMasks ? confidenceMasks(raw, width: width, height: height) : nil
-            let category = outputCategoryMask ? categoryMask(raw, width: width, height: height) : nil
+            let pool = session.pool
+            let confidence =
+                outputConfidenceMasks ? confidenceMasks(raw, width: width, height: height, pool: pool) : nil
+            let category = outputCategoryMask ? categoryMask(raw, width: width, height: height, pool: pool) : nil
             return ImageSegmenterResult(confidenceMasks: confidence, categoryMask: category, qualityScores: quality)
         }
     }
 
     deinit { activationScratch.deallocate() }
 
-    /// The activation per tensor pixel, then OpenCV's bilinear resize of each class to the image size. Called inside
-    /// the interpreter's session only (it uses ``activationScratch``).
-    private func confidenceMasks(_ raw: UnsafePointer<Float>, width: Int, height: Int) -> [ConfidenceMask] {
+    /// The activation per tensor pixel, then OpenCV's bilinear resize of each class to the image size, both split by
+    /// rows over the interpreter's threads. Called inside the interpreter's session only (it uses
+    /// ``activationScratch``).
+    private func confidenceMasks(
+        _ raw: UnsafePointer<Float>, width: Int, height: Int, pool: ThreadPool
+    ) -> [ConfidenceMask] {
         let pixels = tensorHeight * tensorWidth
         let k = classCount
         let out = activationScratch
-        switch activation {
-        case .none:
-            out.update(from: raw, count: pixels * k)
-        case .sigmoid:
-            for i in 0..<(pixels * k) { out[i] = Self.sigmoid(raw[i]) }
-        case .softmax:
-            for p in 0..<pixels {
-                let values = raw + p * k
-                var maximum = values[0]
-                for c in 1..<max(k, 1) where values[c] > maximum { maximum = values[c] }
-                var denominator: Float = 0
-                for c in 0..<k {
-                    let e = expf(values[c] - maximum)
-                    out[p * k + c] = e
-                    denominator += e
-                }
-                for c in 0..<k { out[p * k + c] /= denominator }
-            }
-        }
+        pool.parallelRanges(
+            pixels, minimumChunk: 1024,
+            ActivatedPixels(activation: activation, raw: raw, output: out, classes: k, pixels: pixels))
         if width == tensorWidth && height == tensorHeight {
             return (0..<k).map { c in
-                ConfidenceMask(width: width, height: height, values: (0..<pixels).map { out[$0 * k + c] })
+                ConfidenceMask(
+                    width: width, height: height,
+                    values: Array(UnsafeBufferPointer(start: out + c * pixels, count: pixels)))
             }
         }
         let plan = LinearResizePlan(
             inputWidth: tensorWidth, inputHeight: tensorHeight, outputWidth: width, outputHeight: height)
-        return withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * width) { rowsBuffer in
-            (0..<k).map { c in
-                let values = [Float](unsafeUninitializedCapacity: width * height) { buffer, count in
-                    if let destination = buffer.baseAddress, let rowPointer = rowsBuffer.baseAddress {
-                        plan.resize(out, channels: k, channel: c, into: destination, rowBuffers: rowPointer)
-                    }
-                    count = width * height
+        return (0..<k).map { c in
+            let values = [Float](unsafeUninitializedCapacity: width * height) { buffer, count in
+                if let destination = buffer.baseAddress {
+                    pool.parallelRanges(
+                        height, minimumChunk: 16,
+                        ResizedRows(plan: plan, source: out + c * pixels, output: destination))
                 }
-                return ConfidenceMask(width: width, height: height, values: values)
+                count = width * height
+            }
+            return ConfidenceMask(width: width, height: height, values: values)
+        }
+    }
+
+    /// The activation of the pixels in a range, from `raw` (`classes` interleaved values per pixel) to `output` in
+    /// planes (class `c` of pixel `p` at `c · pixels + p`), so that each class's resize reads its own contiguous
+    /// plane.
+    private struct ActivatedPixels: ParallelRangeBody {
+        let activation: SegmenterActivation
+        let raw: UnsafePointer<Float>
+        let output: UnsafeMutablePointer<Float>
+        let classes: Int
+        let pixels: Int
+
+        func run(range: Range<Int>) {
+            let k = classes
+            for p in range {
+                let values = raw + p * k
+                switch activation {
+                case .none:
+                    for c in 0..<k { output[c * pixels + p] = values[c] }
+                case .sigmoid:
+                    for c in 0..<k { output[c * pixels + p] = SegmentationPipeline.sigmoid(values[c]) }
+                case .softmax:
+                    var maximum = values[0]
+                    for c in 1..<max(k, 1) where values[c] > maximum { maximum = values[c] }
+                    var denominator: Float = 0
+                    for c in 0..<k {
+                        let e = expf(values[c] - maximum)
+                        output[c * pixels + p] = e
+                        denominator += e
+                    }
+                    for c in 0..<k { output[c * pixels + p] /= denominator }
+                }
+            }
+        }
+    }
+
+    /// Rows of one class's resized confidence mask, from the class's plane.
+    private struct ResizedRows: ParallelRangeBody {
+        let plan: LinearResizePlan
+        let source: UnsafePointer<Float>
+        let output: UnsafeMutablePointer<Float>
+
+        func run(range: Range<Int>) {
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * plan.outputWidth) { rows in
+                guard let rowBuffers = rows.baseAddress else { return }
+                plan.resize(source, channels: 1, channel: 0, rows: range, into: output, rowBuffers: rowBuffers)
             }
         }
     }
 
     /// Align-corners bilinear interpolation of the raw tensor per image pixel, the sigmoid when the metadata asks
-    /// for it, then the first maximum (several classes) or `> 0.5 ? 0 : 255` (one class).
-    private func categoryMask(_ raw: UnsafePointer<Float>, width: Int, height: Int) -> CategoryMask {
+    /// for it, then the first maximum (several classes) or `> 0.5 ? 0 : 255` (one class); split by rows over the
+    /// interpreter's threads.
+    private func categoryMask(
+        _ raw: UnsafePointer<Float>, width: Int, height: Int, pool: ThreadPool
+    ) -> CategoryMask {
         let plan = AlignCornersPlan(
             inputWidth: tensorWidth, inputHeight: tensorHeight, outputWidth: width, outputHeight: height)
-        let k = classCount
-        let rowStride = tensorWidth * k
-        let sigmoid = activation == .sigmoid
         let values = [UInt8](unsafeUninitializedCapacity: width * height) { buffer, count in
-            for y in 0..<height {
-                let (y0, y1, ty) = plan.rows[y]
-                for x in 0..<width {
-                    let (x0, x1, tx) = plan.columns[x]
-                    let p00 = raw + y0 * rowStride + x0 * k
-                    let p01 = raw + y1 * rowStride + x0 * k
-                    let p10 = raw + y0 * rowStride + x1 * k
-                    let p11 = raw + y1 * rowStride + x1 * k
-                    var best = 0
-                    var bestValue: Float = 0
-                    for c in 0..<k {
-                        let left = p00[c] + (p01[c] - p00[c]) * ty
-                        let right = p10[c] + (p11[c] - p10[c]) * ty
-                        var value = left + (right - left) * tx
-                        if sigmoid { value = Self.sigmoid(value) }
-                        // std::max_element's rule: a later value replaces the best only when strictly greater.
-                        if c == 0 || value > bestValue {
-                            best = c
-                            bestValue = value
-                        }
-                    }
-                    if k == 1 {
-                        buffer[y * width + x] = bestValue > 0.5 ? 0 : ImageSegmenterResult.backgroundValue
-                    } else {
-                        buffer[y * width + x] = UInt8(truncatingIfNeeded: best)
-                    }
-                }
+            if let output = buffer.baseAddress {
+                pool.parallelRanges(
+                    height, minimumChunk: 16,
+                    CategoryRows(
+                        plan: plan, raw: raw, tensorWidth: tensorWidth, classes: classCount,
+                        sigmoid: activation == .sigmoid, output: output))
             }
             count = width * height
         }
         return CategoryMask(width: width, height: height, values: values)
+    }
+
+    /// Rows of the category mask. Each output row first interpolates every tensor column between its two tensor rows
+    /// (`v(x, y0) + (v(x, y1) − v(x, y0)) · ty`: the "left" and "right" terms of MediaPipe's formula, which depend
+    /// only on the column), then each pixel interpolates between its two columns' values.
+    private struct CategoryRows: ParallelRangeBody {
+        let plan: AlignCornersPlan
+        let raw: UnsafePointer<Float>
+        let tensorWidth: Int
+        let classes: Int
+        let sigmoid: Bool
+        let output: UnsafeMutablePointer<UInt8>
+
+        func run(range: Range<Int>) {
+            let k = classes
+            let rowStride = tensorWidth * k
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: rowStride) { buffer in
+                guard let columns = buffer.baseAddress else { return }
+                for y in range {
+                    let (y0, y1, ty) = plan.rows[y]
+                    let top = raw + y0 * rowStride
+                    let bottom = raw + y1 * rowStride
+                    for i in 0..<rowStride { columns[i] = top[i] + (bottom[i] - top[i]) * ty }
+                    for x in 0..<plan.outputWidth {
+                        let (x0, x1, tx) = plan.columns[x]
+                        let left = columns + x0 * k
+                        let right = columns + x1 * k
+                        var best = 0
+                        var bestValue: Float = 0
+                        for c in 0..<k {
+                            var value = left[c] + (right[c] - left[c]) * tx
+                            if sigmoid { value = SegmentationPipeline.sigmoid(value) }
+                            // std::max_element's rule: a later value replaces the best only when strictly greater.
+                            if c == 0 || value > bestValue {
+                                best = c
+                                bestValue = value
+                            }
+                        }
+                        if k == 1 {
+                            output[y * plan.outputWidth + x] =
+                                bestValue > 0.5 ? 0 : ImageSegmenterResult.backgroundValue
+                        } else {
+                            output[y * plan.outputWidth + x] = UInt8(truncatingIfNeeded: best)
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// `1. / (1 + std::exp(-value))` as MediaPipe writes it: a Float exponential and sum, a Double division.
