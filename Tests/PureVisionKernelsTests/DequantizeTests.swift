@@ -1,3 +1,4 @@
+import PureVisionCore
 import PureVisionKernels
 import Testing
 
@@ -49,5 +50,61 @@ struct DequantizeTests {
             input: wide, shape: shape, scales: scales, zeroPoints: zeroPoints,
             quantizedDimension: quantizedDimension, output: &output)
         #expect(output == expected { Int(wide[$0]) }, "int16")
+    }
+
+    /// Rows split over threads (chunks of 1–3 rows) equal one whole-tensor call, per tensor and per innermost channel,
+    /// for each 8- and 16-bit type and both roundings.
+    @Test(arguments: [1, 5], [false, true])
+    func rowsSplitOverThreadsMatchOneCall(channels: Int, centered: Bool) {
+        let rows = 23
+        let count = rows * channels
+        let pool = ThreadPool(threadCount: 3)
+        for perChannel in [false, true] {
+            let scales: [Float] = perChannel ? (0..<channels).map { 0.37 / Float($0 + 2) } : [0.051]
+            let zeroPoints = perChannel ? (0..<channels).map { $0 * 5 - 9 } : [7]
+            let dimension = perChannel ? 1 : 0
+            let signed = (0..<count).map { Int8(truncatingIfNeeded: $0 &* 41) }
+            let unsigned = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 23) }
+            let wide = (0..<count).map { Int16(truncatingIfNeeded: $0 &* 1_777) }
+            for (type, minimumRows) in [(ElementType.int8, 1), (.uint8, 2), (.int16, 3)] {
+                var expected = [Float](repeating: .nan, count: count)
+                var actual = expected
+                switch type {
+                case .int8:
+                    Dequantize.int8(
+                        input: signed, shape: [rows, channels], scales: scales, zeroPoints: zeroPoints,
+                        quantizedDimension: dimension, output: &expected, centered: centered)
+                    signed.withUnsafeBytes { x in
+                        Dequantize.rows(
+                            x.baseAddress!, elementType: type, rows: rows, channels: channels, scales: scales,
+                            zeroPoints: zeroPoints, output: &actual, centered: centered, pool: pool,
+                            minimumRows: minimumRows)
+                    }
+                case .uint8:
+                    Dequantize.uint8(
+                        input: unsigned, shape: [rows, channels], scales: scales, zeroPoints: zeroPoints,
+                        quantizedDimension: dimension, output: &expected, centered: centered)
+                    unsigned.withUnsafeBytes { x in
+                        Dequantize.rows(
+                            x.baseAddress!, elementType: type, rows: rows, channels: channels, scales: scales,
+                            zeroPoints: zeroPoints, output: &actual, centered: centered, pool: pool,
+                            minimumRows: minimumRows)
+                    }
+                default:
+                    Dequantize.int16(
+                        input: wide, shape: [rows, channels], scales: scales, zeroPoints: zeroPoints,
+                        quantizedDimension: dimension, output: &expected, centered: centered)
+                    wide.withUnsafeBytes { x in
+                        Dequantize.rows(
+                            x.baseAddress!, elementType: type, rows: rows, channels: channels, scales: scales,
+                            zeroPoints: zeroPoints, output: &actual, centered: centered, pool: pool,
+                            minimumRows: minimumRows)
+                    }
+                }
+                #expect(
+                    actual.map(\.bitPattern) == expected.map(\.bitPattern),
+                    "\(type) channels \(channels) per channel \(perChannel)")
+            }
+        }
     }
 }

@@ -41,9 +41,20 @@ enum DequantizeOperator: OperatorLowering {
             let type = input.elementType
             // XNNPACK (MediaPipe) rounds `(q − zeroPoint) · scale` once; LiteRT's builtin kernel twice.
             let centered = context.options.quantizedArithmetic == .xnnpack
+            let pool = context.pool
+            // Per-tensor or per-innermost-index parameters: rows of the last dimension split over the threads.
+            let innermost = scales.count == 1 || dimension == shape.count - 1
             var lowered = context.lowered(reading: [input]) { binder in
                 let x = UnsafeRawPointer(ctx.pointer(input, binder))
                 let y = binder.floats(output.index)
+                if innermost, let channels = shape.last, channels > 0 {
+                    let rows = count / channels
+                    return {
+                        Dequantize.rows(
+                            x, elementType: type, rows: rows, channels: channels, scales: scales,
+                            zeroPoints: zeroPoints, output: y, centered: centered, pool: pool)
+                    }
+                }
                 switch type {
                 case .int8:
                     let p = x.assumingMemoryBound(to: Int8.self)

@@ -36,6 +36,53 @@ public enum Dequantize {
         affine(input, shape, scales, zeroPoints, quantizedDimension, output, centered: centered)
     }
 
+    /// Dequantizes `rows · channels` values of type `elementType` (int8, uint8 or int16) whose parameters are per
+    /// tensor (one scale) or per channel of the innermost dimension (`channels` scales), split by rows over `pool` in
+    /// chunks of at least `minimumRows` rows (default: about 16 Ki values).
+    public static func rows(
+        _ input: UnsafeRawPointer, elementType: ElementType, rows: Int, channels: Int, scales: [Float],
+        zeroPoints: [Int], output: UnsafeMutablePointer<Float>, centered: Bool, pool: ThreadPool,
+        minimumRows: Int? = nil
+    ) {
+        precondition(scales.count == 1 || scales.count == channels, "one scale, or one per innermost index")
+        pool.parallelRanges(
+            rows, minimumChunk: minimumRows ?? max(1, 16_384 / max(1, channels)),
+            Rows(
+                input: input, elementType: elementType, channels: channels, scales: scales, zeroPoints: zeroPoints,
+                output: output, centered: centered))
+    }
+
+    private struct Rows: ParallelRangeBody {
+        let input: UnsafeRawPointer
+        let elementType: ElementType
+        let channels: Int
+        let scales: [Float]
+        let zeroPoints: [Int]
+        let output: UnsafeMutablePointer<Float>
+        let centered: Bool
+
+        func run(range: Range<Int>) {
+            let shape = [range.count, channels]
+            let dimension = scales.count > 1 ? 1 : 0
+            let first = range.lowerBound * channels
+            let y = output + first
+            switch elementType {
+            case .int8:
+                affine(
+                    input.assumingMemoryBound(to: Int8.self) + first, shape, scales, zeroPoints, dimension, y,
+                    centered: centered)
+            case .uint8:
+                affine(
+                    input.assumingMemoryBound(to: UInt8.self) + first, shape, scales, zeroPoints, dimension, y,
+                    centered: centered)
+            default:
+                affine(
+                    input.assumingMemoryBound(to: Int16.self) + first, shape, scales, zeroPoints, dimension, y,
+                    centered: centered)
+            }
+        }
+    }
+
     @inline(__always)
     private static func affine<Q: BinaryInteger>(
         _ input: UnsafePointer<Q>, _ shape: [Int], _ scales: [Float], _ zeroPoints: [Int], _ quantizedDimension: Int,

@@ -47,10 +47,22 @@ public struct QuantizedLookupTable: Sendable {
         table = (0...255).map { mapping(UInt8($0)) }
     }
 
-    /// Maps `count` bytes.
-    public func run(input: UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>, count: Int) {
-        table.withUnsafeBufferPointer { table in
-            for i in 0..<count { output[i] = table[Int(input[i])] }
+    /// Maps `count` bytes, split over `pool` in chunks of at least 16 KiB.
+    public func run(
+        input: UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>, count: Int, pool: ThreadPool = .serial
+    ) {
+        pool.parallelRanges(count, minimumChunk: 1 << 14, Chunk(table: self, input: input, output: output))
+    }
+
+    private struct Chunk: ParallelRangeBody {
+        let table: QuantizedLookupTable
+        let input: UnsafePointer<UInt8>
+        let output: UnsafeMutablePointer<UInt8>
+
+        func run(range: Range<Int>) {
+            table.table.withUnsafeBufferPointer { table in
+                for i in range { output[i] = table[Int(input[i])] }
+            }
         }
     }
 }

@@ -16,6 +16,7 @@ enum QuantizeOperator: OperatorLowering {
         let output = context.output(0)
         let count = input.elementCount
         let ctx = context
+        let pool = context.pool
         switch input.elementType {
         case .float32:
             var lowered = context.lowered(reading: [input]) { binder in
@@ -73,7 +74,7 @@ enum QuantizeOperator: OperatorLowering {
                 return context.lowered(reading: [input]) { binder in
                     let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: UInt8.self))
                     let y = binder.raw(output.index).assumingMemoryBound(to: UInt8.self)
-                    return { table.run(input: x, output: y, count: count) }
+                    return { table.run(input: x, output: y, count: count, pool: pool) }
                 }
             }
             return context.lowered(reading: [input]) { binder in

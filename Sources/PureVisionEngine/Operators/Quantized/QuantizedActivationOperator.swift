@@ -14,6 +14,7 @@ enum QuantizedActivationOperator: OperatorLowering {
         let count = input.elementCount
         let output = context.output(0)
         let ctx = context
+        let pool = context.pool
         let unsigned = type == .uint8
         switch context.builtin {
         case .logistic, .tanh:
@@ -23,7 +24,7 @@ enum QuantizedActivationOperator: OperatorLowering {
             return context.lowered(reading: [input]) { binder in
                 let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: UInt8.self))
                 let y = binder.raw(output.index).assumingMemoryBound(to: UInt8.self)
-                return { table.run(input: x, output: y, count: count) }
+                return { table.run(input: x, output: y, count: count, pool: pool) }
             }
         case .hardSwish:
             let swish = QuantizedHardSwish(

@@ -1,6 +1,6 @@
+import PureVisionCore
 import PureVisionKernels
 import PureVisionTFLite
-import PureVisionCore
 
 /// The operators whose quantized (int8 / uint8 input) form has its own lowering; the registry picks these when an
 /// operator's first input is 8-bit. QUANTIZE is here for every input type.
