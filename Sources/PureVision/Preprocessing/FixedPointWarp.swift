@@ -1,4 +1,5 @@
 import PureVisionKernels
+
 /// Receives the interpolated 8-bit levels of the warp, one output element at a time.
 package protocol WarpSink {
     /// Stores the level `value` (0…255) of element `index` of the NHWC output.
@@ -234,16 +235,33 @@ package enum FixedPointWarp {
         _ source: Source, inverse m: SIMD16<Double>, outputWidth: Int, outputHeight: Int, border: BorderMode,
         into sink: Sink, pool: ThreadPool? = nil
     ) {
-        let tasks = outputHeight >= 32 ? min(pool?.threadCount ?? 1, outputHeight / 16) : 1
+        let tasks = outputHeight >= 32 ? ThreadPool.chunkCount(outputHeight / 16, threads: pool?.threadCount ?? 1) : 1
         guard let pool, tasks > 1 else {
             warp(
                 source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, rows: 0..<outputHeight,
                 border: border, into: sink)
             return
         }
-        pool.parallelFor(tasks) { task in
+        pool.parallelFor(
+            tasks,
+            WarpRows(
+                source: source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, border: border,
+                sink: sink, tasks: tasks))
+    }
+
+    /// Task `task` of `tasks`: its share of the output rows.
+    private struct WarpRows<Source: WarpPixelSource, Sink: WarpSink>: ParallelTaskBody {
+        let source: Source
+        let inverse: SIMD16<Double>
+        let outputWidth: Int
+        let outputHeight: Int
+        let border: BorderMode
+        let sink: Sink
+        let tasks: Int
+
+        func run(task: Int) {
             warp(
-                source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight,
+                source, inverse: inverse, outputWidth: outputWidth, outputHeight: outputHeight,
                 rows: outputHeight * task / tasks..<outputHeight * (task + 1) / tasks, border: border, into: sink)
         }
     }
@@ -274,10 +292,18 @@ package enum FixedPointWarp {
                 let x0 = m0 * xd + m1 * yd + m2
                 let y0 = m3 * xd + m4 * yd + m5
                 let w0 = m6 * xd + m7 * yd + m8
+                // With m6 = 0 (every affine warp) the denominator is w0 + 0 = w0 for the whole block, so its
+                // reciprocal is the same value at every pixel: one division per block instead of one per pixel.
+                let blockW = w0 != 0 ? 32 / w0 : 0
                 for x in blockStart..<blockEnd {
                     let jd = Double(x - blockStart)
-                    let denominator = w0 + m6 * jd
-                    let w = denominator != 0 ? 32 / denominator : 0
+                    let w: Double
+                    if m6 == 0 {
+                        w = blockW
+                    } else {
+                        let denominator = w0 + m6 * jd
+                        w = denominator != 0 ? 32 / denominator : 0
+                    }
                     let fx = clampToInt32((x0 + m0 * jd) * w)
                     let fy = clampToInt32((y0 + m3 * jd) * w)
                     let ix = Int(roundedToNearestEven(fx))
