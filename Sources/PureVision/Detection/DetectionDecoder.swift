@@ -1,3 +1,5 @@
+import PureVisionKernels
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -33,6 +35,19 @@ public enum DetectionDecoder {
         anchors: [SSDAnchor],
         options: DetectionDecoderOptions
     ) throws(DetectionError) -> [NormalizedDetection] {
+        try decode(rawBoxes: rawBoxes, rawScores: rawScores, anchors: anchors, options: options, pool: .serial)
+    }
+
+    /// ``decode(rawBoxes:rawScores:anchors:options:)`` with the boxes split over `pool` when there is no
+    /// `maxResults` to stop at: each task decodes a contiguous run of boxes and the runs' detections are joined in
+    /// box order, so the result is the same.
+    package static func decode(
+        rawBoxes: UnsafeBufferPointer<Float>,
+        rawScores: UnsafeBufferPointer<Float>,
+        anchors: [SSDAnchor],
+        options: DetectionDecoderOptions,
+        pool: ThreadPool
+    ) throws(DetectionError) -> [NormalizedDetection] {
         try validate(options)
         let (boxFloats, boxOverflow) = options.numBoxes.multipliedReportingOverflow(by: options.numCoords)
         let (scoreFloats, scoreOverflow) = options.numBoxes.multipliedReportingOverflow(by: options.numClasses)
@@ -50,13 +65,27 @@ public enum DetectionDecoder {
         }
         guard let boxBase = rawBoxes.baseAddress, let scoreBase = rawScores.baseAddress else { return [] }
         return anchors.withUnsafeBufferPointer { anchorBuffer in
-            decodeValidated(boxes: boxBase, scores: scoreBase, anchors: anchorBuffer, options: options)
+            let boxes = options.numBoxes
+            let chunks = options.maxResults > 0 ? 1 : ThreadPool.chunkCount(boxes / 1024, threads: pool.threadCount)
+            guard chunks > 1 else {
+                return decodeValidated(
+                    boxes: boxBase, scores: scoreBase, anchors: anchorBuffer, options: options, range: 0..<boxes)
+            }
+            var parts = [[NormalizedDetection]](repeating: [], count: chunks)
+            parts.withUnsafeMutableBufferPointer { parts in
+                pool.parallelFor(chunks) { chunk in
+                    parts[chunk] = decodeValidated(
+                        boxes: boxBase, scores: scoreBase, anchors: anchorBuffer, options: options,
+                        range: boxes * chunk / chunks..<boxes * (chunk + 1) / chunks)
+                }
+            }
+            return Array(parts.joined())
         }
     }
 
     private static func decodeValidated(
         boxes: UnsafePointer<Float>, scores: UnsafePointer<Float>,
-        anchors: UnsafeBufferPointer<SSDAnchor>, options: DetectionDecoderOptions
+        anchors: UnsafeBufferPointer<SSDAnchor>, options: DetectionDecoderOptions, range: Range<Int>
     ) -> [NormalizedDetection] {
         let numClasses = options.numClasses
         let numCoords = options.numCoords
@@ -70,7 +99,7 @@ public enum DetectionDecoder {
                     ? !options.ignoredClasses.contains($0) : options.allowedClasses.contains($0)
             }
         var detections: [NormalizedDetection] = []
-        for box in 0..<options.numBoxes {
+        for box in range {
             if options.maxResults > 0 && detections.count == options.maxResults { break }
             var classID = -1
             var maxScore = -Float.greatestFiniteMagnitude

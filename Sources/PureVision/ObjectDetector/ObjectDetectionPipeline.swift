@@ -300,14 +300,15 @@ final class ObjectDetectionPipeline: Sendable {
             return try DetectionDecoder.decode(
                 rawBoxes: session.floatOutput(decoding.locationOutput),
                 rawScores: session.floatOutput(decoding.scoreOutput), anchors: decoding.anchors,
-                options: decoding.decoderOptions)
+                options: decoding.decoderOptions, pool: session.pool)
         }
         let boxes = dequantize(session.output(decoding.locationOutput), quantization.location)
         let scores = dequantize(session.output(decoding.scoreOutput), quantization.score)
         return try boxes.withUnsafeBufferPointer { b throws(DetectionError) in
             try scores.withUnsafeBufferPointer { s throws(DetectionError) in
                 try DetectionDecoder.decode(
-                    rawBoxes: b, rawScores: s, anchors: decoding.anchors, options: decoding.decoderOptions)
+                    rawBoxes: b, rawScores: s, anchors: decoding.anchors, options: decoding.decoderOptions,
+                    pool: session.pool)
             }
         }
     }

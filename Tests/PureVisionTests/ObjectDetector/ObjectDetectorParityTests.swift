@@ -56,9 +56,10 @@ import Testing
         }
     }
 
-    static func detect(_ golden: Golden) throws -> [Detection] {
+    static func detect(_ golden: Golden, threads: Int = 1) throws -> [Detection] {
         var options = ObjectDetectorOptions(
-            baseOptions: BaseOptions(modelAssetPath: Fixtures.model("efficientdet_lite0.tflite")))
+            baseOptions: BaseOptions(
+                modelAssetPath: Fixtures.model("efficientdet_lite0.tflite"), threadCount: threads))
         if let k = golden.maxResults { options.maxResults = k }
         if let t = golden.scoreThreshold { options.scoreThreshold = t }
         options.categoryAllowlist = golden.allowlist ?? []
@@ -78,7 +79,18 @@ import Testing
     /// Exact parity with MediaPipe itself.
     @Test(arguments: goldens)
     func matchesMediaPipe(_ golden: Golden) throws {
-        let ours = try Self.detect(golden)
+        try Self.check(golden, threads: 1)
+    }
+
+    /// The same on 2 threads for the default options (no result limit), where the model's last operators and the
+    /// box decoding are split over the threads.
+    @Test(arguments: goldens.filter { $0.optionsText.isEmpty })
+    func matchesMediaPipeOnTwoThreads(_ golden: Golden) throws {
+        try Self.check(golden, threads: 2)
+    }
+
+    static func check(_ golden: Golden, threads: Int) throws {
+        let ours = try Self.detect(golden, threads: threads)
         #expect(ours.count == golden.rows.count, "\(golden.testDescription)")
         var worst: Float = 0
         for (i, (detection, row)) in zip(ours, golden.rows).enumerated() {
