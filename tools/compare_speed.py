@@ -43,8 +43,8 @@ import pvtools  # noqa: E402
 DEFAULT_MODELS = ["palm_detection_full", "hand_landmark_full", "face_detection_short_range",
                   "face_detection_full_range_sparse", "face_landmark", "efficientnet_lite0"]
 OPTIONAL_MODELS = ["efficientnet_lite0_int8", "efficientnet_lite0_uint8", "efficientdet_lite0", "palm_detection_full_int8",
-                   "hand_landmark_full_int8", "deeplab_v3", "selfie_segmenter"]  # timed when the bench reports it
-# or --models names it
+                   "hand_landmark_full_int8", "deeplab_v3"]  # timed when the bench reports it or --models names it
+# (selfie_segmenter, also in the bench, needs MediaPipe's Convolution2DTransposeBias, which LiteRT does not have)
 WARMUP = 5
 BENCH_FLAGS = []  # extra bench arguments (--no-codegen, --quantized-arithmetic litert), set by main
 WARMUP_SECONDS = 0.3  # as the bench: at least WARMUP runs and at least this long before timing

@@ -77,6 +77,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     let tile: Int
     /// The generated GEMM, when the kernel was asked for it and the CPU and multipliers allow it.
     let generated: QuantizedGEMMCode?
+    /// `generated`, for the tasks of a run to use without retaining it (the kernel keeps it alive).
+    private let generatedReference: Unmanaged<QuantizedGEMMCode>?
 
     /// Bytes of scratch each thread uses: its gathered rows, and for generated code a tile of output rows (for a
     /// tile with fewer pixels than ``tile``) and the tail panel's buffer.
@@ -174,6 +176,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         } else {
             generated = nil
         }
+        generatedReference = generated.map { .passUnretained($0) }
         tile = generated == nil ? 4 : QuantizedGEMMCode.tileRows
         let pixels = geometry.batch * geometry.outputHeight * geometry.outputWidth
         slotCount = max(1, threadCount)
@@ -194,40 +197,55 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         pool: ThreadPool
     ) {
         let body = Tiles(
-            kernel: self, input: input, output: output, scratch: scratch.assumingMemoryBound(to: Int16.self))
-        pool.fitting(slots: slotCount).parallelTasks(taskCount, body)
+            kernel: .passUnretained(self), input: input, output: output,
+            scratch: scratch.assumingMemoryBound(to: Int16.self))
+        withExtendedLifetime(self) { pool.fitting(slots: slotCount).parallelTasks(taskCount, body) }
     }
 
     /// Task `task` of a run: its share of the tiles, gathered in scratch slot `thread`.
     private struct Tiles: ParallelThreadTaskBody {
-        let kernel: QuantizedConv2DKernel
+        /// Unmanaged: the caller keeps the kernel alive through the run, and retaining it in every task from every
+        /// thread made its reference count a cache line the threads fought over.
+        let kernel: Unmanaged<QuantizedConv2DKernel>
         let input: UnsafePointer<Int8>
         let output: UnsafeMutablePointer<Int8>
         let scratch: UnsafeMutablePointer<Int16>
 
         func run(task: Int, thread: Int) {
-            let g = kernel.geometry
-            let pixels = g.batch * g.outputHeight * g.outputWidth
-            let size = kernel.tile
-            let tiles = (pixels + size - 1) / size
-            let first = tiles * task / kernel.taskCount
-            let last = tiles * (task + 1) / kernel.taskCount
-            let base = UnsafeMutableRawPointer(scratch) + thread * kernel.scratchPerThread
-            let rows = base.assumingMemoryBound(to: Int16.self)
-            for tile in first..<last {
-                let start = tile * size
+            kernel._withUnsafeGuaranteedRef { $0.runTiles(task: task, thread: thread, input, output, scratch) }
+        }
+    }
+
+    /// Task `task` of a run (see ``Tiles``).
+    private func runTiles(
+        task: Int, thread: Int, _ input: UnsafePointer<Int8>, _ output: UnsafeMutablePointer<Int8>,
+        _ scratch: UnsafeMutablePointer<Int16>
+    ) {
+        let g = geometry
+        let pixels = g.batch * g.outputHeight * g.outputWidth
+        let size = tile
+        let tiles = (pixels + size - 1) / size
+        let first = tiles * task / taskCount
+        let last = tiles * (task + 1) / taskCount
+        let base = UnsafeMutableRawPointer(scratch) + thread * scratchPerThread
+        let rows = base.assumingMemoryBound(to: Int16.self)
+        guard let generatedReference else {
+            for index in first..<last {
+                let start = index * size
                 let count = min(size, pixels - start)
-                for p in 0..<size {
-                    kernel.gather(
-                        pixel: start + min(p, count - 1), input: input, into: rows + p * kernel.paddedDepth)
-                }
+                gatherTile(start: start, count: count, input: input, into: rows)
+                multiply(rows: rows, count: count, output: output + start * g.outputChannels)
+            }
+            return
+        }
+        generatedReference._withUnsafeGuaranteedRef { generated in
+            for index in first..<last {
+                let start = index * size
+                let count = min(size, pixels - start)
+                gatherTile(start: start, count: count, input: input, into: rows)
                 let out = output + start * g.outputChannels
-                guard let generated = kernel.generated else {
-                    kernel.multiply(rows: rows, count: count, output: out)
-                    continue
-                }
                 // A short last tile is written to scratch in full, then its `count` rows are copied out.
-                let tileOutput = base + size * kernel.paddedDepth * 2
+                let tileOutput = base + size * paddedDepth * 2
                 let tail = tileOutput + size * g.outputChannels
                 let target = count == size ? UnsafeMutableRawPointer(out) : tileOutput
                 generated.run(rows: UnsafeRawPointer(rows), output: target, tail: tail)
@@ -241,6 +259,16 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
                     UnsafeMutableRawPointer(out).copyMemory(from: tileOutput, byteCount: count * g.outputChannels)
                 }
             }
+        }
+    }
+
+    /// Gathers the tile of pixels `start ..< start + count` into `rows` (``tile`` rows; a short tile repeats its
+    /// last pixel).
+    @inline(__always)
+    private func gatherTile(start: Int, count: Int, input: UnsafePointer<Int8>, into rows: UnsafeMutablePointer<Int16>)
+    {
+        for p in 0..<tile {
+            gather(pixel: start + min(p, count - 1), input: input, into: rows + p * paddedDepth)
         }
     }
 

@@ -165,26 +165,39 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     ) {
         pool.fitting(slots: slotCount).parallelTasks(
             taskCount,
-            Rows(kernel: self, input: input, output: output, scratch: scratch.assumingMemoryBound(to: Int16.self)))
+            Rows(
+                kernel: .passUnretained(self), input: input, output: output,
+                scratch: scratch.assumingMemoryBound(to: Int16.self)))
     }
 
     /// Task `task` of a run: its share of the output rows, staged in scratch slot `thread`.
     private struct Rows: ParallelThreadTaskBody {
-        let kernel: QuantizedDepthwiseConv2DKernel
+        /// Unmanaged: the caller keeps the kernel alive through the run, and retaining it in every task from every
+        /// thread made its reference count a cache line the threads fought over.
+        let kernel: Unmanaged<QuantizedDepthwiseConv2DKernel>
         let input: UnsafePointer<Int8>
         let output: UnsafeMutablePointer<Int8>
         let scratch: UnsafeMutablePointer<Int16>
+
         func run(task: Int, thread: Int) {
-            let g = kernel.geometry
-            let rows = g.batch * g.outputHeight
-            let rowRange = (rows * task / kernel.taskCount)..<(rows * (task + 1) / kernel.taskCount)
-            guard kernel.generated != nil || kernel.stagedChannels > 0 else {
-                for row in rowRange { kernel.scalarRow(row, input: input, output: output) }
-                return
-            }
-            let staged = UnsafeMutableRawPointer(scratch) + thread * g.kernelHeight * kernel.stagedRowBytes
-            for row in rowRange { kernel.stagedRow(row, input: input, output: output, staged: staged) }
+            kernel._withUnsafeGuaranteedRef { $0.runRows(task: task, thread: thread, input, output, scratch) }
         }
+    }
+
+    /// Task `task` of a run (see ``Rows``).
+    private func runRows(
+        task: Int, thread: Int, _ input: UnsafePointer<Int8>, _ output: UnsafeMutablePointer<Int8>,
+        _ scratch: UnsafeMutablePointer<Int16>
+    ) {
+        let g = geometry
+        let rows = g.batch * g.outputHeight
+        let rowRange = (rows * task / taskCount)..<(rows * (task + 1) / taskCount)
+        guard generated != nil || stagedChannels > 0 else {
+            for row in rowRange { scalarRow(row, input: input, output: output) }
+            return
+        }
+        let staged = UnsafeMutableRawPointer(scratch) + thread * g.kernelHeight * stagedRowBytes
+        for row in rowRange { stagedRow(row, input: input, output: output, staged: staged) }
     }
 
     /// One output row from staged rows: the input rows it reads staged as int16 `x − zeroPoint` with zeros for the
