@@ -66,44 +66,38 @@ struct DequantizeTests {
             let signed = (0..<count).map { Int8(truncatingIfNeeded: $0 &* 41) }
             let unsigned = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 23) }
             let wide = (0..<count).map { Int16(truncatingIfNeeded: $0 &* 1_777) }
-            for (type, minimumRows) in [(ElementType.int8, 1), (.uint8, 2), (.int16, 3)] {
+            // One whole-tensor call (`whole`) against `Dequantize.rows` on the same values.
+            func compare<Q>(
+                _ values: [Q], _ type: ElementType, minimumRows: Int,
+                whole: (UnsafePointer<Q>, [Int], Int, UnsafeMutablePointer<Float>) -> Void
+            ) {
                 var expected = [Float](repeating: .nan, count: count)
                 var actual = expected
-                switch type {
-                case .int8:
-                    Dequantize.int8(
-                        input: signed, shape: [rows, channels], scales: scales, zeroPoints: zeroPoints,
-                        quantizedDimension: dimension, output: &expected, centered: centered)
-                    signed.withUnsafeBytes { x in
-                        Dequantize.rows(
-                            x.baseAddress!, elementType: type, rows: rows, channels: channels, scales: scales,
-                            zeroPoints: zeroPoints, output: &actual, centered: centered, pool: pool,
-                            minimumRows: minimumRows)
-                    }
-                case .uint8:
-                    Dequantize.uint8(
-                        input: unsigned, shape: [rows, channels], scales: scales, zeroPoints: zeroPoints,
-                        quantizedDimension: dimension, output: &expected, centered: centered)
-                    unsigned.withUnsafeBytes { x in
-                        Dequantize.rows(
-                            x.baseAddress!, elementType: type, rows: rows, channels: channels, scales: scales,
-                            zeroPoints: zeroPoints, output: &actual, centered: centered, pool: pool,
-                            minimumRows: minimumRows)
-                    }
-                default:
-                    Dequantize.int16(
-                        input: wide, shape: [rows, channels], scales: scales, zeroPoints: zeroPoints,
-                        quantizedDimension: dimension, output: &expected, centered: centered)
-                    wide.withUnsafeBytes { x in
-                        Dequantize.rows(
-                            x.baseAddress!, elementType: type, rows: rows, channels: channels, scales: scales,
-                            zeroPoints: zeroPoints, output: &actual, centered: centered, pool: pool,
-                            minimumRows: minimumRows)
-                    }
+                values.withUnsafeBufferPointer { x in
+                    whole(x.baseAddress!, [rows, channels], dimension, &expected)
+                    Dequantize.rows(
+                        UnsafeRawPointer(x.baseAddress!), elementType: type, rows: rows, channels: channels,
+                        scales: scales, zeroPoints: zeroPoints, output: &actual, centered: centered, pool: pool,
+                        minimumRows: minimumRows)
                 }
                 #expect(
                     actual.map(\.bitPattern) == expected.map(\.bitPattern),
                     "\(type) channels \(channels) per channel \(perChannel)")
+            }
+            compare(signed, .int8, minimumRows: 1) { x, shape, dimension, y in
+                Dequantize.int8(
+                    input: x, shape: shape, scales: scales, zeroPoints: zeroPoints, quantizedDimension: dimension,
+                    output: y, centered: centered)
+            }
+            compare(unsigned, .uint8, minimumRows: 2) { x, shape, dimension, y in
+                Dequantize.uint8(
+                    input: x, shape: shape, scales: scales, zeroPoints: zeroPoints, quantizedDimension: dimension,
+                    output: y, centered: centered)
+            }
+            compare(wide, .int16, minimumRows: 3) { x, shape, dimension, y in
+                Dequantize.int16(
+                    input: x, shape: shape, scales: scales, zeroPoints: zeroPoints, quantizedDimension: dimension,
+                    output: y, centered: centered)
             }
         }
     }
