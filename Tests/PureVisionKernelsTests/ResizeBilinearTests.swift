@@ -79,4 +79,41 @@ struct ResizeBilinearTests {
             #expect(output == hand.expected, "\(arithmetic)")
         }
     }
+
+    /// The prepared 8-bit resize (int32 sums, rows over threads) against its reference twin, bit for bit: up- and
+    /// down-scaling by odd factors, 1 and 5 channels, every corner mode, int8 and uint8 extremes, 1 and 3 threads.
+    @Test(
+        arguments: [(5, 7, 13, 9, 1), (9, 4, 3, 11, 5), (24, 24, 48, 48, 3), (7, 1, 1, 6, 2)],
+        [(false, false), (true, false), (false, true)])
+    func quantizedKernelMatchesReferenceTwin(
+        _ shape: (inH: Int, inW: Int, outH: Int, outW: Int, channels: Int), _ mode: (align: Bool, half: Bool)
+    ) {
+        let batch = 2
+        let inputCount = batch * shape.inH * shape.inW * shape.channels
+        let outputCount = batch * shape.outH * shape.outW * shape.channels
+        let signed = (0..<inputCount).map { i in i % 7 == 0 ? Int8.min : Int8(truncatingIfNeeded: i &* 97 &+ 13) }
+        let unsigned = (0..<inputCount).map { i in i % 5 == 0 ? UInt8.max : UInt8(truncatingIfNeeded: i &* 61) }
+        let kernel = QuantizedResizeBilinearKernel(
+            batch: batch, inputHeight: shape.inH, inputWidth: shape.inW, channels: shape.channels,
+            outputHeight: shape.outH, outputWidth: shape.outW, alignCorners: mode.align, halfPixelCenters: mode.half)
+        for threads in [1, 3] {
+            let pool = ThreadPool(threadCount: threads)
+            var expected8 = [Int8](repeating: 0, count: outputCount)
+            var actual8 = [Int8](repeating: 1, count: outputCount)
+            Reference.quantizedResizeBilinear(
+                input: signed, batch: batch, inputHeight: shape.inH, inputWidth: shape.inW, channels: shape.channels,
+                output: &expected8, outputHeight: shape.outH, outputWidth: shape.outW, alignCorners: mode.align,
+                halfPixelCenters: mode.half)
+            kernel.run(input: signed, output: &actual8, pool: pool)
+            #expect(actual8 == expected8, "int8 \(shape) \(mode) threads \(threads)")
+            var expectedU = [UInt8](repeating: 0, count: outputCount)
+            var actualU = [UInt8](repeating: 1, count: outputCount)
+            Reference.quantizedResizeBilinear(
+                input: unsigned, batch: batch, inputHeight: shape.inH, inputWidth: shape.inW, channels: shape.channels,
+                output: &expectedU, outputHeight: shape.outH, outputWidth: shape.outW, alignCorners: mode.align,
+                halfPixelCenters: mode.half)
+            kernel.run(input: unsigned, output: &actualU, pool: pool)
+            #expect(actualU == expectedU, "uint8 \(shape) \(mode) threads \(threads)")
+        }
+    }
 }

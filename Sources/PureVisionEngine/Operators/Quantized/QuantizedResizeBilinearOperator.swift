@@ -28,19 +28,32 @@ enum QuantizedResizeBilinearOperator: OperatorLowering {
         let output = context.output(0)
         let ctx = context
         let (outHeight, outWidth) = (size[0], size[1])
+        let useReference = context.useReference
+        let pool = context.pool
+        let kernel = QuantizedResizeBilinearKernel(
+            batch: batch, inputHeight: height, inputWidth: width, channels: channels, outputHeight: outHeight,
+            outputWidth: outWidth, alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)
         return context.lowered(reading: [input]) { binder in
             let x = ctx.pointer(input, binder)
             let y = binder.raw(output.index)
             func step<T: QuantizedElement>(_: T.Type) -> ExecutionStep {
                 let (x, y) = (UnsafePointer(x.assumingMemoryBound(to: T.self)), y.assumingMemoryBound(to: T.self))
                 return {
-                    Quantized.resizeBilinear(
+                    Reference.quantizedResizeBilinear(
                         input: x, batch: batch, inputHeight: height, inputWidth: width, channels: channels, output: y,
                         outputHeight: outHeight, outputWidth: outWidth, alignCorners: alignCorners,
                         halfPixelCenters: halfPixelCenters)
                 }
             }
-            return type == .uint8 ? step(UInt8.self) : step(Int8.self)
+            if useReference { return type == .uint8 ? step(UInt8.self) : step(Int8.self) }
+            if type == .uint8 {
+                let (x, y) = (
+                    UnsafePointer(x.assumingMemoryBound(to: UInt8.self)), y.assumingMemoryBound(to: UInt8.self)
+                )
+                return { kernel.run(input: x, output: y, pool: pool) }
+            }
+            let (x8, y8) = (UnsafePointer(x.assumingMemoryBound(to: Int8.self)), y.assumingMemoryBound(to: Int8.self))
+            return { kernel.run(input: x8, output: y8, pool: pool) }
         }
     }
 }
