@@ -96,24 +96,22 @@ struct ResizeBilinearTests {
         let kernel = QuantizedResizeBilinearKernel(
             batch: batch, inputHeight: shape.inH, inputWidth: shape.inW, channels: shape.channels,
             outputHeight: shape.outH, outputWidth: shape.outW, alignCorners: mode.align, halfPixelCenters: mode.half)
+        // The twin and the kernel on the same values of one type.
+        func compare<T: QuantizedElement>(
+            _ values: [T], threads: Int, run: (UnsafePointer<T>, UnsafeMutablePointer<T>, ThreadPool) -> Void
+        ) {
+            var expected = [T](repeating: 0, count: outputCount)
+            var actual = [T](repeating: 1, count: outputCount)
+            Reference.quantizedResizeBilinear(
+                input: values, batch: batch, inputHeight: shape.inH, inputWidth: shape.inW, channels: shape.channels,
+                output: &expected, outputHeight: shape.outH, outputWidth: shape.outW, alignCorners: mode.align,
+                halfPixelCenters: mode.half)
+            run(values, &actual, ThreadPool(threadCount: threads))
+            #expect(actual == expected, "\(T.self) \(shape) \(mode) threads \(threads)")
+        }
         for threads in [1, 3] {
-            let pool = ThreadPool(threadCount: threads)
-            var expected8 = [Int8](repeating: 0, count: outputCount)
-            var actual8 = [Int8](repeating: 1, count: outputCount)
-            Reference.quantizedResizeBilinear(
-                input: signed, batch: batch, inputHeight: shape.inH, inputWidth: shape.inW, channels: shape.channels,
-                output: &expected8, outputHeight: shape.outH, outputWidth: shape.outW, alignCorners: mode.align,
-                halfPixelCenters: mode.half)
-            kernel.run(input: signed, output: &actual8, pool: pool)
-            #expect(actual8 == expected8, "int8 \(shape) \(mode) threads \(threads)")
-            var expectedU = [UInt8](repeating: 0, count: outputCount)
-            var actualU = [UInt8](repeating: 1, count: outputCount)
-            Reference.quantizedResizeBilinear(
-                input: unsigned, batch: batch, inputHeight: shape.inH, inputWidth: shape.inW, channels: shape.channels,
-                output: &expectedU, outputHeight: shape.outH, outputWidth: shape.outW, alignCorners: mode.align,
-                halfPixelCenters: mode.half)
-            kernel.run(input: unsigned, output: &actualU, pool: pool)
-            #expect(actualU == expectedU, "uint8 \(shape) \(mode) threads \(threads)")
+            compare(signed, threads: threads) { kernel.run(input: $0, output: $1, pool: $2) }
+            compare(unsigned, threads: threads) { kernel.run(input: $0, output: $1, pool: $2) }
         }
     }
 }
