@@ -80,25 +80,14 @@ enum DequantizeOperator: OperatorLowering {
                 }
             }
             // Channel-wise when the parameters are per tensor or per innermost index.
-            if type != .int16, !input.isConstant, let channels = shape.last, channels > 0,
-                scales.count == 1 || dimension == shape.count - 1
-            {
-                let perChannel = scales.count > 1
+            if type != .int16, !input.isConstant, innermost, let channels = shape.last, channels > 0 {
                 lowered.channelwiseMap = ChannelwiseMap(
                     input: input.index, output: output.index, inputWidth: 1, outputWidth: 4, channels: channels
                 ) { x, y, rows in
-                    let (shape, dimension, y) = (
-                        [rows, channels], perChannel ? 1 : 0, y.assumingMemoryBound(to: Float.self)
-                    )
-                    if type == .int8 {
-                        Dequantize.int8(
-                            input: x.assumingMemoryBound(to: Int8.self), shape: shape, scales: scales,
-                            zeroPoints: zeroPoints, quantizedDimension: dimension, output: y, centered: centered)
-                    } else {
-                        Dequantize.uint8(
-                            input: x.assumingMemoryBound(to: UInt8.self), shape: shape, scales: scales,
-                            zeroPoints: zeroPoints, quantizedDimension: dimension, output: y, centered: centered)
-                    }
+                    Dequantize.rows(
+                        UnsafeRawPointer(x), elementType: type, rows: rows, channels: channels, scales: scales,
+                        zeroPoints: zeroPoints, output: y.assumingMemoryBound(to: Float.self), centered: centered,
+                        pool: .serial)
                 }
             }
             return lowered

@@ -124,25 +124,30 @@ struct RequantizationLanes {
         let highOdd = (productOdd &+ (1 << 30) &- ((signBits &>> 32) & 1)) &>> 31
         let magnitudeHigh = unsafeBitCast((highEven & low32) | (highOdd &<< 32), to: SIMD4<Int32>.self)
         let high = (magnitudeHigh ^ sign) &- sign
-        let shifted = high &>> p.shift
         var value: SIMD4<Int32>
         switch form {
-        case .ruy:
-            // (h + 2^(s−1)) >> s, computed as (h >> s) + bit s−1 of h so it cannot overflow.
-            value = shifted &- ((0 &- (high & p.roundUp)) &>> 31)
-        case .gemmlowp:
-            // (h >> s) + (remainder > threshold): ties away from zero.
-            value = shifted &- ((p.halfMask &- (high &>> 31) &- (high & p.mask)) &>> 31)
-        case .mixed, .float:
-            let ruyResult = shifted &- ((0 &- (high & p.roundUp)) &>> 31)
-            let gemmlowpResult = shifted &- ((p.halfMask &- (high &>> 31) &- (high & p.mask)) &>> 31)
-            value = (ruyResult & p.ruy) | (gemmlowpResult & ~p.ruy)
+        case .ruy: value = Self.ruyShift(high, p)
+        case .gemmlowp: value = Self.gemmlowpShift(high, p)
+        case .mixed, .float:  // .float returned above
+            value = (Self.ruyShift(high, p) & p.ruy) | (Self.gemmlowpShift(high, p) & ~p.ruy)
         }
         value &+= zeroPoint
         let below = (value &- lower) &>> 31
         value = (value & ~below) | (lower & below)
         let above = (upper &- value) &>> 31
         return (value & ~above) | (upper & above)
+    }
+
+    /// ruy's final shift, `(h + 2^(s−1)) >> s`, computed as `(h >> s)` + bit `s − 1` of `h` so it cannot overflow.
+    @inline(__always)
+    private static func ruyShift(_ high: SIMD4<Int32>, _ p: Group) -> SIMD4<Int32> {
+        (high &>> p.shift) &- ((0 &- (high & p.roundUp)) &>> 31)
+    }
+
+    /// gemmlowp's final shift, `(h >> s) + (remainder > threshold)`: ties away from zero.
+    @inline(__always)
+    private static func gemmlowpShift(_ high: SIMD4<Int32>, _ p: Group) -> SIMD4<Int32> {
+        (high &>> p.shift) &- ((p.halfMask &- (high &>> 31) &- (high & p.mask)) &>> 31)
     }
 
     /// `min(max(v, lower), upper)` per lane (no NaN reaches it). The standard library's `pointwiseMin` / `clamped` are
