@@ -58,6 +58,23 @@ enum QuantizedBinaryOperator: OperatorLowering {
                 outputScale: outScale)
         }
         let count = context.output(0).elementCount
+        if !context.useReference, lhs.shape == rhs.shape, let terms = parameters.xnnpack,
+            let kernel = XNNPACKAddKernel(
+                count: count, terms: terms, zeroPoint: outZero, range: range, threadCount: context.pool.threadCount)
+        {
+            let pool = context.pool
+            return context.lowered(reading: [lhs, rhs]) { binder in
+                let (a, b, y) = (ctx.pointer(lhs, binder), ctx.pointer(rhs, binder), binder.raw(output.index))
+                func step<T: QuantizedElement>(_: T.Type) -> ExecutionStep {
+                    let (a, b, y) = (
+                        a.assumingMemoryBound(to: T.self), b.assumingMemoryBound(to: T.self),
+                        y.assumingMemoryBound(to: T.self)
+                    )
+                    return { kernel.run(lhs: a, rhs: b, output: y, pool: pool) }
+                }
+                return type == .uint8 ? step(UInt8.self) : step(Int8.self)
+            }
+        }
         if !context.useReference, lhs.shape == rhs.shape, QuantizedPairTable.pays(count: count) {
             let table =
                 type == .uint8
