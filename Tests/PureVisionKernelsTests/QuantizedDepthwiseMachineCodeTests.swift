@@ -3,9 +3,9 @@ import Testing
 
 /// The generated int8 depthwise row kernel (`QuantizedDepthwiseCode` behind
 /// `QuantizedDepthwiseConv2DKernel(generatesMachineCode: true)`) against the scalar reference twin, bit for bit:
-/// channel counts on both sides of the 8- and 16-channel groups (the last `channels % 8` in Swift), 3×3 and 5×5,
-/// stride 1 and 2, dilation, asymmetric padding, extreme zero points and multipliers, every rounding, uint8, 1–3
-/// threads.
+/// channel counts on both sides of the 8- and 16-channel groups (the last `channels % 8` in Swift), 1×1 to 5×5 (odd
+/// and even heights), stride 1 and 2, dilation, asymmetric padding, extreme zero points and multipliers, every
+/// rounding, uint8, 1–3 threads.
 @Suite(.enabled(if: GeneratedCode.runs, GeneratedCode.skipComment)) struct QuantizedDepthwiseMachineCodeTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var h: Int, w: Int, c: Int, kernel: Int, stride: Int
@@ -22,6 +22,10 @@ import Testing
         Case(h: 6, w: 6, c: 33, kernel: 3, stride: 1, dilation: 2, pad: 2),
         Case(h: 4, w: 5, c: 40, kernel: 5, stride: 1, pad: 2),
         Case(h: 3, w: 3, c: 9, kernel: 3, stride: 2, pad: 0),
+        // Even kernel heights fill both rows of every staged row pair; 1×1 leaves the second row empty.
+        Case(h: 6, w: 9, c: 24, kernel: 4, stride: 1, pad: 1),
+        Case(h: 5, w: 5, c: 16, kernel: 2, stride: 2, pad: 0),
+        Case(h: 4, w: 3, c: 8, kernel: 1, stride: 1, pad: 0),
     ]
 
     @Test(arguments: cases, [1, 2, 3])

@@ -1,13 +1,19 @@
+#if arch(x86_64)
+    import _Builtin_intrinsics.intel
+#endif
+
 /// Int8 DEPTHWISE_CONV_2D on NHWC activations with `[1, KH, KW, Cout]` int8 weights, per-channel multipliers and
 /// int32 bias, requantized like TFLite's optimized depthwise kernel (`RequantizationRounding.channelBlocksOf8` by default).
 ///
 /// Taps outside the input are skipped (TFLite's rule; equivalent to padding with the input zero point). With depth
 /// multiplier 1, the input rows an output row reads are first staged in scratch as int16 `x − zeroPoint`, with zeros
-/// for the padding, so every output pixel runs all taps; channels then go 8 at a time: each tap multiplies the 8
-/// staged values with two weight vectors, one holding the even channels' weights in the even int16 lanes (zeros
-/// between), the other the odd channels' in the odd lanes, so that SSE2's `pmaddwd` yields the exact int32 products
-/// of the even and of the odd channels (uint8 too: products of two ±255 values). The same staging feeds the generated
-/// code; the last `channels % 8` channels, other depth multipliers and multipliers with left shifts run scalar.
+/// for the padding, so every output pixel runs all taps, and in pairs of kernel rows: each channel's value in kernel
+/// row 2p next to its value in row 2p + 1 (see ``StagedLayout``). One `pmaddwd` of 8 staged int16 with the matching
+/// weight pairs then gives 4 channels' exact int32 sums of two taps (uint8 too: products of two ±255 values), in
+/// channel order; channels go 8 at a time in Swift, 16 in the generated code, from the same staging and weights. A
+/// thread keeps the row pairs it staged and reuses them for its next output rows, which need all but one of them
+/// again (stride 1 or 2), so each row pair is staged about once per run.
+/// The last `channels % 8` channels, other depth multipliers and multipliers with left shifts run scalar.
 public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     /// The convolution's shapes.
     public let geometry: DepthwiseConv2DGeometry
@@ -20,7 +26,7 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     /// leaves its rows to the others instead of holding up the operator.
     let taskCount: Int
     let lanes: RequantizationLanes
-    /// `bias` in the even / odd lane groups of `lanes`.
+    /// `bias` in the lane groups of `lanes` (4 channels each, in order).
     let biasLanes: UnsafeMutablePointer<SIMD4<Int32>>
     let inputZeroPoint: Int32
     let outputZeroPoint: Int32
@@ -33,13 +39,15 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     /// Channels computed 8 at a time from staged rows (by generated code or the Swift loop): `Cout / 8 · 8` with
     /// depth multiplier 1 and vector requantization, else 0 (all channels scalar).
     let stagedChannels: Int
-    /// Staged pixels per row and bytes between staged rows (see ``stagedLayout(_:)``).
-    let stagedWidth: Int
-    let stagedRowBytes: Int
-    /// For the Swift loop: per block of 8 channels and tap, the even and odd weight vectors (`[block][tap][parity]`).
+    /// The staging's shape (see ``stagedLayout(_:)``).
+    let staging: StagedLayout
+    /// Weight pairs for the first `Cout / 8 · 8` channels (depth multiplier 1), `[block][pair][kx][half]`: block of 8
+    /// channels, row pair, kernel column, channels 0–3 or 4–7 of the block; int16 lanes 2j and 2j + 1 hold channel
+    /// `4 · half + j`'s weights in kernel rows 2 · pair and 2 · pair + 1 (0 past the last row). Read by the Swift loop
+    /// and the generated code.
     let pairedWeights: UnsafeMutablePointer<SIMD8<Int16>>
-    /// Byte offset of each tap's staged pixel from the output pixel's first tap.
-    let tapOffsets: UnsafeMutablePointer<Int>
+    /// Byte offset of each kernel column's staged value from the output pixel's first one.
+    let columnOffsets: UnsafeMutablePointer<Int>
 
     /// Whether runs use generated machine code (else the Swift SIMD loops).
     public var usesGeneratedCode: Bool { generated != nil }
@@ -90,43 +98,40 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         let shiftedRange = QuantizedRange(lower: range.lower - shift, upper: range.upper - shift)
         lanes = RequantizationLanes(
             multipliers: { perChannel[$0] }, rounding: { rounding.forChannel($0, of: outputs) },
-            channels: outputs / 8 * 8, zeroPoint: outputZeroPoint - shift, range: shiftedRange)
+            channels: outputs / 8 * 8, zeroPoint: outputZeroPoint - shift, range: shiftedRange, layout: .inOrder)
         let groups = (outputs + 7) / 8 * 2
         biasLanes = .allocate(capacity: groups)
         for g in 0..<groups {
             var v = SIMD4<Int32>()
-            for j in 0..<4 {
-                let channel = 8 * (g / 2) + 2 * j + g % 2
-                if channel < outputs { v[j] = self.bias[channel] }
-            }
+            for j in 0..<4 where 4 * g + j < outputs { v[j] = self.bias[4 * g + j] }
             (biasLanes + g).initialize(to: v)
         }
         self.inputZeroPoint = inputZeroPoint
         self.outputZeroPoint = outputZeroPoint
         self.range = range
         self.rounding = rounding
-        (stagedWidth, stagedRowBytes) = Self.stagedLayout(geometry)
-        let taps = geometry.kernelHeight * geometry.kernelWidth
+        let layout = Self.stagedLayout(geometry)
+        staging = layout
+        let (kh, kw) = (geometry.kernelHeight, geometry.kernelWidth)
         stagedChannels = geometry.depthMultiplier == 1 && lanes.isUsable ? outputs / 8 * 8 : 0
-        let blocks = stagedChannels / 8
-        pairedWeights = .allocate(capacity: max(1, blocks * taps * 2))
-        pairedWeights.initialize(repeating: SIMD8(), count: max(1, blocks * taps * 2))
-        for c in 0..<stagedChannels {
-            for t in 0..<taps {
-                pairedWeights[((c / 8) * taps + t) * 2 + c % 2][c % 8] = weights[t * outputs + c]
+        let pairedChannels = geometry.depthMultiplier == 1 ? outputs / 8 * 8 : 0
+        let vectors = max(1, pairedChannels / 8 * layout.pairs * kw * 2)
+        pairedWeights = .allocate(capacity: vectors)
+        pairedWeights.initialize(repeating: SIMD8(), count: vectors)
+        for c in 0..<pairedChannels {
+            for ky in 0..<kh {
+                for kx in 0..<kw {
+                    let vector = (((c / 8) * layout.pairs + ky / 2) * kw + kx) * 2 + (c % 8) / 4
+                    pairedWeights[vector][2 * (c % 4) + ky % 2] = weights[(ky * kw + kx) * outputs + c]
+                }
             }
         }
-        tapOffsets = .allocate(capacity: taps)
-        for ky in 0..<geometry.kernelHeight {
-            for kx in 0..<geometry.kernelWidth {
-                tapOffsets[ky * geometry.kernelWidth + kx] =
-                    ky * stagedRowBytes + kx * geometry.dilationWidth * outputs * 2
-            }
-        }
-        if generatesMachineCode, HostCPU.supportsGeneratedAVX2 {
-            let (packed, biases, perChannel) = (weights, self.bias, self.multipliers)
+        columnOffsets = .allocate(capacity: kw)
+        for kx in 0..<kw { columnOffsets[kx] = kx * geometry.dilationWidth * outputs * 4 }
+        if generatesMachineCode, HostCPU.supportsGeneratedAVX2, pairedChannels > 0 {
+            let (biases, perChannel) = (self.bias, self.multipliers)
             generated = QuantizedDepthwiseCode(
-                geometry: geometry, weight: { tap, c in packed[tap * outputs + c] }, bias: { biases[$0] },
+                geometry: geometry, pairedWeights: UnsafeRawPointer(pairedWeights), bias: { biases[$0] },
                 multipliers: { perChannel[$0] }, rounding: rounding.forChannel(0, of: outputs),
                 zeroPoint: outputZeroPoint - shift, range: shiftedRange, flip: unsigned ? 0x80 : 0
             )
@@ -141,20 +146,33 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         lanes.deallocate()
         biasLanes.deallocate()
         pairedWeights.deallocate()
-        tapOffsets.deallocate()
+        columnOffsets.deallocate()
     }
 
-    /// The staged rows' layout: `(outputWidth − 1) · strideWidth + (kernelWidth − 1) · dilationWidth + 1` pixels from
-    /// input column `−paddingLeft`, `Cout · 2` bytes each, and 32 bytes of slack after each row for vector reads past
-    /// its last pixel.
-    static func stagedLayout(_ g: DepthwiseConv2DGeometry) -> (width: Int, rowBytes: Int) {
+    /// The staged input rows. An output row reads `pairs` = ⌈kernelHeight / 2⌉ staged row pairs, pair `p` holding the
+    /// input rows of kernel rows 2p and 2p + 1: input rows `r` and `r + dilationHeight`, `r = oy · strideHeight −
+    /// paddingTop + 2p · dilationHeight` (for an odd kernel height the last pair's second row meets zero weights).
+    /// A staged row pair has `width` = `(outputWidth − 1) · strideWidth + (kernelWidth − 1) · dilationWidth + 1`
+    /// pixels from input column `−paddingLeft`, each `Cout` pairs of int16: the channel's `x − zeroPoint` in the first
+    /// row, then in the second (zeros for padding), and 64 bytes of slack; `rowBytes` apart in a thread's `slots`
+    /// staged row pairs.
+    struct StagedLayout {
+        var width: Int
+        var pairs: Int
+        var rowBytes: Int
+        /// Row pairs a thread keeps: twice what one output row reads, so those the next row reads again survive.
+        var slots: Int { 2 * pairs }
+    }
+
+    /// The staged layout of `g` (see ``StagedLayout``).
+    static func stagedLayout(_ g: DepthwiseConv2DGeometry) -> StagedLayout {
         let width = (g.outputWidth - 1) * g.strideWidth + (g.kernelWidth - 1) * g.dilationWidth + 1
-        return (width, width * g.outputChannels * 2 + 32)
+        return StagedLayout(width: width, pairs: (g.kernelHeight + 1) / 2, rowBytes: width * g.outputChannels * 4 + 64)
     }
 
-    /// Bytes of scratch a run needs: the staged int16 input rows of each thread.
+    /// Bytes of scratch a run needs: the staged row pairs of each thread.
     public var scratchBytes: Int {
-        generated != nil || stagedChannels > 0 ? slotCount * geometry.kernelHeight * stagedRowBytes : 0
+        generated != nil || stagedChannels > 0 ? slotCount * staging.slots * staging.rowBytes : 0
     }
 
     /// Runs the convolution: `input` [N, H, W, Cin] int8, `output` [N, OH, OW, Cout] int8, `scratch` at least
@@ -196,51 +214,60 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
             for row in rowRange { scalarRow(row, input: input, output: output) }
             return
         }
-        let staged = UnsafeMutableRawPointer(scratch) + thread * g.kernelHeight * stagedRowBytes
-        for row in rowRange { stagedRow(row, input: input, output: output, staged: staged) }
+        let slots = UnsafeMutableRawPointer(scratch) + thread * staging.slots * staging.rowBytes
+        // Which row pair each slot holds (its key, see `stagedRow`); the scratch may hold another operator's data.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: staging.slots) { keys in
+            keys.initialize(repeating: Int.min)
+            withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: staging.pairs) { pairRows in
+                for row in rowRange {
+                    stagedRow(
+                        row, input: input, output: output, slots: slots, keys: keys.baseAddress!,
+                        pairRows: pairRows.baseAddress!)
+                }
+            }
+        }
     }
 
-    /// One output row from staged rows: the input rows it reads staged as int16 `x − zeroPoint` with zeros for the
-    /// padding, then the generated code or the Swift loop for the first channels, then the last `channels % 8` in
-    /// scalar Swift.
+    /// One output row from staged row pairs: those it reads found among the thread's `slots` (by key) or staged into
+    /// the slot with the oldest pair this row does not read, then the generated code or the Swift loop for the first
+    /// channels, then the last `channels % 8` in scalar Swift. `pairRows` receives the row's `pairs` staged rows.
     func stagedRow(
-        _ row: Int, input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, staged: UnsafeMutableRawPointer
+        _ row: Int, input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, slots: UnsafeMutableRawPointer,
+        keys: UnsafeMutablePointer<Int>, pairRows: UnsafeMutablePointer<UnsafeRawPointer>
     ) {
         let g = geometry
         let b = row / g.outputHeight
         let oy = row % g.outputHeight
-        let c = g.inputChannels
-        let x0 = -g.paddingLeft
-        let width = stagedWidth
-        let zero = Int16(clamping: inputZeroPoint)
-        let firstValid = max(0, -x0)
-        let endValid = max(firstValid, min(width, g.inputWidth - x0))
-        for ky in 0..<g.kernelHeight {
-            let target = (staged + ky * stagedRowBytes).assumingMemoryBound(to: Int16.self)
-            let iy = oy * g.strideHeight - g.paddingTop + ky * g.dilationHeight
-            guard iy >= 0, iy < g.inputHeight, endValid > firstValid else {
-                target.update(repeating: 0, count: width * c)
-                continue
+        let layout = staging
+        // A row pair's key: its image and first input row; increasing along an image's rows.
+        let firstKey = b << 32 + (oy * g.strideHeight - g.paddingTop)
+        let keyStep = 2 * g.dilationHeight
+        func readHere(_ key: Int) -> Bool {
+            key >= firstKey && (key - firstKey) % keyStep == 0 && (key - firstKey) / keyStep < layout.pairs
+        }
+        for pair in 0..<layout.pairs {
+            let key = firstKey + pair * keyStep
+            var slot = 0
+            while slot < layout.slots && keys[slot] != key { slot += 1 }
+            if slot == layout.slots {
+                // At most `pairs` slots hold pairs this row reads, so an evictable slot exists.
+                var oldest = Int.max
+                for s in 0..<layout.slots where !readHere(keys[s]) && keys[s] < oldest {
+                    (slot, oldest) = (s, keys[s])
+                }
+                precondition(slot < layout.slots, "depthwise staging: no slot to reuse")
+                keys[slot] = key
+                stagePair(image: b, firstRow: key - b << 32, input: input, into: slots + slot * layout.rowBytes)
             }
-            target.update(repeating: 0, count: firstValid * c)
-            let source = UnsafeRawPointer(input + ((b * g.inputHeight + iy) * g.inputWidth + x0 + firstValid) * c)
-                .assumingMemoryBound(to: UInt8.self)
-            let out = target + firstValid * c
-            let count = (endValid - firstValid) * c
-            if isUnsigned {
-                for i in 0..<count { out[i] = Int16(source[i]) &- zero }
-            } else {
-                for i in 0..<count { out[i] = Int16(Int8(bitPattern: source[i])) &- zero }
-            }
-            (target + endValid * c).update(repeating: 0, count: (width - endValid) * c)
+            pairRows[pair] = UnsafeRawPointer(slots + slot * layout.rowBytes)
         }
         let rowOutput = output + row * g.outputWidth * g.outputChannels
         let done: Int
         if let code = generated {
-            code.run(staged: UnsafeRawPointer(staged), output: UnsafeMutableRawPointer(rowOutput))
+            code.run(pairRows: pairRows, output: UnsafeMutableRawPointer(rowOutput))
             done = code.channels
         } else {
-            pairedRow(staged: UnsafeRawPointer(staged), output: rowOutput)
+            pairedRow(pairRows: pairRows, output: rowOutput)
             done = stagedChannels
         }
         guard done < g.outputChannels else { return }
@@ -255,7 +282,7 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
                     let iy = rowY0 + ky * g.dilationHeight
                     for kx in tapColumns {
                         let ix = xStart + kx * g.dilationWidth
-                        let byte = input[((b * g.inputHeight + iy) * g.inputWidth + ix) * c + channel]
+                        let byte = input[((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels + channel]
                         let x = isUnsigned ? Int32(UInt8(bitPattern: byte)) : Int32(byte)
                         acc &+=
                             (x &- inputZeroPoint)
@@ -270,33 +297,95 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         }
     }
 
+    /// Stages input rows `firstRow` and `firstRow + dilationHeight` of image `image` as one row pair at `target` (see
+    /// ``StagedLayout``).
+    private func stagePair(
+        image b: Int, firstRow: Int, input: UnsafePointer<Int8>, into target: UnsafeMutableRawPointer
+    ) {
+        let g = geometry
+        let c = g.inputChannels
+        let x0 = -g.paddingLeft
+        let width = staging.width
+        let firstValid = max(0, -x0)
+        let endValid = max(firstValid, min(width, g.inputWidth - x0))
+        let out = target.assumingMemoryBound(to: Int16.self)
+        // An input row from its first staged pixel inside the input, or nil for a row outside.
+        func source(_ iy: Int) -> UnsafePointer<Int8>? {
+            guard iy >= 0, iy < g.inputHeight, endValid > firstValid else { return nil }
+            return input + ((b * g.inputHeight + iy) * g.inputWidth + x0 + firstValid) * c
+        }
+        out.update(repeating: 0, count: firstValid * c * 2)
+        interleave(
+            source(firstRow), source(firstRow + g.dilationHeight), into: out + firstValid * c * 2,
+            count: (endValid - firstValid) * c)
+        (out + endValid * c * 2).update(repeating: 0, count: (width - endValid) * c * 2)
+    }
+
+    /// Writes `count` int16 pairs at `target`: pair i is (`first[i] − zeroPoint`, `second[i] − zeroPoint`), a nil row
+    /// giving zeros.
+    @inline(__always)
+    private func interleave(
+        _ first: UnsafePointer<Int8>?, _ second: UnsafePointer<Int8>?, into target: UnsafeMutablePointer<Int16>,
+        count: Int
+    ) {
+        let zero = Int16(clamping: inputZeroPoint)
+        @inline(__always) func value(_ row: UnsafePointer<Int8>?, _ i: Int) -> Int16 {
+            guard let row else { return 0 }
+            return (isUnsigned ? Int16(UInt8(bitPattern: row[i])) : Int16(row[i])) &- zero
+        }
+        var i = 0
+        #if arch(x86_64)
+            // uint8 is widened with its sign bit flipped (x − 128), so the offset subtracted is the zero point − 128.
+            let flips = SIMD8<Int16>(repeating: isUnsigned ? Int16(bitPattern: 0x8000) : 0)
+            let offset = SIMD8<Int16>(repeating: zero &- (isUnsigned ? 128 : 0))
+            @inline(__always) func widened(_ row: UnsafePointer<Int8>?, _ i: Int) -> __m128i {
+                guard let row else { return _mm_setzero_si128() }
+                return unsafeBitCast(QuantizedConv2DKernel.widen(row + i, flips: flips) &- offset, to: __m128i.self)
+            }
+            let out = UnsafeMutableRawPointer(target)
+            while i + 8 <= count {
+                let (a, b) = (widened(first, i), widened(second, i))
+                out.storeBytes(of: _mm_unpacklo_epi16(a, b), toByteOffset: i &* 4, as: __m128i.self)
+                out.storeBytes(of: _mm_unpackhi_epi16(a, b), toByteOffset: i &* 4 &+ 16, as: __m128i.self)
+                i &+= 8
+            }
+        #endif
+        while i < count {
+            target[2 * i] = value(first, i)
+            target[2 * i + 1] = value(second, i)
+            i += 1
+        }
+    }
+
     /// The first ``stagedChannels`` channels of every pixel of one output row from the staged rows, 8 channels at a
     /// time (see the type's description).
     @inline(__always)
-    func pairedRow(staged: UnsafeRawPointer, output: UnsafeMutablePointer<Int8>) {
+    func pairedRow(pairRows: UnsafePointer<UnsafeRawPointer>, output: UnsafeMutablePointer<Int8>) {
         let g = geometry
         let cout = g.outputChannels
-        let taps = g.kernelHeight * g.kernelWidth
-        let pixelStride = g.strideWidth * cout * 2
+        let (pairs, kw) = (staging.pairs, g.kernelWidth)
+        let pixelStride = g.strideWidth * cout * 4
         for ox in 0..<g.outputWidth {
-            let pixel = staged + ox * pixelStride
             let out = output + ox * cout
             var block = 0
             while block < stagedChannels / 8 {
-                var even = biasLanes[2 * block]
-                var odd = biasLanes[2 * block + 1]
-                let channels = pixel + block &* 16
-                let w = pairedWeights + block &* taps &* 2
-                var t = 0
-                while t < taps {
-                    // Staged rows hold every pixel a tap reads (padding included), so the offsets stay inside them.
-                    let x = channels.loadUnaligned(fromByteOffset: tapOffsets[t], as: SIMD8<Int16>.self)
-                    even &+= QuantizedConv2DKernel.multiplyAdd(x, w[2 &* t])
-                    odd &+= QuantizedConv2DKernel.multiplyAdd(x, w[2 &* t &+ 1])
-                    t &+= 1
+                var low = biasLanes[2 * block]
+                var high = biasLanes[2 * block + 1]
+                let channels = ox &* pixelStride &+ block &* 32
+                var w = pairedWeights + block &* pairs &* kw &* 2
+                for pair in 0..<pairs {
+                    let pixel = pairRows[pair] + channels
+                    for kx in 0..<kw {
+                        // Staged rows hold every pixel a tap reads (padding included), so the offsets stay inside.
+                        let x = pixel + columnOffsets[kx]
+                        low &+= QuantizedConv2DKernel.multiplyAdd(x.loadUnaligned(as: SIMD8<Int16>.self), w[0])
+                        high &+= QuantizedConv2DKernel.multiplyAdd(
+                            x.loadUnaligned(fromByteOffset: 16, as: SIMD8<Int16>.self), w[1])
+                        w += 2
+                    }
                 }
-                RequantizationLanes.storeBlock(
-                    even: lanes.apply(even, group: 2 * block), odd: lanes.apply(odd, group: 2 * block + 1),
+                RequantizationLanes.storeInOrder(
+                    lanes.apply(low, group: 2 * block), lanes.apply(high, group: 2 * block + 1),
                     flip: isUnsigned ? 0x80 : 0, to: out + block * 8)
                 block += 1
             }

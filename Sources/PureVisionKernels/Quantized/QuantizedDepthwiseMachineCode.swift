@@ -90,31 +90,30 @@ enum RequantizationCode {
 }
 
 /// Generated x86-64 AVX2 code for one output row of ``QuantizedDepthwiseConv2DKernel`` (depth multiplier 1): the
-/// output channels in groups of 16 (and one of 8), each tap a 256-bit `vpmaddwd` of 16 staged int16 inputs
-/// `x − zeroPoint` with the tap's weights spread over two vectors, the even channels' weights in the even int16 lanes
-/// (zeros between) and the odd channels' in the odd lanes, so the int32 products of even and odd channels come out
-/// exact in two accumulators. Requantization runs in registers (``RequantizationCode``), then the two accumulators
-/// are interleaved back to channel order and packed to bytes.
+/// output channels in groups of 16 (and one of 8), each kernel column of each staged row pair a 256-bit `vpmaddwd`
+/// per 8 channels of the staged int16 pairs `x − zeroPoint` with the matching weight pairs (the kernel's
+/// `pairedWeights`), which gives the exact int32 sums of two taps in channel order. Requantization runs in registers
+/// (``RequantizationCode``), then the accumulators are packed to bytes.
 ///
 /// The input rows an output row reads are staged by the caller with the padding as zeros, so no tap is skipped:
-/// staged row `ky` at `rdi + ky · stagedRowBytes` (`QuantizedDepthwiseConv2DKernel.stagedLayout`), pixel `ox · strideWidth + kx · dilationWidth` of it at
-/// `channels · 2` bytes per pixel. `rsi` is the output row. Channels from ``channels`` on (fewer than 8) are left to
-/// the caller.
+/// `rdi` points to the addresses of the row's staged row pairs (`QuantizedDepthwiseConv2DKernel.StagedLayout`), pixel
+/// `ox · strideWidth + kx · dilationWidth` of a pair at `channels · 4` bytes per pixel. `rsi` is the output row.
+/// Channels from ``channels`` on (fewer than 8) are left to the caller.
 final class QuantizedDepthwiseCode: @unchecked Sendable {
     /// Output channels the code writes (a multiple of 8).
     let channels: Int
-    private let weights: UnsafeMutableRawPointer
     private let constants: UnsafeMutableRawPointer
     private let code: ExecutableCode
 
     /// Generates the code, or returns nil when the depth multiplier is not 1, fewer than 8 channels, a multiplier
     /// needs a left shift (or a right shift above 31), or sizes exceed 32-bit displacements.
     /// - Parameters:
-    ///   - weight: weight `(tap, channel)`, tap = `ky · kernelWidth + kx` (within ±255).
+    ///   - pairedWeights: the kernel's weight pairs (`QuantizedDepthwiseConv2DKernel.pairedWeights`), read by the code
+    ///     at every run: they must outlive it.
     ///   - rounding: the requantization of every channel the code writes (`.ruy`, `.double` or `.xnnpack`).
     ///   - flip: XORed into every output byte.
     init?(
-        geometry g: DepthwiseConv2DGeometry, weight: (Int, Int) -> Int16, bias: (Int) -> Int32,
+        geometry g: DepthwiseConv2DGeometry, pairedWeights: UnsafeRawPointer, bias: (Int) -> Int32,
         multipliers: (Int) -> QuantizedMultiplier, rounding: RequantizationRounding, zeroPoint: Int32,
         range: QuantizedRange, flip: UInt8
     ) {
@@ -125,32 +124,23 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
             let m = multipliers(c)
             guard rounding == .xnnpack || (m.shift <= 0 && m.shift >= -31) else { return nil }
         }
-        let stagedRowBytes = QuantizedDepthwiseConv2DKernel.stagedLayout(g).rowBytes
-        let taps = g.kernelHeight * g.kernelWidth
-        guard stagedRowBytes * g.kernelHeight < 1 << 28, taps * 64 < 1 << 20 else { return nil }
+        let layout = QuantizedDepthwiseConv2DKernel.stagedLayout(g)
+        // Weight bytes of one block of 8 channels: a 32-byte vector per row pair and kernel column.
+        let blockBytes = layout.pairs * g.kernelWidth * 32
+        guard layout.rowBytes < 1 << 28, blockBytes < 1 << 26, layout.pairs < 1 << 20,
+            g.strideWidth * cout * 4 < 1 << 28
+        else { return nil }
         self.channels = channels
-        let groups = (channels + 15) / 16
 
-        let weightBytes = groups * taps * 64
-        let weights = UnsafeMutableRawPointer.allocate(byteCount: weightBytes, alignment: 64)
-        weights.initializeMemory(as: UInt8.self, repeating: 0, count: weightBytes)
-        for c in 0..<channels {
-            let (group, lane) = (c / 16, c % 16)
-            for t in 0..<taps {
-                // Even channel 2j at int16 lane 2j of the even vector; odd channel 2j + 1 at lane 2j + 1 of the odd one.
-                let offset = (group * taps + t) * 64 + (lane & 1) * 32 + lane * 2
-                weights.storeBytes(of: weight(t, c), toByteOffset: offset, as: Int16.self)
-            }
-        }
+        // One vector of per-lane constants per block of 8 channels, lanes in channel order.
         let vectorBytes = 192
-        let constantBytes = RequantizationCode.globalsBytes + groups * 2 * vectorBytes
+        let constantBytes = RequantizationCode.globalsBytes + channels / 8 * vectorBytes
         let constants = UnsafeMutableRawPointer.allocate(byteCount: constantBytes, alignment: 64)
         constants.initializeMemory(as: UInt8.self, repeating: 0, count: constantBytes)
         RequantizationCode.writeGlobals(constants, zeroPoint: zeroPoint, range: range, flip: flip)
         for c in 0..<channels {
-            // Vector 2·group + parity; lane j of it is channel 16·group + 2j + parity.
-            let vector = RequantizationCode.globalsBytes + ((c / 16) * 2 + c % 2) * vectorBytes
-            let lane = (c % 16) / 2
+            let vector = RequantizationCode.globalsBytes + (c / 8) * vectorBytes
+            let lane = c % 8
             RequantizationCode.laneConstants(bias: bias(c), multiplier: multipliers(c), rounding: rounding) {
                 array, value in
                 constants.storeBytes(of: value, toByteOffset: vector + array * 32 + lane * 4, as: Int32.self)
@@ -162,57 +152,66 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
         }
 
         var a = X86Assembler()
-        let (even, odd, x, t, high, zero) = (YMM(0), YMM(1), YMM(2), YMM(3), YMM(4), YMM(5))
+        let accumulators = [YMM(0), YMM(1)]
+        let inputs = [YMM(2), YMM(8)]
+        let products = [YMM(3), YMM(9)]
+        let (zero, high) = (YMM(5), YMM(4))
         let temps = (YMM(3), YMM(6), YMM(7))
         a.mov(.rax, Int(bitPattern: constants))
         a.vxorps(zero, zero, zero)
         a.mov(.rcx, g.outputWidth)
+        // rdx: the byte offset of the current pixel and channel group in every staged row pair.
+        a.mov(.rdx, 0)
         let pixelLoop = a.makeLabel()
         a.bind(pixelLoop)
-        a.mov(.r9, Int(bitPattern: weights))
+        a.mov(.r9, Int(bitPattern: pairedWeights))
         a.mov(.r11, Int(bitPattern: constants + RequantizationCode.globalsBytes))
-        a.mov(.rdx, .rdi)
-        func group(stores bytes: Int) {
-            a.vmovups(even, Memory(.r11, 0))
-            a.vmovups(odd, Memory(.r11, Int32(vectorBytes)))
-            for ky in 0..<g.kernelHeight {
+        /// `blocks` (1 or 2) blocks of 8 channels.
+        func group(blocks: Int) {
+            for b in 0..<blocks { a.vmovups(accumulators[b], Memory(.r11, Int32(b * vectorBytes))) }
+            for pair in 0..<layout.pairs {
+                a.mov(.r8, Memory(.rdi, Int32(8 * pair)))
                 for kx in 0..<g.kernelWidth {
-                    let tap = ky * g.kernelWidth + kx
-                    a.vmovups(x, Memory(.rdx, Int32(ky * stagedRowBytes + kx * g.dilationWidth * cout * 2)))
-                    a.vpmaddwd(t, x, Memory(.r9, Int32(tap * 64)))
-                    a.vpaddd(even, even, t)
-                    a.vpmaddwd(t, x, Memory(.r9, Int32(tap * 64 + 32)))
-                    a.vpaddd(odd, odd, t)
+                    let input = kx * g.dilationWidth * cout * 4
+                    let weight = (pair * g.kernelWidth + kx) * 32
+                    for b in 0..<blocks {
+                        a.vmovups(inputs[b], Memory(.r8, index: .rdx, scale: 1, Int32(input + b * 32)))
+                        a.vpmaddwd(products[b], inputs[b], Memory(.r9, Int32(weight + b * blockBytes)))
+                        a.vpaddd(accumulators[b], accumulators[b], products[b])
+                    }
                 }
             }
-            for (accumulator, vector) in [(even, 0), (odd, 1)] {
+            for b in 0..<blocks {
                 RequantizationCode.emit(
-                    &a, accumulator, temps: temps, zero: zero, rounding: rounding, addsBias: false, globals: .rax,
-                    array: { Memory(.r11, Int32(vector * vectorBytes + $0 * 32)) })
+                    &a, accumulators[b], temps: temps, zero: zero, rounding: rounding, addsBias: false, globals: .rax,
+                    array: { Memory(.r11, Int32(b * vectorBytes + $0 * 32)) })
             }
-            a.vpunpckhdq(high, even, odd)
-            a.vpunpckldq(even, even, odd)
-            a.vpackssdw(even, even, high)
-            a.vextracti128(t, even, half: 1)
-            a.vpacksswb128(even, even, t)
-            if flip != 0 { a.vpxor128(even, even, Memory(.rax, 128)) }
-            if bytes == 16 { a.vmovupsLow128(Memory(.rsi), even) } else { a.vmovlps(Memory(.rsi), even) }
-            a.add(.rsi, Int32(bytes))
-            a.add(.rdx, 32)
-            a.add(.r9, Int32(taps * 64))
-            a.add(.r11, Int32(2 * vectorBytes))
+            // Packing interleaves 128-bit halves: quadwords (0, 1, 2, 3) hold channels 0–3, 8–11, 4–7, 12–15 (one
+            // block: 0–3, 0–3, 4–7, 4–7); vpermq puts them in order before the bytes are packed.
+            let first = accumulators[0]
+            a.vpackssdw(first, first, accumulators[blocks - 1])
+            a.vpermq(first, first, order: 0xD8)
+            a.vextracti128(high, first, half: 1)
+            a.vpacksswb128(first, first, high)
+            if flip != 0 { a.vpxor128(first, first, Memory(.rax, 128)) }
+            if blocks == 2 { a.vmovupsLow128(Memory(.rsi), first) } else { a.vmovlps(Memory(.rsi), first) }
+            a.add(.rsi, Int32(8 * blocks))
+            a.add(.rdx, Int32(32 * blocks))
+            a.add(.r9, Int32(blocks * blockBytes))
+            a.add(.r11, Int32(blocks * vectorBytes))
         }
         if channels >= 16 {
             let groupLoop = a.makeLabel()
             a.mov(.r10, channels / 16)
             a.bind(groupLoop)
-            group(stores: 16)
+            group(blocks: 2)
             a.dec(.r10)
             a.jnz(groupLoop)
         }
-        if channels % 16 == 8 { group(stores: 8) }
+        if channels % 16 == 8 { group(blocks: 1) }
         if cout > channels { a.add(.rsi, Int32(cout - channels)) }
-        a.add(.rdi, Int32(g.strideWidth * cout * 2))
+        // The groups advanced rdx by 4 bytes per channel written.
+        a.add(.rdx, Int32(g.strideWidth * cout * 4 - channels * 4))
         a.dec(.rcx)
         a.jnz(pixelLoop)
         a.vzeroupper()
@@ -220,22 +219,17 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
         do {
             code = try ExecutableCode(a.finish())
         } catch {
-            weights.deallocate()
             constants.deallocate()
             return nil
         }
-        self.weights = weights
         self.constants = constants
     }
 
-    deinit {
-        weights.deallocate()
-        constants.deallocate()
-    }
+    deinit { constants.deallocate() }
 
-    /// Computes one output row's first ``channels`` channels of every pixel from the staged rows.
+    /// Computes one output row's first ``channels`` channels of every pixel from its staged row pairs.
     @inline(__always)
-    func run(staged: UnsafeRawPointer, output: UnsafeMutableRawPointer) {
-        code.entry(Int(bitPattern: staged), Int(bitPattern: output), 0, 0, 0, 0)
+    func run(pairRows: UnsafePointer<UnsafeRawPointer>, output: UnsafeMutableRawPointer) {
+        code.entry(Int(bitPattern: pairRows), Int(bitPattern: output), 0, 0, 0, 0)
     }
 }

@@ -9,9 +9,17 @@
 /// products (`|a| · m`, then `(p + 2^30 − s) >> 31` and the sign put back, which is gemmlowp's nudge and truncation),
 /// the final rounding shift with per-lane shift counts; only the shift rounding(s) the kernel's channels use are
 /// computed. XNNPACK's rounding: one float multiplication, the clamp in float, and the round to nearest even done by
-/// adding 1.5 · 2^23 (exact for the clamped range). Channel groups are laid out as the kernels accumulate them: group
-/// `g` holds channels `8·(g/2) + 2j + (g%2)`, j = 0…3 (even and odd lanes of each block of 8).
+/// adding 1.5 · 2^23 (exact for the clamped range). Channel groups are laid out as the kernels accumulate them (see
+/// ``Layout``).
 struct RequantizationLanes {
+    /// Which channels group `g` holds, lane j = 0…3.
+    enum Layout {
+        /// Channels `8·(g/2) + 2j + (g%2)`: the even and odd lanes of each block of 8 (the GEMM's accumulators).
+        case evenOdd
+        /// Channels `4·g + j`, in order.
+        case inOrder
+    }
+
     struct Group {
         var multiplierEven: SIMD2<UInt64>
         var multiplierOdd: SIMD2<UInt64>
@@ -50,10 +58,10 @@ struct RequantizationLanes {
     /// with the fixed-point ones: callers then use the scalar path.
     let isUsable: Bool
 
-    /// Lays out `channels` multipliers (and their roundings) in blocks of 8 as even / odd groups of 4.
+    /// Lays out `channels` multipliers (and their roundings) in groups of 4, blocks of 8 (two groups) at a time.
     init(
         multipliers: (Int) -> QuantizedMultiplier, rounding: (Int) -> RequantizationRounding, channels: Int,
-        zeroPoint: Int32, range: QuantizedRange
+        zeroPoint: Int32, range: QuantizedRange, layout: Layout = .evenOdd
     ) {
         let blocks = (channels + 7) / 8
         groupCount = blocks * 2
@@ -68,7 +76,7 @@ struct RequantizationLanes {
             var ruy = SIMD4<Int32>()
             var scale = SIMD4<Float>()
             for j in 0..<4 {
-                let channel = 8 * (g / 2) + 2 * j + g % 2
+                let channel = layout == .evenOdd ? 8 * (g / 2) + 2 * j + g % 2 : 4 * g + j
                 guard channel < channels else { continue }
                 let q = multipliers(channel)
                 let channelRounding = rounding(channel)
@@ -160,6 +168,23 @@ struct RequantizationLanes {
             SIMD4(
                 min(max(v[0], lower[0]), upper[0]), min(max(v[1], lower[1]), upper[1]),
                 min(max(v[2], lower[2]), upper[2]), min(max(v[3], lower[3]), upper[3]))
+        #endif
+    }
+
+    /// Stores 8 channels given in order (already within the int8 range) as 8 bytes with the sign bit XORed with
+    /// `flip`.
+    @inline(__always)
+    static func storeInOrder(
+        _ low: SIMD4<Int32>, _ high: SIMD4<Int32>, flip: UInt8, to out: UnsafeMutablePointer<Int8>
+    ) {
+        #if arch(x86_64)
+            let words = _mm_packs_epi32(unsafeBitCast(low, to: __m128i.self), unsafeBitCast(high, to: __m128i.self))
+            let bytes = _mm_xor_si128(_mm_packs_epi16(words, words), _mm_set1_epi8(Int8(bitPattern: flip)))
+            UnsafeMutableRawPointer(out).storeBytes(of: bytes[0], as: Int64.self)
+        #else
+            let values = SIMD8<Int32>(lowHalf: low, highHalf: high)
+            let bytes = SIMD8<UInt8>(truncatingIfNeeded: values) ^ SIMD8(repeating: flip)
+            UnsafeMutableRawPointer(out).storeBytes(of: bytes, as: SIMD8<UInt8>.self)
         #endif
     }
 
