@@ -26,7 +26,7 @@ import Synchronization
 public final class ThreadPool: Sendable {
     /// How many threads work on one `parallelFor` call (≥ 1).
     public let threadCount: Int
-    private let team: WorkerTeam?
+    @usableFromInline let team: WorkerTeam?
 
     /// Creates a pool and starts its `threadCount - 1` worker threads. `threadCount` is clamped to at least 1.
     public init(threadCount: Int) {
@@ -52,6 +52,10 @@ public final class ThreadPool: Sendable {
     /// that thread's cache. A thread whose share is done takes the tasks left in the others' shares, one at a time
     /// from their far end, so a call whose workers are slow to wake, or are descheduled, runs on the threads that are
     /// there instead of waiting for them.
+    ///
+    /// Inlinable, like the other generic entry points, so that the tasks' code is specialized for `Body` in the
+    /// caller's module: a generic body type from another module would otherwise run unspecialized.
+    @inlinable
     public func parallelFor<Body: ParallelTaskBody>(_ taskCount: Int, _ body: Body) {
         parallelTasks(taskCount, AnyThread(body: body))
     }
@@ -63,6 +67,7 @@ public final class ThreadPool: Sendable {
     /// that is done takes over what is left of the others'), and each task also learns which of the pool's
     /// threads runs it: `thread` is in `0..<threadCount` (the calling thread is 0) and no two tasks with the same
     /// `thread` run at once, so per-thread scratch indexed by it needs no locking.
+    @inlinable
     public func parallelTasks<Body: ParallelThreadTaskBody>(_ taskCount: Int, _ body: Body) {
         if taskCount <= 0 { return }
         guard taskCount > 1, let team, team.tryBegin() else {
@@ -93,6 +98,7 @@ public final class ThreadPool: Sendable {
 
     /// Splits `0..<count` into contiguous chunks of at least `minimumChunk` items, at most
     /// ``chunksPerThread`` per thread, and calls `body.run(range:)` once per chunk, concurrently; allocates nothing.
+    @inlinable
     public func parallelRanges<Body: ParallelRangeBody>(_ count: Int, minimumChunk: Int = 1, _ body: Body) {
         if count <= 0 { return }
         let chunks = Self.chunkCount(count / max(1, minimumChunk), threads: threadCount)
@@ -139,7 +145,7 @@ public final class ThreadPool: Sendable {
     /// `count · part / parts` (0 ≤ part ≤ parts, count ≥ 0), the start of part `part` of `parts` near-equal
     /// contiguous parts of `0..<count`, without overflowing `Integer`: with 64-bit integers the product cannot
     /// overflow (count < 2³², part ≤ parts, which are a few per thread), narrower ones use a double-width product.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func boundary<Integer: FixedWidthInteger>(_ count: Integer, part: Integer, of parts: Integer)
         -> Integer
     {
@@ -172,11 +178,20 @@ public protocol ParallelRangeBody {
 }
 
 /// Chunk `task` of `chunks` near-equal contiguous parts of `0..<count`.
-private struct RangeSplit<Body: ParallelRangeBody>: ParallelTaskBody {
-    let count: Int
-    let chunks: Int
-    let body: Body
+@usableFromInline
+struct RangeSplit<Body: ParallelRangeBody>: ParallelTaskBody {
+    @usableFromInline let count: Int
+    @usableFromInline let chunks: Int
+    @usableFromInline let body: Body
 
+    @inlinable
+    init(count: Int, chunks: Int, body: Body) {
+        self.count = count
+        self.chunks = chunks
+        self.body = body
+    }
+
+    @inlinable
     func run(task: Int) {
         body.run(
             range: ThreadPool.boundary(
@@ -186,9 +201,14 @@ private struct RangeSplit<Body: ParallelRangeBody>: ParallelTaskBody {
 }
 
 /// A task body that does not need to know its thread.
-private struct AnyThread<Body: ParallelTaskBody>: ParallelThreadTaskBody {
-    let body: Body
+@usableFromInline
+struct AnyThread<Body: ParallelTaskBody>: ParallelThreadTaskBody {
+    @usableFromInline let body: Body
 
+    @inlinable
+    init(body: Body) { self.body = body }
+
+    @inlinable
     func run(task: Int, thread: Int) { body.run(task: task) }
 }
 
@@ -209,7 +229,8 @@ private struct ClosureBody: ParallelTaskBody {
 ///
 /// Invariant: a call does not return before every worker that joined it has left it (`joined == 0`), so when the next
 /// call resets `ranges` no worker still takes tasks of the previous one.
-private final class WorkerTeam: @unchecked Sendable {
+@usableFromInline
+final class WorkerTeam: @unchecked Sendable {
     /// Held by the one caller that owns the workers for the duration of a call.
     private let callLock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     /// Guards the fields of the current call (`invoke`, `context`, `callGeneration`, the `ranges` it resets) and parking.
@@ -299,6 +320,7 @@ private final class WorkerTeam: @unchecked Sendable {
     }
 
     /// Claims the workers for one call; false when another thread's call holds them (or none started).
+    @usableFromInline
     func tryBegin() -> Bool {
         if threads.isEmpty { return false }
         return pthread_mutex_trylock(callLock) == 0
@@ -307,6 +329,7 @@ private final class WorkerTeam: @unchecked Sendable {
     /// Runs one call claimed by `tryBegin()`: publishes the body at `context` and its `invoke` thunk to the workers,
     /// takes tasks itself with `runTask` until none is left, waits until every task has finished and every worker
     /// that joined has left, and releases the workers.
+    @usableFromInline
     func run(
         _ count: Int, at context: UnsafeRawPointer, invoke: @escaping (UnsafeRawPointer, Int, Int) -> Void,
         _ runTask: (Int) -> Void
