@@ -1,7 +1,7 @@
 import Dispatch
+import PureVisionCore
 import PureVisionKernels
 import PureVisionTFLite
-import PureVisionCore
 
 /// Runs a TFLite model natively: any model of the main subgraph built from the supported operators
 /// (`Interpreter.supportedOperators`).
@@ -23,6 +23,9 @@ public final class Interpreter: @unchecked Sendable {
     public let arenaByteCount: Int
     /// How many operators run per invocation after constant folding.
     public var operatorCount: Int { steps.count }
+
+    /// The threads the interpreter's runs use (see ``init(model:options:pool:)``).
+    package var threadPool: ThreadPool { pool }
 
     /// One label per prepared step, in run order: operator index, TFLite name and output shapes.
     package let stepLabels: [String]
@@ -51,9 +54,17 @@ public final class Interpreter: @unchecked Sendable {
     }
 
     /// Prepares a parsed model.
-    public init(model: TFLiteModel, options: InterpreterOptions = .init()) throws(InterpreterError) {
+    public convenience init(model: TFLiteModel, options: InterpreterOptions = .init()) throws(InterpreterError) {
+        try self.init(model: model, options: options, pool: nil)
+    }
+
+    /// Prepares a parsed model whose runs use `pool`, which other interpreters may share (a task's models run one
+    /// after another, and one set of worker threads serves them all), or a pool of its own when `pool` is nil or its
+    /// thread count is not the one the options ask for (1 in reference mode).
+    package init(model: TFLiteModel, options: InterpreterOptions, pool shared: ThreadPool?) throws(InterpreterError) {
         self.options = options
-        let pool = ThreadPool(threadCount: options.kernelMode == .reference ? 1 : options.threadCount)
+        let threadCount = options.kernelMode == .reference ? 1 : options.threadCount
+        let pool = shared.flatMap { $0.threadCount == threadCount ? $0 : nil } ?? ThreadPool(threadCount: threadCount)
         self.pool = pool
         let graph = try GraphBuilder.build(model: model, options: options, pool: pool)
         self.inputs = graph.inputs

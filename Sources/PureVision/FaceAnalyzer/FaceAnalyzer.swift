@@ -1,4 +1,5 @@
 import PureVisionImage
+import PureVisionKernels
 
 /// ML Kit's face detection API (`FaceDetector` of MLKitFaceDetection) on MediaPipe's models: BlazeFace finds the
 /// faces, the 468-point face mesh (parity with MediaPipe's legacy `solutions.face_mesh`) runs on each, and
@@ -22,12 +23,18 @@ public final class FaceAnalyzer: Sendable {
     /// The options the analyzer was created with.
     public let options: FaceAnalyzerOptions
     private let runner: TaskRunner<FaceFrame, [Face]>
+    private let pipeline: FaceMeshPipeline
+
+    /// The thread pool each of the task's models runs on, in load order: one pool, shared (tests check that a task
+    /// starts only the threads it was asked for).
+    package var modelThreadPools: [ThreadPool] { pipeline.pools }
 
     /// Loads the models and prepares the pipeline.
     /// - Throws: `VisionTaskError.invalidOption` for options out of range, `.model` for a missing or unsuitable
     ///   model, `.resultHandler` for a result handler that does not fit the running mode.
     public init(options: FaceAnalyzerOptions) throws(VisionTaskError) {
         let pipeline = try FaceMeshPipeline(options: options)
+        self.pipeline = pipeline
         self.options = options
         runner = try TaskRunner(
             mode: options.runningMode, label: "FaceAnalyzer", handler: options.resultHandler,

@@ -1,6 +1,7 @@
 import Foundation
 import PureVisionEngine
 import PureVisionImage
+import PureVisionKernels
 
 #if canImport(Glibc)
     import Glibc
@@ -28,6 +29,8 @@ final class FaceMeshPipeline: @unchecked Sendable {
     let options: FaceAnalyzerOptions
     let detector: FaceDetectionPipeline
     let mesh: LoadedModel
+    /// The thread pool of each model.
+    var pools: [ThreadPool] { [detector.loaded.pool, mesh.pool] }
     let meshConverter: ImageToTensorConverter
     let landmarksOutput: Int
     let flagOutput: Int
@@ -47,16 +50,17 @@ final class FaceMeshPipeline: @unchecked Sendable {
         let detectorFile =
             options.performanceMode == .fast
             ? FaceAnalyzerOptions.shortRangeDetectorFile : FaceAnalyzerOptions.fullRangeDetectorFile
+        let pool = LoadedModel.sharedPool(threadCount: options.threadCount)
         detector = try FaceDetectionPipeline(
             options: FaceDetectorOptions(
                 baseOptions: BaseOptions(
                     modelAssetPath: directory.appendingPathComponent(detectorFile).path,
                     threadCount: options.threadCount),
-                minDetectionConfidence: 0.5, minSuppressionThreshold: 0.3))
+                minDetectionConfidence: 0.5, minSuppressionThreshold: 0.3), pool: pool)
         mesh = try LoadedModel.load(
             BaseOptions(
                 modelAssetPath: directory.appendingPathComponent(FaceAnalyzerOptions.landmarkModelFile).path,
-                threadCount: options.threadCount))
+                threadCount: options.threadCount), pool: pool)
         let input = try HandLandmarkPipeline.imageInput(mesh.interpreter, role: "face landmark model")
         guard input.width == Self.meshInputSize, input.height == Self.meshInputSize else {
             throw .model("the face landmark model must take a 192×192 input, this one takes \(input)")

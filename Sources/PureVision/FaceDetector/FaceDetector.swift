@@ -1,5 +1,6 @@
 import PureVisionEngine
 import PureVisionImage
+import PureVisionKernels
 import PureVisionTFLite
 
 /// MediaPipe's FaceDetector (BlazeFace), natively: image → letterboxed model input → SSD decoding → weighted
@@ -96,8 +97,9 @@ final class FaceDetectionPipeline: Sendable {
     let boxesOutput: Int
     let scoresOutput: Int
 
-    init(options: FaceDetectorOptions) throws(VisionTaskError) {
-        loaded = try LoadedModel.load(options.baseOptions)
+    /// Loads the detector; `pool` is the thread pool of the task it is part of, if any (`LoadedModel.sharedPool`).
+    init(options: FaceDetectorOptions, pool: ThreadPool? = nil) throws(VisionTaskError) {
+        loaded = try LoadedModel.load(options.baseOptions, pool: pool)
         let interpreter = loaded.interpreter
         guard interpreter.inputs.count == 1, let input = interpreter.inputs.first, input.elementType == .float32,
             input.shape.rank == 4, input.shape[0] == 1, input.shape[3] == 3

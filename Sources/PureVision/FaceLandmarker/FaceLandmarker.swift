@@ -1,4 +1,5 @@
 import PureVisionImage
+import PureVisionKernels
 
 /// MediaPipe's FaceLandmarker, natively: face detection → rotated face regions → 478 face landmarks (the mesh and
 /// both irises) per face, optionally the 52 blendshape scores and the facial transformation matrix, with MediaPipe's
@@ -12,6 +13,10 @@ public final class FaceLandmarker: Sendable {
     public let options: FaceLandmarkerOptions
     private let runner: TaskRunner<FaceLandmarkerFrame, FaceLandmarkerResult>
     private let pipeline: FaceLandmarkerPipeline
+
+    /// The thread pool each of the task's models runs on, in load order: one pool, shared (tests check that a task
+    /// starts only the threads it was asked for).
+    package var modelThreadPools: [ThreadPool] { pipeline.pools }
 
     /// Creates a landmarker.
     /// - Throws: `VisionTaskError` for options out of range; a missing or malformed bundle, naming a missing entry

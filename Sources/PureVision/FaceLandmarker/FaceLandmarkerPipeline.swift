@@ -1,6 +1,7 @@
 import Foundation
 import PureVisionEngine
 import PureVisionImage
+import PureVisionKernels
 import PureVisionTFLite
 
 #if canImport(Glibc)
@@ -34,6 +35,8 @@ final class FaceLandmarkerPipeline: @unchecked Sendable {
     let landmarkConverter: ImageToTensorConverter
     let landmarkInputSize: (width: Int, height: Int)
     let blendshapes: LoadedModel?
+    /// The thread pool of each model.
+    var pools: [ThreadPool] { [detector.loaded.pool, landmarker.pool] + (blendshapes.map { [$0.pool] } ?? []) }
     let geometry: FaceGeometryPipeline?
 
     private var trackedRects: [NormalizedRect] = []
@@ -53,15 +56,17 @@ final class FaceLandmarkerPipeline: @unchecked Sendable {
         self.options = options
         let threads = options.baseOptions.threadCount
         let bundle = try Self.bundle(options.baseOptions)
+        let pool = LoadedModel.sharedPool(threadCount: threads)
 
         detector = try FaceDetectionPipeline(
             options: FaceDetectorOptions(
                 baseOptions: BaseOptions(
                     modelAssetBuffer: try Self.entry(Self.detectorEntry, of: bundle), threadCount: threads),
                 minDetectionConfidence: options.minFaceDetectionConfidence,
-                minSuppressionThreshold: Self.suppressionThreshold))
+                minSuppressionThreshold: Self.suppressionThreshold), pool: pool)
 
-        landmarker = try LoadedModel.load(bytes: try Self.entry(Self.landmarksEntry, of: bundle), threadCount: threads)
+        landmarker = try LoadedModel.load(
+            bytes: try Self.entry(Self.landmarksEntry, of: bundle), threadCount: threads, pool: pool)
         let input = try HandLandmarkPipeline.imageInput(landmarker.interpreter, role: "face landmark model")
         landmarkInputSize = input
         let counts = landmarker.interpreter.outputs.map { $0.shape.elementCount }
@@ -77,7 +82,7 @@ final class FaceLandmarkerPipeline: @unchecked Sendable {
         if options.outputFaceBlendshapes {
             let model = try LoadedModel.load(
                 bytes: try Self.entry(Self.blendshapesEntry, of: bundle, reason: "needed for blendshapes"),
-                threadCount: threads)
+                threadCount: threads, pool: pool)
             let inputs = model.interpreter.inputs
             let outputs = model.interpreter.outputs
             let pointCount = FaceBlendshapes.landmarkIndices.count

@@ -1,6 +1,7 @@
 import Foundation
 import PureVisionEngine
 import PureVisionImage
+import PureVisionKernels
 import PureVisionTFLite
 
 /// MediaPipe's GestureRecognizer, natively: the hand landmarker's pipeline (palm detection, hand landmarks,
@@ -19,6 +20,10 @@ public final class GestureRecognizer: Sendable {
     private let hands: HandLandmarkPipeline
     private let gestures: HandGestureModels
 
+    /// The thread pool each of the task's models runs on, in load order: one pool, shared (tests check that a task
+    /// starts only the threads it was asked for).
+    package var modelThreadPools: [ThreadPool] { hands.pools + gestures.pools }
+
     /// Creates a recognizer.
     /// - Throws: `VisionTaskError` for options out of range, a missing or malformed bundle (naming the missing or
     ///   damaged entry: a hand landmarker bundle is refused for lacking `hand_gesture_recognizer.task`), models of
@@ -27,16 +32,18 @@ public final class GestureRecognizer: Sendable {
         try options.validate()
         self.options = options
         let bundle = try GestureRecognizerBundle(bytes: try LoadedModel.bytes(of: options.baseOptions))
+        let pool = LoadedModel.sharedPool(threadCount: options.baseOptions.threadCount)
         let hands: HandLandmarkPipeline
         do {
-            hands = try HandLandmarkPipeline(options: options.handLandmarkerOptions(handBundle: bundle.handLandmarker))
+            hands = try HandLandmarkPipeline(
+                options: options.handLandmarkerOptions(handBundle: bundle.handLandmarker), pool: pool)
         } catch {
             switch error {
             case .model(let message): throw .model("\(GestureRecognizerBundle.handLandmarkerEntry): \(message)")
             default: throw error
             }
         }
-        let gestures = try HandGestureModels(bundle: bundle, options: options)
+        let gestures = try HandGestureModels(bundle: bundle, options: options, pool: pool)
         self.hands = hands
         self.gestures = gestures
         let tracking = options.runningMode != .image

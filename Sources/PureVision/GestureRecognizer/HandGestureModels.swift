@@ -1,4 +1,5 @@
 import PureVisionEngine
+import PureVisionKernels
 import PureVisionTFLite
 
 /// The per-hand gesture stage, prepared once: the embedder, the optional custom classifier and the canned
@@ -15,17 +16,21 @@ struct HandGestureModels: Sendable {
     let embedder: LoadedModel
     /// In MediaPipe's priority order: the custom classifier (when the bundle has one), then the canned one.
     let classifiers: [Classifier]
+    /// The thread pool of each model.
+    var pools: [ThreadPool] { [embedder.pool] + classifiers.map(\.model.pool) }
     let embeddingSize: Int
 
     /// MediaPipe's background label (`CombinedPredictionCalculator`): exact and case-sensitive, so the custom
     /// model's "none" is an ordinary gesture.
     static let backgroundLabel = "None"
 
-    init(bundle: GestureRecognizerBundle, options: GestureRecognizerOptions) throws(VisionTaskError) {
+    /// Loads the embedder and classifiers on `pool`, the task's thread pool.
+    init(bundle: GestureRecognizerBundle, options: GestureRecognizerOptions, pool: ThreadPool?) throws(VisionTaskError)
+    {
         let threads = options.baseOptions.threadCount
         let embedderName = GestureRecognizerBundle.embedderEntry
         do {
-            embedder = try LoadedModel.load(bytes: bundle.embedder, threadCount: threads)
+            embedder = try LoadedModel.load(bytes: bundle.embedder, threadCount: threads, pool: pool)
         } catch {
             throw .model("\(embedderName): \(error)")
         }
@@ -48,20 +53,23 @@ struct HandGestureModels: Sendable {
             classifiers.append(
                 try Self.classifier(
                     custom, name: GestureRecognizerBundle.customClassifierEntry,
-                    options: options.customGesturesClassifierOptions, embeddingSize: embeddingSize, threads: threads))
+                    options: options.customGesturesClassifierOptions, embeddingSize: embeddingSize, threads: threads,
+                    pool: pool))
         }
         classifiers.append(
             try Self.classifier(
                 bundle.cannedClassifier, name: GestureRecognizerBundle.cannedClassifierEntry,
-                options: options.cannedGesturesClassifierOptions, embeddingSize: embeddingSize, threads: threads))
+                options: options.cannedGesturesClassifierOptions, embeddingSize: embeddingSize, threads: threads,
+                pool: pool))
         self.classifiers = classifiers
     }
 
     private static func classifier(
-        _ bytes: [UInt8], name: String, options: GestureClassifierOptions, embeddingSize: Int, threads: Int
+        _ bytes: [UInt8], name: String, options: GestureClassifierOptions, embeddingSize: Int, threads: Int,
+        pool: ThreadPool?
     ) throws(VisionTaskError) -> Classifier {
         do throws(VisionTaskError) {
-            let model = try LoadedModel.load(bytes: bytes, threadCount: threads)
+            let model = try LoadedModel.load(bytes: bytes, threadCount: threads, pool: pool)
             let interpreter = model.interpreter
             guard interpreter.inputs.count == 1, let input = interpreter.inputs.first, input.elementType == .float32,
                 input.shape.elementCount == embeddingSize

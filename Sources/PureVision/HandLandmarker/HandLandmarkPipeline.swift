@@ -1,6 +1,7 @@
 import Foundation
 import PureVisionEngine
 import PureVisionImage
+import PureVisionKernels
 import PureVisionTFLite
 
 /// The prepared hand pipeline and its tracking state.
@@ -11,6 +12,8 @@ final class HandLandmarkPipeline: @unchecked Sendable {
     let options: HandLandmarkerOptions
     let detector: LoadedModel
     let landmarker: LoadedModel
+    /// The thread pool of each model.
+    var pools: [ThreadPool] { [detector.pool, landmarker.pool] }
     let detectorConverter: ImageToTensorConverter
     let landmarkConverter: ImageToTensorConverter
     let anchors: [SSDAnchor]
@@ -30,12 +33,14 @@ final class HandLandmarkPipeline: @unchecked Sendable {
     static let detectorEntry = "hand_detector.tflite"
     static let landmarksEntry = "hand_landmarks_detector.tflite"
 
-    init(options: HandLandmarkerOptions) throws(VisionTaskError) {
+    /// Loads both models on one thread pool: `pool`, that of the task the pipeline is part of, or a new one.
+    init(options: HandLandmarkerOptions, pool: ThreadPool? = nil) throws(VisionTaskError) {
         self.options = options
         let threads = options.baseOptions.threadCount
         let (detectorBytes, landmarksBytes) = try Self.modelBytes(options)
-        detector = try LoadedModel.load(bytes: detectorBytes, threadCount: threads)
-        landmarker = try LoadedModel.load(bytes: landmarksBytes, threadCount: threads)
+        let pool = pool ?? LoadedModel.sharedPool(threadCount: threads)
+        detector = try LoadedModel.load(bytes: detectorBytes, threadCount: threads, pool: pool)
+        landmarker = try LoadedModel.load(bytes: landmarksBytes, threadCount: threads, pool: pool)
 
         // Palm detector: 192×192, letterboxed with a zero border, 2016 SSD anchors.
         let palmInput = try Self.imageInput(detector.interpreter, role: "hand detector")

@@ -1,6 +1,7 @@
 import Foundation
 import PureVisionEngine
 import PureVisionImage
+import PureVisionKernels
 import PureVisionTFLite
 
 /// MediaPipe's HandLandmarker, natively: palm detection → rotated hand regions → 21 hand landmarks, world
@@ -14,6 +15,10 @@ public final class HandLandmarker: Sendable {
     public let options: HandLandmarkerOptions
     private let runner: TaskRunner<HandFrame, HandLandmarkerResult>
     private let pipeline: HandLandmarkPipeline
+
+    /// The thread pool each of the task's models runs on, in load order: one pool, shared (tests check that a task
+    /// starts only the threads it was asked for).
+    package var modelThreadPools: [ThreadPool] { pipeline.pools }
 
     /// Creates a landmarker.
     /// - Throws: `VisionTaskError` for options out of range, a missing or malformed bundle (naming the missing

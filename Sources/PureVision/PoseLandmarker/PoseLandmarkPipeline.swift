@@ -1,6 +1,7 @@
 import Foundation
 import PureVisionEngine
 import PureVisionImage
+import PureVisionKernels
 import PureVisionTFLite
 
 /// The prepared pose pipeline and its tracking state.
@@ -11,6 +12,8 @@ final class PoseLandmarkPipeline: @unchecked Sendable {
     let options: PoseLandmarkerOptions
     let detector: LoadedModel
     let landmarker: LoadedModel
+    /// The thread pool of each model.
+    var pools: [ThreadPool] { [detector.pool, landmarker.pool] }
     let detectorConverter: ImageToTensorConverter
     let landmarkConverter: ImageToTensorConverter
     let anchors: [SSDAnchor]
@@ -36,8 +39,9 @@ final class PoseLandmarkPipeline: @unchecked Sendable {
         self.options = options
         let threads = options.baseOptions.threadCount
         let (detectorBytes, landmarksBytes) = try Self.modelBytes(options.baseOptions)
-        detector = try LoadedModel.load(bytes: detectorBytes, threadCount: threads)
-        landmarker = try LoadedModel.load(bytes: landmarksBytes, threadCount: threads)
+        let pool = LoadedModel.sharedPool(threadCount: threads)
+        detector = try LoadedModel.load(bytes: detectorBytes, threadCount: threads, pool: pool)
+        landmarker = try LoadedModel.load(bytes: landmarksBytes, threadCount: threads, pool: pool)
 
         // Pose detector: 224×224 in [−1, 1], letterboxed with a zero border, 2254 SSD anchors.
         let detectorInput = try HandLandmarkPipeline.imageInput(detector.interpreter, role: "pose detector")

@@ -1,5 +1,6 @@
 import Foundation
 import PureVisionImage
+import PureVisionKernels
 
 /// MediaPipe's PoseLandmarker, natively: pose detection → rotated body regions → 33 body landmarks (with
 /// visibility and presence), 33 world landmarks in metres and optionally a segmentation mask per pose, with
@@ -16,6 +17,10 @@ public final class PoseLandmarker: Sendable {
     public let options: PoseLandmarkerOptions
     private let runner: TaskRunner<PoseFrame, PoseLandmarkerResult>
     private let pipeline: PoseLandmarkPipeline
+
+    /// The thread pool each of the task's models runs on, in load order: one pool, shared (tests check that a task
+    /// starts only the threads it was asked for).
+    package var modelThreadPools: [ThreadPool] { pipeline.pools }
 
     /// Creates a landmarker.
     /// - Throws: `VisionTaskError` for options out of range, a missing or malformed bundle (naming the missing

@@ -1,5 +1,6 @@
 import Foundation
 import PureVisionEngine
+import PureVisionKernels
 import PureVisionTFLite
 
 /// A model loaded for a task: the parsed file (for its metadata) and the prepared interpreter.
@@ -7,15 +8,20 @@ struct LoadedModel: Sendable {
     let model: TFLiteModel
     let interpreter: Interpreter
 
-    /// Loads the model named by `baseOptions` (a path or the bytes of a `.tflite` file).
-    static func load(_ baseOptions: BaseOptions) throws(VisionTaskError) -> LoadedModel {
-        try load(bytes: try bytes(of: baseOptions), threadCount: baseOptions.threadCount)
+    /// The threads the model runs on.
+    var pool: ThreadPool { interpreter.threadPool }
+
+    /// Loads the model named by `baseOptions` (a path or the bytes of a `.tflite` file), running on `pool` when
+    /// given (see ``load(bytes:threadCount:pool:)``).
+    static func load(_ baseOptions: BaseOptions, pool: ThreadPool? = nil) throws(VisionTaskError) -> LoadedModel {
+        try load(bytes: try bytes(of: baseOptions), threadCount: baseOptions.threadCount, pool: pool)
     }
 
     /// Loads a model from its bytes. 8-bit operators round as XNNPACK does, since MediaPipe runs its models on it
     /// (``InterpreterOptions/QuantizedArithmetic/xnnpack``); a model whose input is int8, which MediaPipe's tasks
     /// refuse, keeps the arithmetic of LiteRT's builtin kernels, which the engine reproduces for every operator.
-    static func load(bytes: [UInt8], threadCount: Int) throws(VisionTaskError) -> LoadedModel {
+    /// A task with several models passes them one `pool` of `threadCount` threads (see ``sharedPool(threadCount:)``).
+    static func load(bytes: [UInt8], threadCount: Int, pool: ThreadPool? = nil) throws(VisionTaskError) -> LoadedModel {
         guard threadCount >= 1 else {
             throw .invalidOption(name: "threadCount", reason: "must be ≥ 1, got \(threadCount)")
         }
@@ -27,11 +33,18 @@ struct LoadedModel: Sendable {
                 graph.inputs.compactMap { graph.tensors.indices.contains($0) ? graph.tensors[$0].type : nil }
             }
             options.quantizedArithmetic = inputTypes?.contains(.int8) == true ? .liteRT : .xnnpack
-            let interpreter = try Interpreter(model: model, options: options)
+            let interpreter = try Interpreter(model: model, options: options, pool: pool)
             return LoadedModel(model: model, interpreter: interpreter)
         } catch {
             throw .model("\(error)")
         }
+    }
+
+    /// The pool a task's models share: they run one after another, so one set of `threadCount − 1` workers serves
+    /// them all, as many threads as the caller asked for (a pool per model would leave the idle models' workers
+    /// polling for work beside the busy one's). Nil for a thread count below 1, which `load` refuses.
+    static func sharedPool(threadCount: Int) -> ThreadPool? {
+        threadCount >= 1 ? ThreadPool(threadCount: threadCount) : nil
     }
 
     /// The bytes of the asset `baseOptions` names.
