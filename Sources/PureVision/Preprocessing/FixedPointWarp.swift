@@ -1,5 +1,9 @@
 import PureVisionKernels
 
+#if arch(x86_64)
+    import _Builtin_intrinsics.intel
+#endif
+
 /// Receives the interpolated 8-bit levels of the warp, one output element at a time.
 package protocol WarpSink {
     /// Stores the level `value` (0…255) of element `index` of the NHWC output.
@@ -93,8 +97,60 @@ package struct WarpSource: WarpPixelSource {
         self.channelOffsets = channelOffsets
     }
 
+    /// Interior samples of 3- and 4-byte pixels take SSE2 on x86-64 (see ``interpolateInterior(_:weights:)``), the
+    /// rest ``interpolateReference(sx:sy:weights:replicate:at:into:)``, its twin.
     @inline(__always)
     package func interpolate<Sink: WarpSink>(
+        sx: Int, sy: Int, weights: (Int32, Int32, Int32, Int32), replicate: Bool, at outIndex: Int, into sink: Sink
+    ) {
+        #if arch(x86_64)
+            // One unsigned comparison per axis: sx in 0..<lastColumn, sy in 0..<lastRow.
+            if bytesPerPixel == 3 || bytesPerPixel == 4, UInt(bitPattern: sx) < UInt(bitPattern: width - 1),
+                UInt(bitPattern: sy) < UInt(bitPattern: height - 1)
+            {
+                let levels = interpolateInterior(pixels + sy * bytesPerRow + sx * bytesPerPixel, weights: weights)
+                let offsets = channelOffsets
+                sink.store(levels[offsets[0]], at: outIndex)
+                sink.store(levels[offsets[1]], at: outIndex + 1)
+                sink.store(levels[offsets[2]], at: outIndex + 2)
+                return
+            }
+        #endif
+        interpolateReference(sx: sx, sy: sy, weights: weights, replicate: replicate, at: outIndex, into: sink)
+    }
+
+    #if arch(x86_64)
+        /// The levels of the 2 × 2 pixels from `p` (an interior sample, so all four exist) for each of the pixel's
+        /// first 4 bytes (lanes 3 and, for 3-byte pixels, beyond are meaningless). Each row's two pixels are read as
+        /// 4 bytes each, without reading past the second pixel, interleaved into int16 pairs `(left, right)` per byte
+        /// and multiplied by their weights with one `pmaddwd`; the sums are the reference's exactly.
+        @inline(__always)
+        func interpolateInterior(_ p: UnsafePointer<UInt8>, weights: (Int32, Int32, Int32, Int32)) -> SIMD4<Int32> {
+            let pixelBytes = bytesPerPixel
+            let rowBytes = bytesPerRow
+            let (w00, w01, w10, w11) = weights
+            let raw = UnsafeRawPointer(p)
+            // The right pixel's bytes end 4 bytes after `right`; a 3-byte pixel's come out shifted up by one byte.
+            let right = 2 * pixelBytes - 4
+            let shift = UInt32(8 * (4 - pixelBytes))
+            let zero = _mm_setzero_si128()
+            @inline(__always) func row(_ offset: Int, _ leftWeight: Int32, _ rightWeight: Int32) -> __m128i {
+                let left = raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                let rightBytes = raw.loadUnaligned(fromByteOffset: offset + right, as: UInt32.self) >> shift
+                let pairs = _mm_unpacklo_epi8(
+                    _mm_unpacklo_epi8(
+                        _mm_cvtsi32_si128(Int32(bitPattern: left)), _mm_cvtsi32_si128(Int32(bitPattern: rightBytes))),
+                    zero)
+                return _mm_madd_epi16(pairs, _mm_set1_epi32(leftWeight | rightWeight << 16))
+            }
+            let sum = _mm_add_epi32(_mm_add_epi32(row(0, w00, w01), row(rowBytes, w10, w11)), _mm_set1_epi32(512))
+            return unsafeBitCast(_mm_srai_epi32(sum, 10), to: SIMD4<Int32>.self)
+        }
+    #endif
+
+    /// The scalar interpolation of every sample: the reference twin of the vector path of ``interpolate``.
+    @inline(__always)
+    package func interpolateReference<Sink: WarpSink>(
         sx: Int, sy: Int, weights: (Int32, Int32, Int32, Int32), replicate: Bool, at outIndex: Int, into sink: Sink
     ) {
         let lastColumn = width - 1

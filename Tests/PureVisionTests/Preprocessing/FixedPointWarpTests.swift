@@ -28,6 +28,52 @@ struct FixedPointWarpTests {
         #expect(viaTable.map(\.bitPattern) == viaFMA.map(\.bitPattern))
     }
 
+    /// The interpolation (SSE2 for interior samples of 3- and 4-byte pixels on x86-64) against its scalar twin, on
+    /// images allocated to their last byte: every channel order, strided rows, samples inside, on and past every edge,
+    /// both borders, random weights.
+    @Test(arguments: [
+        (3, SIMD3(0, 1, 2), 0), (4, SIMD3(0, 1, 2), 0), (4, SIMD3(2, 1, 0), 4), (4, SIMD3(1, 2, 3), 0),
+        (1, SIMD3(0, 0, 0), 3), (3, SIMD3(2, 1, 0), 5),
+    ])
+    func interpolationMatchesItsTwin(_ layout: (Int, SIMD3<Int>, Int)) {
+        let (pixelBytes, offsets, rowPadding) = layout
+        let (width, height) = (7, 5)
+        let rowBytes = width * pixelBytes + rowPadding
+        var state: UInt64 = UInt64(pixelBytes * 100 + rowPadding)
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33)
+        }
+        let count = rowBytes * (height - 1) + width * pixelBytes
+        let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+        defer { pixels.deallocate() }
+        for i in 0..<count { pixels[i] = UInt8(truncatingIfNeeded: next()) }
+        let source = WarpSource(
+            pixels: pixels, width: width, height: height, bytesPerRow: rowBytes, bytesPerPixel: pixelBytes,
+            channelOffsets: offsets)
+        var fast = [UInt8](repeating: 0, count: 3)
+        var plain = [UInt8](repeating: 0, count: 3)
+        for sy in -2...(height + 1) {
+            for sx in -2...(width + 1) {
+                for replicate in [false, true] {
+                    let (ax, ay) = (Int32(next() % 32), Int32(next() % 32))
+                    let weights = ((32 - ax) * (32 - ay), ax * (32 - ay), (32 - ax) * ay, ax * ay)
+                    fast.withUnsafeMutableBufferPointer { out in
+                        source.interpolate(
+                            sx: sx, sy: sy, weights: weights, replicate: replicate, at: 0,
+                            into: ByteWarpSink(output: out.baseAddress!))
+                    }
+                    plain.withUnsafeMutableBufferPointer { out in
+                        source.interpolateReference(
+                            sx: sx, sy: sy, weights: weights, replicate: replicate, at: 0,
+                            into: ByteWarpSink(output: out.baseAddress!))
+                    }
+                    #expect(fast == plain, "(\(sx), \(sy)) weights \(weights) replicate \(replicate)")
+                }
+            }
+        }
+    }
+
     /// Rounding without `rint`: ties to even, negatives, the Int32 limits the warp clamps to, tiny fractions.
     @Test func roundingMatchesToNearestOrEven() {
         var values: [Double] = [
