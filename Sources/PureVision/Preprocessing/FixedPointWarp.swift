@@ -108,11 +108,15 @@ package struct WarpSource: WarpPixelSource {
             if bytesPerPixel == 3 || bytesPerPixel == 4, UInt(bitPattern: sx) < UInt(bitPattern: width - 1),
                 UInt(bitPattern: sy) < UInt(bitPattern: height - 1)
             {
-                let levels = interpolateInterior(pixels + sy * bytesPerRow + sx * bytesPerPixel, weights: weights)
+                let levels = interpolateInterior(pixels + (sy &* bytesPerRow &+ sx &* bytesPerPixel), weights: weights)
+                // Byte k of `levels` is the level of the pixel's byte k.
+                @inline(__always) func level(_ offset: Int) -> Int32 {
+                    Int32(truncatingIfNeeded: (levels &>> UInt32(truncatingIfNeeded: offset &* 8)) & 0xFF)
+                }
                 let offsets = channelOffsets
-                sink.store(levels[offsets[0]], at: outIndex)
-                sink.store(levels[offsets[1]], at: outIndex + 1)
-                sink.store(levels[offsets[2]], at: outIndex + 2)
+                sink.store(level(offsets[0]), at: outIndex)
+                sink.store(level(offsets[1]), at: outIndex &+ 1)
+                sink.store(level(offsets[2]), at: outIndex &+ 2)
                 return
             }
         #endif
@@ -121,11 +125,12 @@ package struct WarpSource: WarpPixelSource {
 
     #if arch(x86_64)
         /// The levels of the 2 × 2 pixels from `p` (an interior sample, so all four exist) for each of the pixel's
-        /// first 4 bytes (lanes 3 and, for 3-byte pixels, beyond are meaningless). Each row's two pixels are read as
-        /// 4 bytes each, without reading past the second pixel, interleaved into int16 pairs `(left, right)` per byte
-        /// and multiplied by their weights with one `pmaddwd`; the sums are the reference's exactly.
+        /// first 4 bytes, as the bytes of the result (byte 3 of a 3-byte pixel's is meaningless). Each row's two
+        /// pixels are read as 4 bytes each, without reading past the second pixel, interleaved into int16 pairs
+        /// `(left, right)` per byte and multiplied by their weights with one `pmaddwd`; the sums are the reference's
+        /// exactly, and levels (0…255) pass the packs unchanged.
         @inline(__always)
-        func interpolateInterior(_ p: UnsafePointer<UInt8>, weights: (Int32, Int32, Int32, Int32)) -> SIMD4<Int32> {
+        func interpolateInterior(_ p: UnsafePointer<UInt8>, weights: (Int32, Int32, Int32, Int32)) -> UInt32 {
             let pixelBytes = bytesPerPixel
             let rowBytes = bytesPerRow
             let (w00, w01, w10, w11) = weights
@@ -144,7 +149,8 @@ package struct WarpSource: WarpPixelSource {
                 return _mm_madd_epi16(pairs, _mm_set1_epi32(leftWeight | rightWeight << 16))
             }
             let sum = _mm_add_epi32(_mm_add_epi32(row(0, w00, w01), row(rowBytes, w10, w11)), _mm_set1_epi32(512))
-            return unsafeBitCast(_mm_srai_epi32(sum, 10), to: SIMD4<Int32>.self)
+            let levels = _mm_srai_epi32(sum, 10)
+            return UInt32(bitPattern: _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(levels, zero), zero)))
         }
     #endif
 
