@@ -26,6 +26,11 @@ struct ReductionTests {
         Case(shape: [17], axes: [0]),
         Case(shape: [4, 1, 3, 2, 5, 3], axes: [1, 4]),
         Case(shape: [3, 8, 9], axes: [1]),
+        // The last dimensions (contiguous runs, four outputs at a time): layer norms' shapes, a tail of 1–3 outputs.
+        Case(shape: [1, 1, 97, 64], axes: [3]),
+        Case(shape: [1, 146, 2], axes: [2]),
+        Case(shape: [3, 8, 9], axes: [1, 2]),
+        Case(shape: [7, 3, 2], axes: [2]),
     ]
 
     /// Independent computation: for every output coordinate, sum the matching input elements in Double.

@@ -6,8 +6,9 @@ public enum Reduction {
     /// row-major order, then every sum is multiplied by the float `1 / n`.
     ///
     /// NHWC global average pooling (rank 4, `axes == [1, 2]`) runs a channel-innermost loop, split over channel
-    /// blocks when there is enough work; every other reduction runs the reference's single row-major pass (same
-    /// order of additions, so the same results). Allocates nothing.
+    /// blocks when there is enough work; a reduction of the last dimensions sums each output's contiguous run; every
+    /// other reduction runs the reference's single row-major pass (same order of additions, so the same results).
+    /// Allocates nothing.
     ///
     /// - Parameters:
     ///   - input: `inputShape` elements, row-major.
@@ -17,6 +18,11 @@ public enum Reduction {
         input: UnsafePointer<Float>, inputShape: [Int], axes: [Int], output: UnsafeMutablePointer<Float>,
         pool: ThreadPool
     ) {
+        let rank = inputShape.count
+        if !axes.isEmpty, axes == Array((rank - axes.count)..<rank), inputShape.allSatisfy({ $0 >= 0 }) {
+            trailingMean(input: input, inputShape: inputShape, reducedAxes: axes.count, output: output)
+            return
+        }
         guard inputShape.count == 4, axes.count == 2, axes[0] == 1, axes[1] == 2, inputShape.allSatisfy({ $0 > 0 })
         else {
             generalMean(input: input, inputShape: inputShape, axes: axes, output: output)
@@ -34,6 +40,33 @@ public enum Reduction {
                     image: input + b * pixels * channels, output: output + b * channels, pixels: pixels,
                     channels: channels))
         }
+    }
+
+    /// A mean over the last `reducedAxes` dimensions (a layer norm's): each output's elements are one contiguous
+    /// run, summed from 0 in order as the reference's row-major pass adds them, four outputs interleaved so that
+    /// their additions overlap instead of waiting on each other.
+    private static func trailingMean(
+        input: UnsafePointer<Float>, inputShape: [Int], reducedAxes: Int, output: UnsafeMutablePointer<Float>
+    ) {
+        let inner = inputShape.suffix(reducedAxes).reduce(1, *)
+        let outer = inputShape.dropLast(reducedAxes).reduce(1, *)
+        var o = 0
+        while o + 4 <= outer {
+            let row = input + o * inner
+            var sums = SIMD4<Float>()
+            for i in 0..<inner {
+                sums += SIMD4(row[i], row[inner &+ i], row[2 &* inner &+ i], row[3 &* inner &+ i])
+            }
+            for j in 0..<4 { output[o + j] = sums[j] }
+            o += 4
+        }
+        while o < outer {
+            var sum: Float = 0
+            for i in 0..<inner { sum += input[o * inner + i] }
+            output[o] = sum
+            o += 1
+        }
+        Reference.scaleSums(arithmetic: .xnnpack, output, count: outer, reducedCount: inner)
     }
 
     /// ``Reference/mean(input:inputShape:axes:output:)``'s loop with its counters in temporary storage.
