@@ -357,6 +357,8 @@ package enum FixedPointWarp {
                 // With m6 = 0 (every affine warp) the denominator is w0 + 0 = w0 for the whole block, so its
                 // reciprocal is the same value at every pixel: one division per block instead of one per pixel.
                 let blockW = w0 != 0 ? 32 / w0 : 0
+                let origin = SIMD2(x0, y0)
+                let step = SIMD2(m0, m3)
                 for x in blockStart..<blockEnd {
                     let jd = Double(x - blockStart)
                     let w: Double
@@ -366,10 +368,10 @@ package enum FixedPointWarp {
                         let denominator = w0 + m6 * jd
                         w = denominator != 0 ? 32 / denominator : 0
                     }
-                    let fx = clampToInt32((x0 + m0 * jd) * w)
-                    let fy = clampToInt32((y0 + m3 * jd) * w)
-                    let ix = Int(roundedToNearestEven(fx))
-                    let iy = Int(roundedToNearestEven(fy))
+                    // (x0 + m0·j, y0 + m3·j) · w, both coordinates at once.
+                    let fixed = fixedPoint((origin + step * jd) * w)
+                    let ix = Int(fixed.x)
+                    let iy = Int(fixed.y)
                     let sx = min(max(ix >> 5, -32768), 32767)
                     let sy = min(max(iy >> 5, -32768), 32767)
                     let ax = Int32(truncatingIfNeeded: ix & 31)
@@ -384,9 +386,24 @@ package enum FixedPointWarp {
         }
     }
 
+    /// `Int32(roundedToNearestEven(clampToInt32(v)))` for both lanes, without branches: the clamp as two lane
+    /// selections, then the rounding addition of 1.5·2⁵², whose sum holds the rounded value in the low 32 bits of
+    /// its bit pattern (its unit in the last place is 1, and 2⁵¹ + n stays below 2⁵² for |n| ≤ 2³¹).
+    @inline(__always)
+    package static func fixedPoint(_ v: SIMD2<Double>) -> SIMD2<Int32> {
+        let upper = SIMD2<Double>(repeating: Double(Int32.max))
+        let lower = SIMD2<Double>(repeating: Double(Int32.min))
+        // C++'s std::min / std::max operand order: NaN becomes Int32.max.
+        var clamped = v
+        clamped.replace(with: upper, where: .!(v .< upper))
+        clamped.replace(with: lower, where: .!(lower .< clamped))
+        let biased = clamped + SIMD2(repeating: 6_755_399_441_055_744.0)
+        return SIMD2<Int32>(truncatingIfNeeded: unsafeBitCast(biased, to: SIMD2<UInt64>.self))
+    }
+
     /// `min(max(v, Int32.min), Int32.max)` with C++'s `std::min`/`std::max` operand order, so NaN becomes Int32.max.
     @inline(__always)
-    private static func clampToInt32(_ value: Double) -> Double {
+    package static func clampToInt32(_ value: Double) -> Double {
         let upper = Double(Int32.max)
         let lower = Double(Int32.min)
         let clamped = value < upper ? value : upper

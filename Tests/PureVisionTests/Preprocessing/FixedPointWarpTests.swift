@@ -74,6 +74,30 @@ struct FixedPointWarpTests {
         }
     }
 
+    /// The two-lane clamp and rounding of sample coordinates against the scalar steps they replace: NaN, infinities,
+    /// the Int32 limits and beyond, ties, random values over the whole range.
+    @Test func fixedPointMatchesClampAndRounding() {
+        var values: [Double] = [
+            .nan, .infinity, -.infinity, 0, -0.0, 0.5, 1.5, -0.5, -2.5, 31.5, Double(Int32.max), Double(Int32.min),
+            Double(Int32.max) + 0.4, Double(Int32.max) + 1, Double(Int32.min) - 0.6, Double(Int32.max) - 0.5,
+            Double(Int32.min) + 0.5, 1e300, -1e300, 4096.5000001,
+        ]
+        var state: UInt64 = 777
+        for _ in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let unit = Double(state >> 11) / Double(1 << 53)
+            values.append((unit - 0.5) * 5 * Double(Int32.max))
+            values.append((unit - 0.5) * 8192)
+        }
+        for (a, b) in zip(values, values.reversed()) {
+            let fast = FixedPointWarp.fixedPoint(SIMD2(a, b))
+            func plain(_ v: Double) -> Int32 {
+                Int32(FixedPointWarp.roundedToNearestEven(FixedPointWarp.clampToInt32(v)))
+            }
+            #expect(fast == SIMD2(plain(a), plain(b)), "\(a), \(b)")
+        }
+    }
+
     /// Rounding without `rint`: ties to even, negatives, the Int32 limits the warp clamps to, tiny fractions.
     @Test func roundingMatchesToNearestOrEven() {
         var values: [Double] = [
