@@ -16,6 +16,9 @@ struct ResizeBilinearTests {
         Case(batch: 1, inputHeight: 1, inputWidth: 1, channels: 8, outputHeight: 3, outputWidth: 5),
         Case(batch: 2, inputHeight: 6, inputWidth: 6, channels: 7, outputHeight: 1, outputWidth: 1),
         Case(batch: 1, inputHeight: 16, inputWidth: 16, channels: 31, outputHeight: 32, outputWidth: 32),
+        // Upscales reuse interpolated rows across output rows, and across a task's image boundary.
+        Case(batch: 2, inputHeight: 5, inputWidth: 4, channels: 21, outputHeight: 37, outputWidth: 29),
+        Case(batch: 3, inputHeight: 2, inputWidth: 3, channels: 9, outputHeight: 13, outputWidth: 8),
     ]
 
     @Test(arguments: cases, [(false, false), (true, false), (false, true)])
@@ -36,14 +39,22 @@ struct ResizeBilinearTests {
             channels: shape.channels, output: &twin, outputHeight: shape.outputHeight,
             outputWidth: shape.outputWidth, alignCorners: flags.alignCorners,
             halfPixelCenters: flags.halfPixelCenters, arithmetic: .xnnpack)
-        ResizeBilinear.run(
-            input: input, batch: shape.batch, inputHeight: shape.inputHeight, inputWidth: shape.inputWidth,
-            channels: shape.channels, output: &actual, outputHeight: shape.outputHeight,
-            outputWidth: shape.outputWidth, alignCorners: flags.alignCorners,
-            halfPixelCenters: flags.halfPixelCenters, pool: ThreadPool(threadCount: 2))
-        // The kernel is the XNNPACK-arithmetic twin bit for bit, and within rounding of LiteRT's formula.
-        #expect(actual.map(\.bitPattern) == twin.map(\.bitPattern))
-        expectClose(actual, expected, tolerance: 4e-6)
+        for threads in [1, 2, 3] {
+            var scratch = [Float](
+                repeating: .nan,
+                count: ResizeBilinear.scratchFloatCount(
+                    outputWidth: shape.outputWidth, channels: shape.channels, threadCount: threads))
+            actual = [Float](repeating: .nan, count: count)
+            ResizeBilinear.run(
+                input: input, batch: shape.batch, inputHeight: shape.inputHeight, inputWidth: shape.inputWidth,
+                channels: shape.channels, output: &actual, outputHeight: shape.outputHeight,
+                outputWidth: shape.outputWidth, alignCorners: flags.alignCorners,
+                halfPixelCenters: flags.halfPixelCenters, scratch: &scratch, scratchSlots: threads,
+                pool: ThreadPool(threadCount: threads))
+            // The kernel is the XNNPACK-arithmetic twin bit for bit, and within rounding of LiteRT's formula.
+            #expect(actual.map(\.bitPattern) == twin.map(\.bitPattern), "\(threads) threads")
+            expectClose(actual, expected, tolerance: 4e-6)
+        }
     }
 
     struct HandCase: Sendable, CustomTestStringConvertible {

@@ -21,7 +21,10 @@ enum ResizeBilinearOperator: OperatorLowering {
         let ctx = context
         let reference = context.useReference
         let pool = context.pool
-        return context.lowered(reading: [input]) { binder in
+        let slots = pool.threadCount
+        let scratchFloats = ResizeBilinear.scratchFloatCount(
+            outputWidth: size[1], channels: channels, threadCount: slots)
+        return context.lowered(reading: [input], scratchBytes: reference ? 0 : scratchFloats * 4) { binder in
             let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Float.self))
             let y = binder.floats(output.index)
             if reference {
@@ -32,11 +35,12 @@ enum ResizeBilinearOperator: OperatorLowering {
                         halfPixelCenters: halfPixelCenters)
                 }
             }
+            let scratch = binder.scratchFloats
             return {
                 ResizeBilinear.run(
                     input: x, batch: batch, inputHeight: height, inputWidth: width, channels: channels, output: y,
                     outputHeight: size[0], outputWidth: size[1], alignCorners: alignCorners,
-                    halfPixelCenters: halfPixelCenters, pool: pool)
+                    halfPixelCenters: halfPixelCenters, scratch: scratch, scratchSlots: slots, pool: pool)
             }
         }
     }

@@ -7,21 +7,39 @@
 /// with weight `α = s − lower`, and interpolates `top = tl + (tr − tl)·αx`, `bottom = bl + (br − bl)·αx`, then
 /// `top + (bottom − top)·αy`, every operation rounded. Input is `[batch, inputHeight, inputWidth, channels]`,
 /// output `[batch, outputHeight, outputWidth, channels]`.
+///
+/// Each output row is `top + (bottom − top)·αy` of two horizontally interpolated input rows, and consecutive output
+/// rows mostly read the same input rows (an upscale by k reads each about k times): a thread keeps the last two
+/// horizontally interpolated rows in its scratch and computes a row only when a new input row comes in, then combines
+/// the two with vector operations over the whole row. Every value goes through the same rounded operations as
+/// `Reference.resizeBilinear` with XNNPACK's arithmetic, its twin.
 public enum ResizeBilinear {
-    /// Resizes `input` into `output`, splitting output rows over `pool`. Allocates nothing.
+    /// Floats of scratch `run` needs for `threadCount` threads: two interpolated rows of `outputWidth · channels` per
+    /// thread.
+    public static func scratchFloatCount(outputWidth: Int, channels: Int, threadCount: Int) -> Int {
+        max(1, threadCount) * 2 * max(1, outputWidth * channels)
+    }
+
+    /// Resizes `input` into `output`, splitting output rows over `pool` (over one thread when it has more threads
+    /// than `scratch` has slots: `scratch` holds ``scratchFloatCount(outputWidth:channels:threadCount:)`` floats for
+    /// `scratchSlots` threads). Allocates nothing.
     public static func run(
         input: UnsafePointer<Float>, batch: Int, inputHeight: Int, inputWidth: Int, channels: Int,
         output: UnsafeMutablePointer<Float>, outputHeight: Int, outputWidth: Int, alignCorners: Bool,
-        halfPixelCenters: Bool, pool: ThreadPool
+        halfPixelCenters: Bool, scratch: UnsafeMutablePointer<Float>, scratchSlots: Int, pool: ThreadPool
     ) {
         precondition(inputHeight > 0 && inputWidth > 0 && outputHeight > 0 && outputWidth > 0, "empty image")
         let rowCount = batch * outputHeight
         let pixelsPerRow = outputWidth * channels
-        pool.parallelRanges(
-            rowCount, minimumChunk: max(1, 8_192 / max(1, pixelsPerRow)),
+        let pool = pool.fitting(slots: scratchSlots)
+        let tasks = ThreadPool.chunkCount(
+            rowCount / max(1, 8_192 / max(1, pixelsPerRow)), threads: pool.threadCount)
+        pool.parallelTasks(
+            tasks,
             Rows(
                 input: input, inputHeight: inputHeight, inputWidth: inputWidth, channels: channels, output: output,
-                outputHeight: outputHeight, outputWidth: outputWidth,
+                outputHeight: outputHeight, outputWidth: outputWidth, rowCount: rowCount, taskCount: tasks,
+                scratch: scratch,
                 rows: Axis(
                     input: inputHeight, output: outputHeight, alignCorners: alignCorners,
                     halfPixelCenters: halfPixelCenters),
@@ -66,8 +84,9 @@ public enum ResizeBilinear {
         return top + (bottom - top) * alphaY
     }
 
-    /// Output rows (flattened over batch and outputHeight), in ranges.
-    private struct Rows: ParallelRangeBody {
+    /// Task `task` of a run: its share of the output rows (flattened over batch and outputHeight), with the two
+    /// interpolated rows of scratch slot `thread`.
+    private struct Rows: ParallelThreadTaskBody {
         let input: UnsafePointer<Float>
         let inputHeight: Int
         let inputWidth: Int
@@ -75,28 +94,70 @@ public enum ResizeBilinear {
         let output: UnsafeMutablePointer<Float>
         let outputHeight: Int
         let outputWidth: Int
+        let rowCount: Int
+        let taskCount: Int
+        let scratch: UnsafeMutablePointer<Float>
         let rows: Axis
         let columns: Axis
 
-        func run(range outputRows: Range<Int>) {
+        func run(task: Int, thread: Int) {
             let pixelsPerRow = outputWidth * channels
-            for row in outputRows {
+            let buffers = (scratch + thread * 2 * pixelsPerRow, scratch + (thread * 2 + 1) * pixelsPerRow)
+            // The input row (image · inputHeight + row) each buffer holds, −1 for none.
+            var held = (-1, -1)
+            // The buffer holding input row `key`, interpolating it into one not holding `keep` if needed.
+            func interpolated(_ key: Int, keeping keep: Int) -> UnsafeMutablePointer<Float> {
+                if held.0 == key { return buffers.0 }
+                if held.1 == key { return buffers.1 }
+                let first = held.0 != keep
+                let buffer = first ? buffers.0 : buffers.1
+                if first { held.0 = key } else { held.1 = key }
+                interpolateRow(input + key * inputWidth * channels, into: buffer)
+                return buffer
+            }
+            let start = rowCount * task / taskCount
+            let end = rowCount * (task + 1) / taskCount
+            for row in start..<end {
                 let b = row / outputHeight
                 let (y0, y1, alphaY) = rows.source(row % outputHeight)
-                let top = input + (b * inputHeight + y0) * inputWidth * channels
-                let bottom = input + (b * inputHeight + y1) * inputWidth * channels
-                var destination = output + row * pixelsPerRow
-                for x in 0..<outputWidth {
-                    let (x0, x1, alphaX) = columns.source(x)
-                    let (p00, p01) = (top + x0 * channels, top + x1 * channels)
-                    let (p10, p11) = (bottom + x0 * channels, bottom + x1 * channels)
-                    for i in 0..<channels {
-                        destination[i] = ResizeBilinear.interpolate(
-                            p00[i], p01[i], p10[i], p11[i], alphaX: alphaX, alphaY: alphaY)
-                    }
-                    destination += channels
-                }
+                let (topKey, bottomKey) = (b * inputHeight + y0, b * inputHeight + y1)
+                let top = interpolated(topKey, keeping: bottomKey)
+                let bottom = interpolated(bottomKey, keeping: topKey)
+                ResizeBilinear.blend(
+                    top, bottom, alpha: alphaY, into: output + row * pixelsPerRow, count: pixelsPerRow)
             }
+        }
+
+        /// The input row at `source` interpolated along x: `left + (right − left)·αx` per output pixel and channel.
+        func interpolateRow(_ source: UnsafePointer<Float>, into destination: UnsafeMutablePointer<Float>) {
+            for x in 0..<outputWidth {
+                let (x0, x1, alphaX) = columns.source(x)
+                ResizeBilinear.blend(
+                    source + x0 * channels, source + x1 * channels, alpha: alphaX, into: destination + x * channels,
+                    count: channels)
+            }
+        }
+    }
+
+    /// `a + (b − a)·alpha` for `count` values, 8 at a time, each operation rounded (no fused multiply-add).
+    @inline(__always)
+    static func blend(
+        _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, alpha: Float,
+        into destination: UnsafeMutablePointer<Float>,
+        count: Int
+    ) {
+        let weight = SIMD8<Float>(repeating: alpha)
+        let (x, y, out) = (UnsafeRawPointer(a), UnsafeRawPointer(b), UnsafeMutableRawPointer(destination))
+        var i = 0
+        while i + 8 <= count {
+            let first = x.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Float>.self)
+            let second = y.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Float>.self)
+            out.storeBytes(of: first + (second - first) * weight, toByteOffset: i &* 4, as: SIMD8<Float>.self)
+            i &+= 8
+        }
+        while i < count {
+            destination[i] = a[i] + (b[i] - a[i]) * alpha
+            i += 1
         }
     }
 
