@@ -24,6 +24,8 @@ struct FullyConnectedTests {
         }
         // Enough work to split the output columns over threads.
         cases.append(Case(batch: 1, inputSize: 1280, outputSize: 257, hasBias: true, clamp: .none))
+        // A classifier head: sliced into panels of 16 output features, the last slice with a partial panel.
+        cases.append(Case(batch: 1, inputSize: 1280, outputSize: 1001, hasBias: true, clamp: .relu6))
         cases.append(Case(batch: 5, inputSize: 300, outputSize: 129, hasBias: false, clamp: .relu))
         return cases
     }()
@@ -44,11 +46,14 @@ struct FullyConnectedTests {
                 batch: c.batch, inputSize: c.inputSize, outputSize: c.outputSize, input: input, weights: weights,
                 bias: bias, output: pointer, clamp: c.clamp, arithmetic: arithmetic)
         }
-        let kernel = FullyConnectedKernel(
-            batch: c.batch, inputSize: c.inputSize, outputSize: c.outputSize, weights: weights, bias: bias,
-            clamp: c.clamp, generatesMachineCode: generatesMachineCode)
+        // One kernel per pool, prepared for its thread count (one-row layers are sliced for threads).
+        let kernels = testPools.map { pool in
+            FullyConnectedKernel(
+                batch: c.batch, inputSize: c.inputSize, outputSize: c.outputSize, weights: weights, bias: bias,
+                clamp: c.clamp, generatesMachineCode: generatesMachineCode, threadCount: pool.threadCount)
+        }
         for index in weights.indices { weights[index] = .nan }
-        let actual = testPools.map { pool in
+        let actual = zip(testPools, kernels).map { pool, kernel in
             var values = [Float](repeating: .nan, count: c.batch * c.outputSize)
             values.withUnsafeMutableBufferPointer { out in
                 guard let pointer = out.baseAddress else { return }
@@ -56,7 +61,10 @@ struct FullyConnectedTests {
             }
             return (pool.threadCount, values)
         }
-        return (expected, actual, kernel.usesGeneratedCode)
+        if generatesMachineCode, c.batch == 1, c.inputSize * c.outputSize >= 1 << 18 {
+            #expect(kernels.last?.sliceCount ?? 0 > 1, "\(c): a one-row layer this large is sliced for threads")
+        }
+        return (expected, actual, kernels.allSatisfy(\.usesGeneratedCode))
     }
 
     /// The Swift path (CBLAS) against the reference in LiteRT's arithmetic, within float rounding.

@@ -47,7 +47,8 @@ enum FullyConnectedOperator: OperatorLowering {
         }
         let kernel = FullyConnectedKernel(
             batch: batch, inputSize: inputSize, outputSize: outputSize, weights: weights.floats,
-            bias: biasStorage?.floats, clamp: clamp, generatesMachineCode: context.generatesMachineCode)
+            bias: biasStorage?.floats, clamp: clamp, generatesMachineCode: context.generatesMachineCode,
+            threadCount: context.pool.threadCount)
         let pool = context.pool
         return context.lowered(reading: [input]) { binder in
             let x = ctx.pointer(input, binder).assumingMemoryBound(to: Float.self)

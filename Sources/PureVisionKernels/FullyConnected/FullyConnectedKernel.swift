@@ -3,10 +3,12 @@
 /// split over the pool's threads when there is enough work; bias and clamp are applied to each chunk right after
 /// its product.
 ///
-/// Prepared with `generatesMachineCode` on a CPU with AVX2 + FMA, a run is instead one call of the convolutions'
-/// generated GEMM (``Conv2DGEMMCode``, the layer being a 1×1 convolution of `batch` pixels), on the calling thread:
-/// each sum starts at the bias and takes one fused multiply-add per input feature in order, as XNNPACK's fully
-/// connected kernels do (``Reference/Arithmetic/xnnpack``).
+/// Prepared with `generatesMachineCode` on a CPU with AVX2 + FMA, a run is instead the convolutions' generated GEMM
+/// (``Conv2DGEMMCode``, the layer being a 1×1 convolution of `batch` pixels): each sum starts at the bias and takes
+/// one fused multiply-add per input feature in order, as XNNPACK's fully connected kernels do
+/// (``Reference/Arithmetic/xnnpack``). With one row and several threads, the output features are cut into slices of
+/// whole 16-feature panels, each with code of its own, which the threads share out (a classifier head is a
+/// matrix-vector product that reads megabytes of weights once); otherwise one call on the calling thread.
 public struct FullyConnectedKernel: Sendable {
     /// Rows of input and output.
     public let batch: Int
@@ -20,22 +22,27 @@ public struct FullyConnectedKernel: Sendable {
     /// `[outputSize]`, or empty when the layer has no bias.
     private let bias: [Float]
     private let clamp: ClampRange
-    /// The generated GEMM, when prepared with it (then ``weights`` and ``bias`` are empty).
-    private let generated: Conv2DGEMMCode?
+    /// The generated GEMM of each slice of output features, when prepared with it (then ``weights`` and ``bias`` are
+    /// empty): `(first feature, code)`.
+    private let generated: [(start: Int, code: Conv2DGEMMCode)]
 
     /// Whether runs use the generated AVX2/FMA code rather than CBLAS.
-    public var usesGeneratedCode: Bool { generated != nil }
+    public var usesGeneratedCode: Bool { !generated.isEmpty }
+
+    /// Output features the generated code is cut into for threads (1 without generated code).
+    public var sliceCount: Int { max(1, generated.count) }
 
     /// Multiply-adds below which a chunk is not worth a thread.
     static let minimumChunkWork = 1 << 15
 
     /// Copies `weights` (`[outputSize, inputSize]`) and `bias` (`[outputSize]` or `nil`). Neither pointer is
     /// retained. All sizes must be positive. `generatesMachineCode` asks for the generated AVX2/FMA code, used when
-    /// ``HostCPU`` supports it and the sizes fit (see ``usesGeneratedCode``).
+    /// ``HostCPU`` supports it and the sizes fit (see ``usesGeneratedCode``); `threadCount` is the pool size runs
+    /// will use, for which one-row layers are sliced.
     public init(
         batch: Int, inputSize: Int, outputSize: Int,
         weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, clamp: ClampRange,
-        generatesMachineCode: Bool = false
+        generatesMachineCode: Bool = false, threadCount: Int = 1
     ) {
         precondition(
             batch > 0 && inputSize > 0 && outputSize > 0,
@@ -45,17 +52,29 @@ public struct FullyConnectedKernel: Sendable {
         self.outputSize = outputSize
         self.clamp = clamp
         if generatesMachineCode && HostCPU.supportsGeneratedAVX2 {
-            let panels = Conv2DFilterPanels(filter: weights, k: inputSize, outputChannels: outputSize)
             let zeros = [Float](repeating: 0, count: outputSize)
-            generated = zeros.withUnsafeBufferPointer { zeroBuffer in
-                (bias ?? zeroBuffer.baseAddress).flatMap {
-                    Conv2DGEMMCode(panels: panels, bias: $0, clamp: clamp, epilogue: .none)
+            var slices: [(start: Int, code: Conv2DGEMMCode)] = []
+            let bounds = Self.sliceBounds(
+                batch: batch, inputSize: inputSize, outputSize: outputSize, threads: threadCount)
+            zeros.withUnsafeBufferPointer { zeroBuffer in
+                guard let allBias = bias ?? zeroBuffer.baseAddress else { return }
+                for (start, end) in zip(bounds, bounds.dropFirst()) {
+                    let panels = Conv2DFilterPanels(
+                        filter: weights + start * inputSize, k: inputSize, outputChannels: end - start)
+                    guard
+                        let code = Conv2DGEMMCode(panels: panels, bias: allBias + start, clamp: clamp, epilogue: .none)
+                    else {
+                        slices = []
+                        return
+                    }
+                    slices.append((start, code))
                 }
             }
+            generated = slices
         } else {
-            generated = nil
+            generated = []
         }
-        if generated == nil {
+        if generated.isEmpty {
             self.weights = Array(UnsafeBufferPointer(start: weights, count: outputSize * inputSize))
             self.bias = bias.map { Array(UnsafeBufferPointer(start: $0, count: outputSize)) } ?? []
         } else {
@@ -63,11 +82,30 @@ public struct FullyConnectedKernel: Sendable {
         }
     }
 
+    /// The first feature of each slice, then `outputSize`: one slice unless the layer has one row and enough work for
+    /// `threads`; slices are whole 16-feature panels of at least 2¹⁵ multiply-adds, a few per thread.
+    static func sliceBounds(batch: Int, inputSize: Int, outputSize: Int, threads: Int) -> [Int] {
+        let panels = outputSize / 16
+        let count =
+            batch == 1
+            ? ThreadPool.chunkCount(min(panels, outputSize * inputSize / minimumChunkWork), threads: threads) : 1
+        return (0..<count).map { panels * $0 / count * 16 } + [outputSize]
+    }
+
     /// Computes `output` (`[batch, outputSize]`) from `input` (`[batch, inputSize]`); they must not overlap.
     /// Allocates nothing.
     public func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, pool: ThreadPool) {
-        if let generated {
-            generated.run(a: input, lda: inputSize, c: output, rows: batch, residual: nil)
+        if generated.count == 1 {
+            generated[0].code.run(a: input, lda: inputSize, c: output, rows: batch, residual: nil)
+            return
+        }
+        if !generated.isEmpty {
+            // Slices exist only for one row, so a slice's output features are contiguous in `output`.
+            let features = self.inputSize
+            generated.withUnsafeBufferPointer { slices in
+                pool.parallelFor(
+                    slices.count, Slices(slices: slices, input: input, inputSize: features, output: output))
+            }
             return
         }
         let batch = batch
@@ -86,6 +124,19 @@ public struct FullyConnectedKernel: Sendable {
                         batch: batch, inputSize: inputSize, outputSize: outputSize, input: input,
                         weights: weightPointer, bias: biasPointer, output: output, clamp: clamp))
             }
+        }
+    }
+
+    /// One slice of the generated code per task.
+    private struct Slices: ParallelTaskBody {
+        let slices: UnsafeBufferPointer<(start: Int, code: Conv2DGEMMCode)>
+        let input: UnsafePointer<Float>
+        let inputSize: Int
+        let output: UnsafeMutablePointer<Float>
+
+        func run(task: Int) {
+            let slice = slices[task]
+            slice.code.run(a: input, lda: inputSize, c: output + slice.start, rows: 1, residual: nil)
         }
     }
 
