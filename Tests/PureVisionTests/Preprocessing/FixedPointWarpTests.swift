@@ -3,6 +3,15 @@ import Testing
 
 /// The warp's fast paths against the plain arithmetic they replace: bit for bit.
 struct FixedPointWarpTests {
+    /// `count` values uniform in [0, 1) from a 64-bit linear congruential generator started at `seed`.
+    static func units(seed: UInt64, count: Int) -> [Double] {
+        var state = seed
+        return (0..<count).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+    }
+
     /// The table sink stores exactly what the fused multiply-add sink stores, for every level.
     @Test(arguments: [(Float(1) / 255, Float(0)), (Float(2) / 255, Float(-1)), (Float(1), Float(0)), (0.0039215, -0.5)])
     func levelTableEqualsFusedMultiplyAdd(_ parameters: (Float, Float)) {
@@ -82,10 +91,7 @@ struct FixedPointWarpTests {
             Double(Int32.max) + 0.4, Double(Int32.max) + 1, Double(Int32.min) - 0.6, Double(Int32.max) - 0.5,
             Double(Int32.min) + 0.5, 1e300, -1e300, 4096.5000001,
         ]
-        var state: UInt64 = 777
-        for _ in 0..<20_000 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let unit = Double(state >> 11) / Double(1 << 53)
+        for unit in Self.units(seed: 777, count: 20_000) {
             values.append((unit - 0.5) * 5 * Double(Int32.max))
             values.append((unit - 0.5) * 8192)
         }
@@ -105,10 +111,7 @@ struct FixedPointWarpTests {
             Double(Int32.max), Double(Int32.min), Double(Int32.max) - 0.5, Double(Int32.min) + 0.5, 123456.75,
             -98765.25, 4095.5000001, 4096.4999999,
         ]
-        var state: UInt64 = 12345
-        for _ in 0..<10_000 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let unit = Double(state >> 11) / Double(1 << 53)
+        for unit in Self.units(seed: 12345, count: 10_000) {
             values.append((unit - 0.5) * 2 * Double(Int32.max))
             values.append((unit - 0.5) * 4096)
             values.append(Double(Int(unit * 2000) - 1000) + 0.5)
