@@ -16,7 +16,8 @@ public struct BaseOptions: Sendable, Hashable {
     public var modelAssetPath: String?
     /// The bytes of a model or bundle; used when `modelAssetPath` is nil.
     public var modelAssetBuffer: [UInt8]?
-    /// Threads each inference may use (≥ 1). Default 1.
+    /// Threads each inference may use (≥ 1), the calling thread included; a task with several models runs them all
+    /// on one pool of this many threads. Default 1.
     public var threadCount: Int
 
     /// Creates base options.
