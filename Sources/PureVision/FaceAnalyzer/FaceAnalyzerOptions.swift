@@ -36,7 +36,8 @@ public struct FaceAnalyzerOptions: Sendable {
     /// Directory holding `face_detection_short_range.tflite`, `face_detection_full_range_sparse.tflite` (only
     /// needed for `.accurate`) and `face_landmark.tflite` — the files of the repository's `Models/`.
     public var modelDirectory: String
-    /// Threads each inference may use (≥ 1). Default 1.
+    /// Threads each inference may use (≥ 1), the calling thread included; the detector and the mesh model share one
+    /// pool of this many threads. Default 1.
     public var threadCount: Int
     /// Detector choice. Default `.fast`.
     public var performanceMode: FacePerformanceMode
