@@ -32,21 +32,25 @@ enum RequantizationCode {
         for j in 0..<16 { globals.storeBytes(of: flip, toByteOffset: 128 + j, as: UInt8.self) }
     }
 
-    /// The per-lane constants of one lane: `store(array, value)` for arrays 0…5.
+    /// The per-lane constants of the channel in lane `lane` of the arrays: `store(array, lane, value)` for arrays 0…5; an
+    /// odd lane's multiplier also goes to lane `lane − 1` of array 2, where `vpmuldq` reads it after the odd lanes
+    /// are shifted down.
     static func laneConstants(
-        bias: Int32, multiplier: QuantizedMultiplier, rounding: RequantizationRounding, store: (Int, Int32) -> Void
+        lane: Int, bias: Int32, multiplier: QuantizedMultiplier, rounding: RequantizationRounding,
+        store: (Int, Int, Int32) -> Void
     ) {
         let right = Int32(-multiplier.shift)
-        store(0, bias)
+        store(0, lane, bias)
         if rounding == .xnnpack {
-            store(1, Int32(bitPattern: multiplier.floatScale.bitPattern))
+            store(1, lane, Int32(bitPattern: multiplier.floatScale.bitPattern))
             return
         }
-        store(1, multiplier.multiplier)
+        store(1, lane, multiplier.multiplier)
+        if lane % 2 == 1 { store(2, lane - 1, multiplier.multiplier) }
         let mask = Int32(truncatingIfNeeded: (Int64(1) << Int64(right)) - 1)
-        store(3, rounding == .ruy ? (right == 0 ? 0 : Int32(1) << (right - 1)) : mask)
-        store(4, right)
-        store(5, mask >> 1)
+        store(3, lane, rounding == .ruy ? (right == 0 ? 0 : Int32(1) << (right - 1)) : mask)
+        store(4, lane, right)
+        store(5, lane, mask >> 1)
     }
 
     /// Emits the requantization of `x` in place. `temps` are clobbered; `zero` must hold zeros.
@@ -141,13 +145,10 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
         for c in 0..<channels {
             let vector = RequantizationCode.globalsBytes + (c / 8) * vectorBytes
             let lane = c % 8
-            RequantizationCode.laneConstants(bias: bias(c), multiplier: multipliers(c), rounding: rounding) {
-                array, value in
+            RequantizationCode.laneConstants(
+                lane: lane, bias: bias(c), multiplier: multipliers(c), rounding: rounding
+            ) { array, lane, value in
                 constants.storeBytes(of: value, toByteOffset: vector + array * 32 + lane * 4, as: Int32.self)
-            }
-            if lane % 2 == 1 {
-                constants.storeBytes(
-                    of: multipliers(c).multiplier, toByteOffset: vector + 2 * 32 + (lane - 1) * 4, as: Int32.self)
             }
         }
 

@@ -81,12 +81,10 @@ final class QuantizedGEMMCode: @unchecked Sendable {
             for lane in 0..<width where channel + lane < outputs {
                 let o = channel + lane
                 let start = offset
-                RequantizationCode.laneConstants(bias: biasTerms[o], multiplier: multipliers(o), rounding: rounding) {
-                    constants.storeBytes(of: $1, toByteOffset: start + ($0 * width + lane) * 4, as: Int32.self)
-                }
-                if lane % 2 == 1 {
-                    constants.storeBytes(
-                        of: multipliers(o).multiplier, toByteOffset: start + (2 * width + lane - 1) * 4, as: Int32.self)
+                RequantizationCode.laneConstants(
+                    lane: lane, bias: biasTerms[o], multiplier: multipliers(o), rounding: rounding
+                ) { array, lane, value in
+                    constants.storeBytes(of: value, toByteOffset: start + (array * width + lane) * 4, as: Int32.self)
                 }
             }
             offset += width * 24
