@@ -397,11 +397,15 @@ package enum FixedPointWarp {
         var clamped = v
         clamped.replace(with: upper, where: .!(v .< upper))
         clamped.replace(with: lower, where: .!(lower .< clamped))
-        let biased = clamped + SIMD2(repeating: 6_755_399_441_055_744.0)
+        let biased = clamped + SIMD2(repeating: roundingBias)
         return SIMD2<Int32>(truncatingIfNeeded: unsafeBitCast(biased, to: SIMD2<UInt64>.self))
     }
 
-    /// `min(max(v, Int32.min), Int32.max)` with C++'s `std::min`/`std::max` operand order, so NaN becomes Int32.max.
+    /// 1.5·2⁵²: a Double of magnitude below 2⁵¹ added to it is rounded to an integer, to nearest even.
+    private static var roundingBias: Double { 6_755_399_441_055_744.0 }
+
+    /// `min(max(v, Int32.min), Int32.max)` with C++'s `std::min`/`std::max` operand order, so NaN becomes Int32.max
+    /// (the scalar twin of ``fixedPoint(_:)``'s clamp).
     @inline(__always)
     package static func clampToInt32(_ value: Double) -> Double {
         let upper = Double(Int32.max)
@@ -415,7 +419,6 @@ package enum FixedPointWarp {
     /// round-to-nearest-even of the addition does the rounding, exactly.
     @inline(__always)
     package static func roundedToNearestEven(_ value: Double) -> Double {
-        let magic = 6_755_399_441_055_744.0
-        return (value + magic) - magic
+        (value + roundingBias) - roundingBias
     }
 }
