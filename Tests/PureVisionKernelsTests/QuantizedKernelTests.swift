@@ -39,8 +39,15 @@ import Testing
             minimumWeights: false),
     ]
 
+    /// The Swift path's two arithmetics (the float one exact for every case here).
+    static let swiftArithmetics: [QuantizedGEMMArithmetic] = [.integer, .exactFloat]
+
     @Test(arguments: convCases, [1, 3])
     func convMatchesReferenceTwin(_ c: ConvCase, threads: Int) {
+        for arithmetic in Self.swiftArithmetics { convMatchesReferenceTwin(c, threads: threads, arithmetic) }
+    }
+
+    func convMatchesReferenceTwin(_ c: ConvCase, threads: Int, _ arithmetic: QuantizedGEMMArithmetic) {
         var random = Random(state: UInt64(c.shape.c * 131 + c.out))
         let oh = (c.shape.h + 2 * c.pad - ((c.kernel - 1) * c.dilation + 1)) / c.stride + 1
         let ow = (c.shape.w + 2 * c.pad - ((c.kernel - 1) * c.dilation + 1)) / c.stride + 1
@@ -65,12 +72,14 @@ import Testing
                 multipliers: multipliers, range: range, rounding: rounding, output: &expected)
             let kernel = QuantizedConv2DKernel(
                 geometry: g, filter: filter, bias: bias, inputZeroPoint: -7, outputZeroPoint: 5,
-                multipliers: multipliers, range: range, rounding: rounding, threadCount: threads)
+                multipliers: multipliers, range: range, rounding: rounding, threadCount: threads,
+                arithmetic: arithmetic)
+            #expect(kernel.multipliesInFloat == (arithmetic == .exactFloat))
             let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
             defer { scratch.deallocate() }
             let pool = ThreadPool(threadCount: threads)
             kernel.run(input: input, output: &actual, scratch: scratch, pool: pool)
-            #expect(actual == expected, "\(c.testDescription) \(rounding)")
+            #expect(actual == expected, "\(c.testDescription) \(rounding) \(arithmetic)")
         }
     }
 
@@ -98,22 +107,27 @@ import Testing
                 geometry: g, input: input, filter: filter, bias: bias, inputZeroPoint: zeroPoint, outputZeroPoint: -2,
                 multipliers: multipliers, range: range, rounding: .ruy, output: &expected)
             for threads in 1...3 {
-                let kernel = QuantizedConv2DKernel(
-                    geometry: g, filter: filter, bias: bias, inputZeroPoint: zeroPoint, outputZeroPoint: -2,
-                    multipliers: multipliers, range: range, rounding: .ruy, threadCount: threads)
-                let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
-                defer { scratch.deallocate() }
-                var actual = [Int8](repeating: 0, count: expected.count)
-                kernel.run(input: input, output: &actual, scratch: scratch, pool: ThreadPool(threadCount: threads))
-                #expect(actual == expected, "c\(channels) → \(out) \(shape) zp \(zeroPoint) threads \(threads)")
+                for arithmetic in Self.swiftArithmetics {
+                    let kernel = QuantizedConv2DKernel(
+                        geometry: g, filter: filter, bias: bias, inputZeroPoint: zeroPoint, outputZeroPoint: -2,
+                        multipliers: multipliers, range: range, rounding: .ruy, threadCount: threads,
+                        arithmetic: arithmetic)
+                    let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
+                    defer { scratch.deallocate() }
+                    var actual = [Int8](repeating: 0, count: expected.count)
+                    kernel.run(input: input, output: &actual, scratch: scratch, pool: ThreadPool(threadCount: threads))
+                    #expect(
+                        actual == expected,
+                        "c\(channels) → \(out) \(shape) zp \(zeroPoint) threads \(threads) \(arithmetic)")
+                }
             }
         }
     }
 
     /// TFLite's uint8 scheme: uint8 activations and weights with a weight zero point (weights − zero point up to
     /// ±255, products beyond int8 × int8).
-    @Test(arguments: [1, 2])
-    func uint8ConvMatchesReferenceTwin(threads: Int) {
+    @Test(arguments: [1, 2], swiftArithmetics)
+    func uint8ConvMatchesReferenceTwin(threads: Int, arithmetic: QuantizedGEMMArithmetic) {
         var random = Random(state: 2024)
         let g = Conv2DGeometry(
             batch: 1, inputHeight: 6, inputWidth: 7, inputChannels: 11, outputHeight: 6, outputWidth: 7,
@@ -130,7 +144,8 @@ import Testing
             outputZeroPoint: 128, multipliers: multipliers, range: range, rounding: .ruy, output: &expected)
         let kernel = QuantizedConv2DKernel(
             geometry: g, weight: { Int32(filter[$0]) - 120 }, bias: bias, inputZeroPoint: 140, outputZeroPoint: 128,
-            multipliers: multipliers, range: range, unsigned: true, threadCount: threads)
+            multipliers: multipliers, range: range, unsigned: true, threadCount: threads, arithmetic: arithmetic)
+        #expect(kernel.multipliesInFloat == (arithmetic == .exactFloat))
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
         defer { scratch.deallocate() }
         var actual = [Int8](repeating: 0, count: expected.count)
@@ -140,6 +155,47 @@ import Testing
                 pool: ThreadPool(threadCount: threads))
         }
         #expect(actual.map { UInt8(bitPattern: $0) } == expected)
+    }
+
+    /// The float path's exactness bound at its edge: weights and inputs of −128 and −127, so that a channel's sum
+    /// reaches 128 · Σ|w|; each bias cancels all but a small remainder, which a multiplier of 1/2 halves into the
+    /// output, so a unit lost to float rounding would show. At depth 1024 with −128 weights the bound is exactly 2^24 and the float path
+    /// runs; one more input channel and the kernel must keep int16.
+    @Test(arguments: [(1024, true), (1025, false), (1100, false)])
+    func floatPathStopsAtTheExactnessBound(_ depth: Int, floatAllowed: Bool) {
+        var random = Random(state: UInt64(depth))
+        let (pixels, out) = (24, 11)
+        let g = Conv2DGeometry(
+            batch: 1, inputHeight: 4, inputWidth: 6, inputChannels: depth, outputHeight: 4, outputWidth: 6,
+            outputChannels: out, kernelHeight: 1, kernelWidth: 1, strideHeight: 1, strideWidth: 1, dilationHeight: 1,
+            dilationWidth: 1, paddingTop: 0, paddingLeft: 0)
+        let input = (0..<(pixels * depth)).map { _ in Int8(-128 + Int(random.next() % 2)) }
+        // Channel 0 all −128 (the bound's worst case); the others −128 or −127.
+        let filter = (0..<(out * depth)).map { i in Int8(i < depth ? -128 : -128 + Int(random.next() % 2)) }
+        let bias = (0..<out).map { o -> Int32 in
+            var sum: Int64 = 0
+            for k in 0..<depth { sum += Int64(input[k]) * Int64(filter[o * depth + k]) }
+            return Int32(-sum + Int64(random.next() % 101) - 50)
+        }
+        let multipliers = [QuantizedMultiplier(0.5, floatScale: 0.5)]
+        let range = QuantizedRange(lower: -128, upper: 127)
+        for rounding in [RequantizationRounding.ruy, .xnnpack] {
+            var expected = [Int8](repeating: 0, count: pixels * out)
+            Reference.quantizedConv2D(
+                geometry: g, input: input, filter: filter, bias: bias, inputZeroPoint: 0, outputZeroPoint: 0,
+                multipliers: multipliers, range: range, rounding: rounding, output: &expected)
+            let kernel = QuantizedConv2DKernel(
+                geometry: g, filter: filter, bias: bias, inputZeroPoint: 0, outputZeroPoint: 0,
+                multipliers: multipliers,
+                range: range, rounding: rounding, arithmetic: .exactFloat)
+            #expect(kernel.multipliesInFloat == floatAllowed)
+            let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
+            defer { scratch.deallocate() }
+            var actual = [Int8](repeating: 0, count: expected.count)
+            kernel.run(input: input, output: &actual, scratch: scratch, pool: ThreadPool(threadCount: 1))
+            #expect(actual == expected, "depth \(depth) \(rounding)")
+            #expect(Set(expected).count > 10, "the remainders reach the output")
+        }
     }
 
     @Test(arguments: [(16, 1, 1, 3), (13, 1, 2, 5), (3, 2, 1, 3), (24, 1, 1, 5), (1, 3, 2, 3)], [1, 2])

@@ -48,6 +48,9 @@ extension QuantizedMultiplier {
 /// vectors (SSE2 `pmaddwd`: int16 × int16 products, adjacent pairs summed into int32, exact for these ranges),
 /// accumulating the even and odd channels of each pixel in int32, and requantizes each accumulator to int8 (ruy's
 /// rounding) with the channel's multiplier, output zero point and clamp.
+///
+/// Without generated code the multiplication can instead run in float through ``GEMM`` (BLAS): see
+/// ``QuantizedGEMMArithmetic``.
 public final class QuantizedConv2DKernel: @unchecked Sendable {
     /// The convolution's shapes.
     public let geometry: Conv2DGeometry
@@ -79,18 +82,26 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     let generated: QuantizedGEMMCode?
     /// `generated`, for the tasks of a run to use without retaining it (the kernel keeps it alive).
     private let generatedReference: Unmanaged<QuantizedGEMMCode>?
+    /// The weights as float, `[depth][outputChannels]`, when the Swift path multiplies in float (see
+    /// ``QuantizedGEMMArithmetic``); then ``tile`` output pixels are gathered and multiplied per GEMM call.
+    let floatWeights: UnsafeMutablePointer<Float>?
 
     /// Bytes of scratch each thread uses: its gathered rows, and for generated code a tile of output rows (for a
     /// tile with fewer pixels than ``tile``) and the tail panel's buffer.
     var scratchPerThread: Int {
-        (tile * paddedDepth * 2 + (generated == nil ? 0 : tile * geometry.outputChannels + 6 * 16) + 63) / 64 * 64
+        if floatWeights != nil { return (tile * (depth + geometry.outputChannels) * 4 + 63) / 64 * 64 }
+        return (tile * paddedDepth * 2 + (generated == nil ? 0 : tile * geometry.outputChannels + 6 * 16) + 63) / 64
+            * 64
     }
 
     /// Bytes of scratch a run needs.
     public var scratchBytes: Int { slotCount * scratchPerThread }
 
-    /// Whether runs use generated machine code (else the Swift SIMD loops).
+    /// Whether runs use generated machine code (else the Swift SIMD loops or the float GEMM).
     public var usesGeneratedCode: Bool { generated != nil }
+
+    /// Whether runs multiply in float through ``GEMM`` (see ``QuantizedGEMMArithmetic``).
+    public var multipliesInFloat: Bool { floatWeights != nil }
 
     /// Packs `filter` (OHWI, `outputChannels · kernelHeight · kernelWidth · inputChannels` int8 values) and folds
     /// `bias` (int32 per output channel, or nil) with the input zero point.
@@ -100,22 +111,26 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     public convenience init(
         geometry: Conv2DGeometry, filter: UnsafePointer<Int8>, bias: UnsafePointer<Int32>?, inputZeroPoint: Int32,
         outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange,
-        rounding: RequantizationRounding = .ruy, threadCount: Int = 1, generatesMachineCode: Bool = false
+        rounding: RequantizationRounding = .ruy, threadCount: Int = 1, generatesMachineCode: Bool = false,
+        arithmetic: QuantizedGEMMArithmetic = .automatic
     ) {
         self.init(
             geometry: geometry, weight: { Int32(filter[$0]) }, bias: bias, inputZeroPoint: inputZeroPoint,
             outputZeroPoint: outputZeroPoint, multipliers: multipliers, range: range, unsigned: false,
-            rounding: rounding, threadCount: threadCount, generatesMachineCode: generatesMachineCode)
+            rounding: rounding, threadCount: threadCount, generatesMachineCode: generatesMachineCode,
+            arithmetic: arithmetic)
     }
 
     /// The general form: `weight(i)` is the i-th OHWI weight minus its zero point (within ±255); with `unsigned`
     /// the activations are uint8 (TFLite's uint8 convolution): zero points and `range` are then on the uint8 scale,
     /// the kernel works on `x − 128` and flips the sign bit of what it stores. With `generatesMachineCode`, on a CPU
-    /// with AVX2 and for ruy rounding without left shifts, the GEMM runs as generated code (``QuantizedGEMMCode``).
+    /// with AVX2 and for ruy rounding without left shifts, the GEMM runs as generated code (``QuantizedGEMMCode``);
+    /// otherwise `arithmetic` chooses how the Swift path multiplies.
     public init(
         geometry: Conv2DGeometry, weight: (Int) -> Int32, bias: UnsafePointer<Int32>?, inputZeroPoint: Int32,
         outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange, unsigned: Bool,
-        rounding: RequantizationRounding = .ruy, threadCount: Int = 1, generatesMachineCode: Bool = false
+        rounding: RequantizationRounding = .ruy, threadCount: Int = 1, generatesMachineCode: Bool = false,
+        arithmetic: QuantizedGEMMArithmetic = .automatic
     ) {
         let shift: Int32 = unsigned ? 128 : 0
         let inputZeroPoint = inputZeroPoint - shift
@@ -137,16 +152,21 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         weights.initialize(repeating: 0, count: blockCount * paddedDepth * 8)
         biasTerms = .allocate(capacity: blockCount * 8)
         biasTerms.initialize(repeating: 0, count: blockCount * 8)
+        // The largest Σ|w| over the output channels, for the float path's exactness bound.
+        var largestMagnitudeSum: Int64 = 0
         for o in 0..<outputs {
             var sum: Int32 = 0
+            var magnitudeSum: Int64 = 0
             let block = o / 8
             let lane = o % 8
             for k in 0..<depth {
                 let w = weight(o * depth + k)
                 sum &+= w
-                weights[(block * paddedDepth + (k & ~1)) * 8 + (lane & 1) * 8 + (lane >> 1) * 2 + (k & 1)] = Int16(
-                    clamping: w)
+                let packed = Int16(clamping: w)
+                magnitudeSum += Int64(packed.magnitude)
+                weights[(block * paddedDepth + (k & ~1)) * 8 + (lane & 1) * 8 + (lane >> 1) * 2 + (k & 1)] = packed
             }
+            largestMagnitudeSum = max(largestMagnitudeSum, magnitudeSum)
             biasTerms[o] = (bias?[o] ?? 0) &- inputZeroPoint &* sum
         }
         channelMultipliers = multipliers.count == 1 ? Array(repeating: multipliers[0], count: outputs) : multipliers
@@ -161,10 +181,9 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             for j in 0..<4 { v[j] = biasTerms[8 * (g / 2) + 2 * j + g % 2] }
             (biasLanes + g).initialize(to: v)
         }
-        lanes = RequantizationLanes(
-            multipliers: { perChannel[$0] }, rounding: { _ in rounding }, channels: outputs,
-            zeroPoint: outputZeroPoint, range: range)
-        if generatesMachineCode, HostCPU.supportsGeneratedAVX2, rounding == .ruy || rounding == .xnnpack {
+        let pixels = geometry.batch * geometry.outputHeight * geometry.outputWidth
+        let threads = max(1, threadCount)
+        if generatesMachineCode, HostCPU.supportsGeneratedAVX2 {
             let (packed, blockDepth) = (weights, paddedDepth)
             generated = QuantizedGEMMCode(
                 depth: depth, paddedDepth: paddedDepth, outputChannels: outputs,
@@ -176,15 +195,29 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         } else {
             generated = nil
         }
+        let inputMagnitude = max(128, Int64(self.inputZeroPoint.magnitude))
+        let floatPath =
+            generated == nil
+            && arithmetic.multipliesInFloat(
+                exact: largestMagnitudeSum * inputMagnitude <= Self.largestExactFloatSum, pixels: pixels)
+        lanes = RequantizationLanes(
+            multipliers: { perChannel[$0] }, rounding: { _ in rounding }, channels: outputs,
+            zeroPoint: outputZeroPoint, range: range, layout: floatPath ? .inOrder : .evenOdd)
+        floatWeights =
+            floatPath ? Self.floatWeights(weights, depth: depth, paddedDepth: paddedDepth, outputs: outputs) : nil
         generatedReference = generated.map { .passUnretained($0) }
-        tile = generated == nil ? 4 : QuantizedGEMMCode.tileRows
-        let pixels = geometry.batch * geometry.outputHeight * geometry.outputWidth
-        slotCount = max(1, threadCount)
-        taskCount = ThreadPool.chunkCount((pixels + tile - 1) / tile, threads: slotCount)
+        slotCount = threads
+        if floatPath {
+            (tile, taskCount) = Self.floatTiles(pixels: pixels, depth: depth, outputs: outputs, threads: threads)
+        } else {
+            tile = generated == nil ? 4 : QuantizedGEMMCode.tileRows
+            taskCount = ThreadPool.chunkCount((pixels + tile - 1) / tile, threads: slotCount)
+        }
     }
 
     deinit {
         weights.deallocate()
+        floatWeights?.deallocate()
         biasTerms.deallocate()
         lanes.deallocate()
         biasLanes.deallocate()
@@ -228,6 +261,10 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         let first = tiles * task / taskCount
         let last = tiles * (task + 1) / taskCount
         let base = UnsafeMutableRawPointer(scratch) + thread * scratchPerThread
+        if let floatWeights {
+            runFloatTiles(first: first, last: last, input, output, weights: floatWeights, slot: base)
+            return
+        }
         let rows = base.assumingMemoryBound(to: Int16.self)
         guard let generatedReference else {
             for index in first..<last {
@@ -275,6 +312,22 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     /// Writes the receptive field of output pixel `pixel` as `paddedDepth` int16 values (a zero after an odd depth).
     @inline(__always)
     func gather(pixel: Int, input: UnsafePointer<Int8>, into row: UnsafeMutablePointer<Int16>) {
+        forEachReceptiveSpan(pixel: pixel, input: input) { source, offset, count in
+            if let source {
+                widen(source, into: row + offset, count: count)
+            } else {
+                (row + offset).update(repeating: inputZeroPoint, count: count)
+            }
+        }
+        if depth < paddedDepth { row[depth] = 0 }
+    }
+
+    /// Walks the receptive field of output pixel `pixel` in k order as spans: `body(source, offset, count)` for
+    /// `count` values starting at k = `offset`, read from `source` or, when it is nil, padding.
+    @inline(__always)
+    func forEachReceptiveSpan(
+        pixel: Int, input: UnsafePointer<Int8>, _ body: (UnsafePointer<Int8>?, Int, Int) -> Void
+    ) {
         let g = geometry
         let perImage = g.outputHeight * g.outputWidth
         let b = pixel / perImage
@@ -289,22 +342,18 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             let iy = oy * g.strideHeight - g.paddingTop + ky * g.dilationHeight
             let rowInside = iy >= 0 && iy < g.inputHeight
             if rowInside && wholeRows {
-                widen(
-                    input + ((b * g.inputHeight + iy) * g.inputWidth + x0) * c, into: row + k, count: g.kernelWidth * c)
+                body(input + ((b * g.inputHeight + iy) * g.inputWidth + x0) * c, k, g.kernelWidth * c)
                 k += g.kernelWidth * c
                 continue
             }
             for kx in 0..<g.kernelWidth {
                 let ix = x0 + kx * g.dilationWidth
-                if rowInside, ix >= 0, ix < g.inputWidth {
-                    widen(input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c, into: row + k, count: c)
-                } else {
-                    (row + k).update(repeating: inputZeroPoint, count: c)
-                }
+                body(
+                    rowInside && ix >= 0 && ix < g.inputWidth
+                        ? input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c : nil, k, c)
                 k += c
             }
         }
-        if k < paddedDepth { row[k] = 0 }
     }
 
     /// Writes the `count` bytes at `input` as int16 (sign bit flipped first for uint8).

@@ -1,0 +1,174 @@
+#if arch(x86_64)
+    import _Builtin_intrinsics.intel
+#endif
+
+/// How ``QuantizedConv2DKernel`` multiplies when it does not run generated code.
+///
+/// The float path is exact: the kernel multiplies `x − 128` or `x` (within ±128, as is the padding's zero point) by
+/// weights `w` as float through ``GEMM`` (BLAS: OpenBLAS on Linux, Accelerate on Apple platforms). Every product and
+/// every partial sum, in whatever order the library adds them, is an integer of magnitude at most `128 · Σ|w|` over
+/// the channel's weights; the kernel takes this path only when that bound is at most 2^24 for every channel, where
+/// float represents each such integer, so each addition and fused multiply-add rounds to itself and the result equals
+/// the int32 accumulation. (A BLAS that reduced precision below float32 would break this; neither library does by
+/// default.) The accumulators are then converted to int32 and requantized as the integer path does.
+public enum QuantizedGEMMArithmetic: Sendable, Hashable {
+    /// Float through BLAS where it is exact, a BLAS library is loaded and the convolution has at least
+    /// ``QuantizedConv2DKernel/smallestFloatGEMMPixels`` output pixels (a one-row layer reads 4-byte weights for one
+    /// use each, twice the int16 path's bytes); int16 multiply-adds otherwise.
+    case automatic
+    /// int16 multiply-adds (SSE2 `pmaddwd`) in Swift SIMD.
+    case integer
+    /// Float wherever it is exact, whatever the size and even through the portable loops when no BLAS is loaded
+    /// (for tests); int16 where it would not be exact.
+    case exactFloat
+
+    /// Whether a convolution with `pixels` output pixels multiplies in float; `exact` from the kernel's bound.
+    func multipliesInFloat(exact: Bool, pixels: Int) -> Bool {
+        switch self {
+        case .automatic: exact && GEMM.isBLASAvailable && pixels >= QuantizedConv2DKernel.smallestFloatGEMMPixels
+        case .integer: false
+        case .exactFloat: exact
+        }
+    }
+}
+
+extension QuantizedConv2DKernel {
+    /// The largest integer magnitude float represents together with all smaller ones: 2^24.
+    static let largestExactFloatSum: Int64 = 1 << 24
+
+    /// Below this many output pixels, ``QuantizedGEMMArithmetic/automatic`` keeps the int16 path.
+    public static let smallestFloatGEMMPixels = 16
+
+    /// Floats a thread's gathered rows, or its accumulators, may take (256 KiB each), as ``Conv2DKernel``'s blocks.
+    static let floatTileBudget = 1 << 16
+
+    /// The int16 packed weights (see the type's documentation) as float, `[depth][outputs]` (BLAS's `k × n`).
+    static func floatWeights(
+        _ packed: UnsafeMutablePointer<Int16>, depth: Int, paddedDepth: Int, outputs: Int
+    ) -> UnsafeMutablePointer<Float> {
+        let result = UnsafeMutablePointer<Float>.allocate(capacity: max(1, depth * outputs))
+        for o in 0..<outputs {
+            let (block, lane) = (o / 8, o % 8)
+            for k in 0..<depth {
+                let value = packed[(block * paddedDepth + (k & ~1)) * 8 + (lane & 1) * 8 + (lane >> 1) * 2 + (k & 1)]
+                (result + k * outputs + o).initialize(to: Float(value))
+            }
+        }
+        return result
+    }
+
+    /// Output pixels per GEMM call and tasks per run for the float path: as many pixels as fit the budget, cut into
+    /// several tasks per thread when threads share the run.
+    static func floatTiles(pixels: Int, depth: Int, outputs: Int, threads: Int) -> (tile: Int, tasks: Int) {
+        var tile = min(pixels, max(8, floatTileBudget / max(depth, outputs)))
+        if threads > 1 {
+            let tiles = max((pixels + tile - 1) / tile, ThreadPool.chunkCount(pixels / 8, threads: threads))
+            tile = (pixels + tiles - 1) / tiles
+        }
+        tile = max(1, tile)
+        return (tile, (pixels + tile - 1) / tile)
+    }
+
+    /// Tiles `first ..< last` of a run on the float path: gather (or convert) each tile's receptive fields as float
+    /// into `slot`, multiply them by `weights` into the accumulators after them, requantize into `output`.
+    func runFloatTiles(
+        first: Int, last: Int, _ input: UnsafePointer<Int8>, _ output: UnsafeMutablePointer<Int8>,
+        weights: UnsafePointer<Float>, slot: UnsafeMutableRawPointer
+    ) {
+        let g = geometry
+        let outputs = g.outputChannels
+        let pixels = g.batch * g.outputHeight * g.outputWidth
+        let rows = slot.assumingMemoryBound(to: Float.self)
+        let sums = rows + tile * depth
+        // A 1×1, stride-1 convolution without padding reads each pixel's channels in place: convert them in one run.
+        let pointwise =
+            g.kernelHeight == 1 && g.kernelWidth == 1 && g.strideHeight == 1 && g.strideWidth == 1
+            && g.paddingTop == 0 && g.paddingLeft == 0 && g.outputHeight == g.inputHeight
+            && g.outputWidth == g.inputWidth
+        for index in first..<last {
+            let start = index * tile
+            let count = min(tile, pixels - start)
+            if pointwise {
+                convert(input + start * depth, into: rows, count: count * depth)
+            } else {
+                for p in 0..<count { gatherFloat(pixel: start + p, input: input, into: rows + p * depth) }
+            }
+            // Zeroed here and accumulated into: OpenBLAS's own zeroing for β = 0 is a slower separate pass.
+            sums.update(repeating: 0, count: count * outputs)
+            GEMM.multiply(
+                m: count, n: outputs, k: depth, a: rows, lda: depth, b: weights, ldb: outputs, layout: .kByN, c: sums,
+                ldc: outputs, accumulate: true)
+            for p in 0..<count {
+                requantize(sums + p * outputs, into: output + (start + p) * outputs)
+            }
+        }
+    }
+
+    /// Writes the receptive field of output pixel `pixel` as `depth` floats (padding as the input zero point).
+    private func gatherFloat(pixel: Int, input: UnsafePointer<Int8>, into row: UnsafeMutablePointer<Float>) {
+        let padding = Float(inputZeroPoint)
+        forEachReceptiveSpan(pixel: pixel, input: input) { source, offset, count in
+            if let source {
+                convert(source, into: row + offset, count: count)
+            } else {
+                (row + offset).update(repeating: padding, count: count)
+            }
+        }
+    }
+
+    /// Writes the `count` bytes at `input` as float (sign bit flipped first for uint8).
+    @inline(__always)
+    private func convert(_ input: UnsafePointer<Int8>, into out: UnsafeMutablePointer<Float>, count: Int) {
+        let source = UnsafeRawPointer(input)
+        let flips = SIMD8<Int16>(repeating: Int16(flip) << 8)
+        let target = UnsafeMutableRawPointer(out)
+        var i = 0
+        while i + 8 <= count {
+            let wide = SIMD8<Int32>(truncatingIfNeeded: Self.widen(source + i, flips: flips))
+            target.storeBytes(of: SIMD8<Float>(wide), toByteOffset: i &* 4, as: SIMD8<Float>.self)
+            i &+= 8
+        }
+        while i < count {
+            out[i] = Float(Int8(bitPattern: source.load(fromByteOffset: i, as: UInt8.self) ^ flip))
+            i += 1
+        }
+    }
+
+    /// Requantizes one pixel's float accumulators (exact integers, see ``QuantizedGEMMArithmetic``) into `out`.
+    @inline(__always)
+    private func requantize(_ sums: UnsafePointer<Float>, into out: UnsafeMutablePointer<Int8>) {
+        let outputs = geometry.outputChannels
+        var o = 0
+        if lanes.isUsable {
+            let raw = UnsafeRawPointer(sums)
+            let bias = UnsafeRawPointer(biasTerms)
+            while o + 8 <= outputs {
+                let low = Self.integers(raw.loadUnaligned(fromByteOffset: o &* 4, as: SIMD4<Float>.self))
+                let high = Self.integers(raw.loadUnaligned(fromByteOffset: o &* 4 &+ 16, as: SIMD4<Float>.self))
+                // biasTerms holds whole blocks of 8, so both loads stay inside it.
+                let lowBias = bias.loadUnaligned(fromByteOffset: o &* 4, as: SIMD4<Int32>.self)
+                let highBias = bias.loadUnaligned(fromByteOffset: o &* 4 &+ 16, as: SIMD4<Int32>.self)
+                RequantizationLanes.storeInOrder(
+                    lanes.apply(low &+ lowBias, group: o / 4), lanes.apply(high &+ highBias, group: o / 4 + 1),
+                    flip: flip, to: out + o)
+                o &+= 8
+            }
+        }
+        while o < outputs {
+            let acc = Int32(sums[o]) &+ biasTerms[o]
+            let scaled = channelMultipliers[o].apply(acc, rounding: rounding) &+ outputZeroPoint
+            out[o] = Int8(bitPattern: UInt8(truncatingIfNeeded: range.clamp(scaled)) ^ flip)
+            o += 1
+        }
+    }
+
+    /// Float lanes holding integers within ±2^24, as int32.
+    @inline(__always)
+    private static func integers(_ v: SIMD4<Float>) -> SIMD4<Int32> {
+        #if arch(x86_64)
+            unsafeBitCast(_mm_cvttps_epi32(v), to: SIMD4<Int32>.self)
+        #else
+            SIMD4<Int32>(v, rounding: .towardZero)
+        #endif
+    }
+}
