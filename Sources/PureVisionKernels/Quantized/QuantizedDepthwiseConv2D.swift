@@ -361,20 +361,34 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     /// time (see the type's description).
     @inline(__always)
     func pairedRow(pairRows: UnsafePointer<UnsafeRawPointer>, output: UnsafeMutablePointer<Int8>) {
+        // The common kernels with their tap counts as constants, so that the tap loops unroll.
+        switch (staging.pairs, geometry.kernelWidth) {
+        case (2, 3): pairedRow3x3(pairRows: pairRows, output: output)
+        case (3, 5): pairedRow(pairRows: pairRows, output: output, pairs: 3, kernelWidth: 5)
+        case (let pairs, let kernelWidth):
+            pairedRow(pairRows: pairRows, output: output, pairs: pairs, kernelWidth: kernelWidth)
+        }
+    }
+
+    /// ``pairedRow(pairRows:output:)`` for `pairs` staged row pairs of `kernelWidth` taps.
+    @inline(__always)
+    private func pairedRow(
+        pairRows: UnsafePointer<UnsafeRawPointer>, output: UnsafeMutablePointer<Int8>, pairs: Int, kernelWidth kw: Int
+    ) {
         let g = geometry
         let cout = g.outputChannels
-        let (pairs, kw) = (staging.pairs, g.kernelWidth)
-        let pixelStride = g.strideWidth * cout * 4
-        for ox in 0..<g.outputWidth {
-            let out = output + ox * cout
-            var block = 0
-            while block < stagedChannels / 8 {
-                var low = biasLanes[2 * block]
-                var high = biasLanes[2 * block + 1]
-                let channels = ox &* pixelStride &+ block &* 32
-                var w = pairedWeights + block &* pairs &* kw &* 2
+        let pixelStride = g.strideWidth &* cout &* 4
+        let flip: UInt8 = isUnsigned ? 0x80 : 0
+        for block in 0..<stagedChannels / 8 {
+            let weights = pairedWeights + block &* pairs &* kw &* 2
+            let (biasLow, biasHigh) = (biasLanes[2 &* block], biasLanes[2 &* block &+ 1])
+            var offset = block &* 32
+            var out = output + block &* 8
+            for _ in 0..<g.outputWidth {
+                var (low, high) = (biasLow, biasHigh)
+                var w = weights
                 for pair in 0..<pairs {
-                    let pixel = pairRows[pair] + channels
+                    let pixel = pairRows[pair] + offset
                     for kx in 0..<kw {
                         // Staged rows hold every pixel a tap reads (padding included), so the offsets stay inside.
                         let x = pixel + columnOffsets[kx]
@@ -385,9 +399,46 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
                     }
                 }
                 RequantizationLanes.storeInOrder(
-                    lanes.apply(low, group: 2 * block), lanes.apply(high, group: 2 * block + 1),
-                    flip: isUnsigned ? 0x80 : 0, to: out + block * 8)
-                block += 1
+                    lanes.apply(low, group: 2 &* block), lanes.apply(high, group: 2 &* block &+ 1), flip: flip,
+                    to: out)
+                offset &+= pixelStride
+                out += cout
+            }
+        }
+    }
+
+    /// ``pairedRow(pairRows:output:)`` for a 3 × 3 kernel (two row pairs, the second with zero weights in its second
+    /// row): a block's 12 weight vectors are loaded once and held while the row's pixels go by.
+    private func pairedRow3x3(pairRows: UnsafePointer<UnsafeRawPointer>, output: UnsafeMutablePointer<Int8>) {
+        let g = geometry
+        let cout = g.outputChannels
+        let pixelStride = g.strideWidth &* cout &* 4
+        let (upper, lower) = (pairRows[0], pairRows[1])
+        let (left, middle, right) = (columnOffsets[0], columnOffsets[1], columnOffsets[2])
+        let flip: UInt8 = isUnsigned ? 0x80 : 0
+        @inline(__always) func tap(_ x: UnsafeRawPointer, _ w: SIMD8<Int16>) -> SIMD4<Int32> {
+            QuantizedConv2DKernel.multiplyAdd(x.loadUnaligned(as: SIMD8<Int16>.self), w)
+        }
+        for block in 0..<stagedChannels / 8 {
+            // [pair][kx][half]: the low 4 channels' weights at even indices, the high 4's at odd ones.
+            let w = pairedWeights + block &* 12
+            let (u0, u1, u2, u3, u4, u5) = (w[0], w[1], w[2], w[3], w[4], w[5])
+            let (l0, l1, l2, l3, l4, l5) = (w[6], w[7], w[8], w[9], w[10], w[11])
+            let (biasLow, biasHigh) = (biasLanes[2 &* block], biasLanes[2 &* block &+ 1])
+            var offset = block &* 32
+            var out = output + block &* 8
+            for _ in 0..<g.outputWidth {
+                // Staged rows hold every pixel a tap reads (padding included), so the offsets stay inside.
+                let (a, b) = (upper + offset, lower + offset)
+                var low = biasLow &+ tap(a + left, u0) &+ tap(a + middle, u2) &+ tap(a + right, u4)
+                low &+= tap(b + left, l0) &+ tap(b + middle, l2) &+ tap(b + right, l4)
+                var high = biasHigh &+ tap(a + left + 16, u1) &+ tap(a + middle + 16, u3) &+ tap(a + right + 16, u5)
+                high &+= tap(b + left + 16, l1) &+ tap(b + middle + 16, l3) &+ tap(b + right + 16, l5)
+                RequantizationLanes.storeInOrder(
+                    lanes.apply(low, group: 2 &* block), lanes.apply(high, group: 2 &* block &+ 1), flip: flip,
+                    to: out)
+                offset &+= pixelStride
+                out += cout
             }
         }
     }
