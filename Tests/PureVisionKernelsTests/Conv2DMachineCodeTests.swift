@@ -199,6 +199,9 @@ struct Conv2DMachineCodeTests {
         case spatial
         /// The same with N = 28: each row's last vector stored in pieces, the epilogue in registers as well.
         case oddChannels
+        /// 1×1 direct, 12 rows, N = 203 (13 panels, the last stored in pieces): more channels than rows, so that
+        /// several threads cut it by columns.
+        case wide
     }
 
     /// Each chain on each shape: the fused result equals the same generated convolution without the epilogue
@@ -206,13 +209,18 @@ struct Conv2DMachineCodeTests {
 
     @Test(arguments: Chain.allCases, TensorShape.allCases)
     func fusedEpilogueEqualsSeparatePasses(_ chain: Chain, shape: TensorShape) {
-        let spatial = shape != .direct
+        let spatial = shape == .spatial || shape == .oddChannels
         let g =
-            spatial
-            ? Conv2DTests.geometry(
-                batch: 2, height: 9, width: 31, inputChannels: 5, outputChannels: shape == .spatial ? 24 : 28,
-                kernel: (3, 3), stride: (2, 2), padding: (1, 1, 1, 1))
-            : Conv2DTests.geometry(height: 1, width: 97, inputChannels: 27, outputChannels: 40, kernel: (1, 1))
+            switch shape {
+            case .spatial, .oddChannels:
+                Conv2DTests.geometry(
+                    batch: 2, height: 9, width: 31, inputChannels: 5, outputChannels: shape == .spatial ? 24 : 28,
+                    kernel: (3, 3), stride: (2, 2), padding: (1, 1, 1, 1))
+            case .direct:
+                Conv2DTests.geometry(height: 1, width: 97, inputChannels: 27, outputChannels: 40, kernel: (1, 1))
+            case .wide:
+                Conv2DTests.geometry(height: 3, width: 4, inputChannels: 96, outputChannels: 203, kernel: (1, 1))
+            }
         let n = g.outputChannels
         var random = SplitMixSource(seed: UInt64(chain.rawValue.count * 977 + n))
         let input = random.floats(g.batch * g.inputHeight * g.inputWidth * g.inputChannels)
@@ -233,6 +241,12 @@ struct Conv2DMachineCodeTests {
             #expect(fusedKernel.usesGeneratedCode)
             #expect(fusedKernel.readsInputInPlace == spatial)
             #expect(fusedKernel.generatedEpilogueStepCount == generatedCount)
+            if shape == .wide {
+                // 12 · 203 · 96 multiply-adds: enough to share between 2 or 3 threads, not 16.
+                let shared = pool.threadCount == 2 || pool.threadCount == 3
+                #expect(kernel.cutsByColumns == shared)
+                #expect(fusedKernel.cutsByColumns == (shared && generatedCount == steps.count))
+            }
             let scratch = kernel.scratchFloatCount
             let unfused = OutputEpilogueTests.run(count: pixels * n, scratch: scratch, residual: nil) { y, r, s in
                 kernel.run(input: input, output: y, residual: r, scratch: s, pool: pool)

@@ -30,6 +30,17 @@ public struct Conv2DKernel: Sendable {
     private var generatedInPlace: Conv2DGEMMCode?
     /// With generated code: the epilogue steps it does not apply, run in Swift after it on each block.
     private var trailingEpilogue: OutputEpilogue = .none
+    /// For a direct 1×1 convolution with fewer output pixels than channels, run on several threads: generated code
+    /// for disjoint runs of filter panels, one task each over all rows. Cutting such a layer by rows would have every
+    /// thread stream all the weights, which outweigh its input (the last layers of a classifier); cut by columns,
+    /// each thread reads its share. Empty otherwise, or when the epilogue has steps the code cannot apply.
+    private var generatedColumnParts: [Conv2DGEMMCode] = []
+    /// ``generatedColumnParts`` unretained, for the tasks of a run to call without touching their reference counts
+    /// from several threads (the kernel keeps them alive).
+    private var columnPartReferences: [Unmanaged<Conv2DGEMMCode>] = []
+    /// How many column parts a run uses when ``generatedColumnParts`` can be generated; 0 when the kernel cuts by
+    /// rows.
+    private let columnPartCount: Int
     /// `[outputChannels]`; zeros when the convolution has no bias. Each output block starts as copies of it and the
     /// GEMM accumulates onto them, which saves BLAS's separate zeroing pass.
     private let bias: [Float]
@@ -121,10 +132,68 @@ public struct Conv2DKernel: Sendable {
         let blockCount = (m + blockRows - 1) / blockRows
         slotCount = min(blockCount, threads)
         slotFloats = isDirect ? 0 : blockRows * k
+        let panelCount = generated?.panels.panelWidths.count ?? 0
+        columnPartCount =
+            isDirect && threads > 1 && n > m && panelCount >= threads && m * n * k >= threads * Self.minimumParallelWork
+            ? min(panelCount, threads * Self.columnPartsPerThread) : 0
+        if let generated {
+            useColumnParts(
+                self.bias.withUnsafeBufferPointer { biasBuffer in
+                    guard let biasPointer = biasBuffer.baseAddress else { return [] }
+                    return Self.columnParts(
+                        columnPartCount, panels: generated.panels, bias: biasPointer, clamp: clamp, epilogue: .none)
+                })
+        }
+    }
+
+    /// Sets ``generatedColumnParts`` and their unretained references.
+    private mutating func useColumnParts(_ parts: [Conv2DGEMMCode]) {
+        generatedColumnParts = parts
+        columnPartReferences = parts.map { .passUnretained($0) }
+    }
+
+    /// Column parts per thread of a kernel cut by columns (see ``generatedColumnParts``): a thread slow to start
+    /// leaves some of its share to the other.
+    static let columnPartsPerThread = 2
+
+    /// Code for each of `count` runs of `panels`' panels (as equal in columns as whole panels allow), or [] when
+    /// `count` is 0 or any part cannot be generated or leaves epilogue steps to Swift.
+    private static func columnParts(
+        _ count: Int, panels: Conv2DFilterPanels, bias: UnsafePointer<Float>, clamp: ClampRange,
+        epilogue: OutputEpilogue
+    ) -> [Conv2DGEMMCode] {
+        guard count > 0 else { return [] }
+        let widths = panels.panelWidths
+        var parts: [Conv2DGEMMCode] = []
+        var first = 0
+        var columnsBefore = 0
+        for part in 0..<count {
+            // Panels up to the part's share of the columns, at least one, leaving one for each later part (the last
+            // part's share is every column, so it takes all that remain).
+            let target = panels.n * (part + 1) / count
+            var end = first + 1
+            var columns = columnsBefore + widths[first]
+            while end < widths.count - (count - 1 - part) && columns + widths[end] <= target {
+                columns += widths[end]
+                end += 1
+            }
+            guard
+                let code = Conv2DGEMMCode(
+                    panels: panels, bias: bias, clamp: clamp, epilogue: epilogue, panelRange: first..<end),
+                code.remainingEpilogue.isEmpty
+            else { return [] }
+            parts.append(code)
+            columnsBefore = widths[..<end].reduce(0, +)
+            first = end
+        }
+        return parts
     }
 
     /// Whether runs use the generated AVX2/FMA GEMM rather than CBLAS.
     public var usesGeneratedCode: Bool { generated != nil }
+
+    /// Whether runs share the output's columns between threads (see ``generatedColumnParts``) instead of its rows.
+    package var cutsByColumns: Bool { !generatedColumnParts.isEmpty }
 
     /// Whether the generated code reads a k×k (or strided) convolution's interior receptive fields straight from the
     /// input instead of gathering them (im2col) first.
@@ -155,6 +224,12 @@ public struct Conv2DKernel: Sendable {
                 copy.generatedInPlace = fused.1
                 copy.trailingEpilogue = blocks.remainingEpilogue
             }
+            copy.useColumnParts(
+                bias.withUnsafeBufferPointer { biasBuffer in
+                    guard let biasPointer = biasBuffer.baseAddress, copy.trailingEpilogue.isEmpty else { return [] }
+                    return Self.columnParts(
+                        columnPartCount, panels: generated.panels, bias: biasPointer, clamp: clamp, epilogue: epilogue)
+                })
         }
         return copy
     }
@@ -195,6 +270,20 @@ public struct Conv2DKernel: Sendable {
         precondition(!epilogue.addsResidual || residual != nil, "Conv2DKernel: the epilogue needs a residual")
         let g = geometry
         let m = g.batch * g.outputHeight * g.outputWidth
+        if !columnPartReferences.isEmpty {
+            // Direct 1×1: A is the input itself; each part writes its own columns of every output row.
+            withExtendedLifetime(generatedColumnParts) {
+                columnPartReferences.withUnsafeBufferPointer { parts in
+                    guard let first = parts.baseAddress else { return }
+                    pool.parallelFor(
+                        parts.count,
+                        ColumnParts(
+                            parts: first, lda: g.inputChannels, input: input, output: output, residual: residual,
+                            rows: m))
+                }
+            }
+            return
+        }
         let blockCount = (m + blockRows - 1) / blockRows
         // Scratch has a slot per thread the kernel was prepared for; a larger pool runs the blocks on the caller.
         let parallelPool = pool.fitting(slots: slotCount)
@@ -208,6 +297,22 @@ public struct Conv2DKernel: Sendable {
                     Blocks(
                         kernel: self, input: input, output: output, residual: residual, scratch: scratch,
                         packed: packed, bias: biasPointer))
+            }
+        }
+    }
+
+    /// Column part `task` of a run cut by columns (see ``generatedColumnParts``).
+    private struct ColumnParts: ParallelTaskBody {
+        let parts: UnsafePointer<Unmanaged<Conv2DGEMMCode>>
+        let lda: Int
+        let input: UnsafePointer<Float>
+        let output: UnsafeMutablePointer<Float>
+        let residual: UnsafePointer<Float>?
+        let rows: Int
+
+        func run(task: Int) {
+            parts[task]._withUnsafeGuaranteedRef {
+                $0.run(a: input, lda: lda, c: output, rows: rows, residual: residual)
             }
         }
     }

@@ -82,15 +82,19 @@ final class Conv2DGEMMCode: @unchecked Sendable {
 
     /// Generates the code, or returns nil when the sizes exceed 32-bit displacements or the code cannot be mapped.
     /// `bias` holds `panels.outputChannels` floats (copied, zero-extended to `N`).
-    /// `segments` describes how a row of `A` lies in memory (default: contiguous).
+    /// `segments` describes how a row of `A` lies in memory (default: contiguous). `panelRange` (indices into
+    /// `panels.panelWidths`; default all) limits the code to those panels' output columns: it then computes and
+    /// stores only them, still addressing `C`, the bias and the residual by absolute column, so that codes for
+    /// disjoint panel ranges can share one output's rows between threads.
     init?(
         panels: Conv2DFilterPanels, bias: UnsafePointer<Float>, clamp: ClampRange, epilogue: OutputEpilogue,
-        segments: KSegments = .contiguous
+        segments: KSegments = .contiguous, panelRange: Range<Int>? = nil
     ) {
         let (k, n) = (panels.k, panels.n)
         let channels = panels.outputChannels
         guard n % 8 == 0, k * n <= (Int(Int32.max) >> 3), Self.tileRows * n * 4 <= Int(Int32.max) >> 2,
-            segments.count > 0, k % segments.count == 0, abs(segments.jumpBytes) <= Int(Int32.max) >> 2
+            segments.count > 0, k % segments.count == 0, abs(segments.jumpBytes) <= Int(Int32.max) >> 2,
+            panelRange.map({ !$0.isEmpty && $0.clamped(to: panels.panelWidths.indices) == $0 }) ?? true
         else {
             return nil
         }
@@ -142,7 +146,8 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         self.panels = panels
         tileRows = panels.panelWidths.contains(24) ? 4 : Self.tileRows
         var emitter = Emitter(
-            k: k, panels: panels, constants: constants, epilogue: plan, segments: segments,
+            k: k, panels: panels, panelRange: panelRange ?? panels.panelWidths.indices, constants: constants,
+            epilogue: plan, segments: segments,
             residualColumns: residualColumns ?? channels, maskOffset: Int32(maskStart * 4), tileRows: tileRows)
         do {
             code = try ExecutableCode(emitter.generate())
@@ -242,6 +247,8 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         /// Output row length in floats (`C`'s row stride).
         let outputColumns: Int
         let panels: Conv2DFilterPanels
+        /// The panels (indices into `panels.panelWidths`) whose columns the code computes.
+        let panelRange: Range<Int>
         let constants: UnsafeMutablePointer<Float>
         let epilogue: [EpiloguePlan]
         let segments: KSegments
@@ -262,13 +269,14 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         static let calleeSaved: [GPR] = [.rbx, .rbp, .r12, .r13, .r14, .r15]
 
         init(
-            k: Int, panels: Conv2DFilterPanels, constants: UnsafeMutablePointer<Float>, epilogue: [EpiloguePlan],
-            segments: KSegments, residualColumns: Int, maskOffset: Int32, tileRows: Int
+            k: Int, panels: Conv2DFilterPanels, panelRange: Range<Int>, constants: UnsafeMutablePointer<Float>,
+            epilogue: [EpiloguePlan], segments: KSegments, residualColumns: Int, maskOffset: Int32, tileRows: Int
         ) {
             self.k = k
             self.n = panels.n
             self.outputColumns = panels.outputChannels
             self.panels = panels
+            self.panelRange = panelRange
             self.constants = constants
             self.epilogue = epilogue
             self.segments = segments
@@ -286,10 +294,12 @@ final class Conv2DGEMMCode: @unchecked Sendable {
             // group before it rather than make A be streamed once more for it alone), each a list of runs.
             var groups: [[PanelRun]] = []
             var groupBytes = 0
-            var column = 0
-            for (index, width) in panels.panelWidths.enumerated() {
+            let start = panels.panelWidths[..<panelRange.lowerBound].reduce(0, +)
+            var column = start
+            for index in panelRange {
+                let width = panels.panelWidths[index]
                 let bytes = k * width * 4
-                let joinsLast = width == 8 && index == panels.panelWidths.count - 1
+                let joinsLast = width == 8 && index == panelRange.upperBound - 1
                 if groups.isEmpty || (groupBytes + bytes > Conv2DGEMMCode.panelGroupBytes && !joinsLast) {
                     groups.append([])
                     groupBytes = 0
@@ -304,7 +314,7 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                 column += width
             }
             // Consecutive groups of the same runs share one copy of the code, looped over at run time.
-            var firstColumn = 0
+            var firstColumn = start
             var index = 0
             while index < groups.count {
                 var count = 1
