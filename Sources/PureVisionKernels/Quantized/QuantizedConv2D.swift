@@ -57,6 +57,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     let depth: Int
     let paddedDepth: Int
     let blockCount: Int
+    /// The packed int16 weights of the Swift integer path (see the type's description); empty when generated code
+    /// (which packs its own) or the float path (``floatWeights``) runs.
     let weights: UnsafeMutablePointer<Int16>
     let biasTerms: UnsafeMutablePointer<Int32>
     /// One per output channel.
@@ -148,8 +150,6 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         depth = geometry.kernelHeight * geometry.kernelWidth * geometry.inputChannels
         paddedDepth = (depth + 1) & ~1
         blockCount = (outputs + 7) / 8
-        weights = .allocate(capacity: blockCount * paddedDepth * 8)
-        weights.initialize(repeating: 0, count: blockCount * paddedDepth * 8)
         biasTerms = .allocate(capacity: blockCount * 8)
         biasTerms.initialize(repeating: 0, count: blockCount * 8)
         // The largest Σ|w| over the output channels, for the float path's exactness bound.
@@ -157,14 +157,10 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         for o in 0..<outputs {
             var sum: Int32 = 0
             var magnitudeSum: Int64 = 0
-            let block = o / 8
-            let lane = o % 8
             for k in 0..<depth {
                 let w = weight(o * depth + k)
                 sum &+= w
-                let packed = Int16(clamping: w)
-                magnitudeSum += Int64(packed.magnitude)
-                weights[(block * paddedDepth + (k & ~1)) * 8 + (lane & 1) * 8 + (lane >> 1) * 2 + (k & 1)] = packed
+                magnitudeSum += Int64(Int16(clamping: w).magnitude)
             }
             largestMagnitudeSum = max(largestMagnitudeSum, magnitudeSum)
             biasTerms[o] = (bias?[o] ?? 0) &- inputZeroPoint &* sum
@@ -184,12 +180,10 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         let pixels = geometry.batch * geometry.outputHeight * geometry.outputWidth
         let threads = max(1, threadCount)
         if generatesMachineCode, HostCPU.supportsGeneratedAVX2 {
-            let (packed, blockDepth) = (weights, paddedDepth)
+            let depth = depth
             generated = QuantizedGEMMCode(
                 depth: depth, paddedDepth: paddedDepth, outputChannels: outputs,
-                weight: { o, k in
-                    packed[((o / 8) * blockDepth + (k & ~1)) * 8 + (o & 1) * 8 + ((o % 8) >> 1) * 2 + (k & 1)]
-                },
+                weight: { o, k in Int16(clamping: weight(o * depth + k)) },
                 biasTerms: biasTerms, multipliers: { perChannel[$0] }, rounding: rounding, zeroPoint: outputZeroPoint,
                 range: range, flip: flip)
         } else {
@@ -203,8 +197,20 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         lanes = RequantizationLanes(
             multipliers: { perChannel[$0] }, rounding: { _ in rounding }, channels: outputs,
             zeroPoint: outputZeroPoint, range: range, layout: floatPath ? .inOrder : .evenOdd)
-        floatWeights =
-            floatPath ? Self.floatWeights(weights, depth: depth, paddedDepth: paddedDepth, outputs: outputs) : nil
+        // Each path keeps only its own copy of the weights.
+        floatWeights = floatPath ? Self.floatWeights(weight, depth: depth, outputs: outputs) : nil
+        let packsInt16 = generated == nil && !floatPath
+        weights = .allocate(capacity: packsInt16 ? blockCount * paddedDepth * 8 : 0)
+        if packsInt16 {
+            weights.initialize(repeating: 0, count: blockCount * paddedDepth * 8)
+            for o in 0..<outputs {
+                let (block, lane) = (o / 8, o % 8)
+                for k in 0..<depth {
+                    weights[(block * paddedDepth + (k & ~1)) * 8 + (lane & 1) * 8 + (lane >> 1) * 2 + (k & 1)] =
+                        Int16(clamping: weight(o * depth + k))
+                }
+            }
+        }
         generatedReference = generated.map { .passUnretained($0) }
         slotCount = threads
         if floatPath {

@@ -42,16 +42,13 @@ extension QuantizedConv2DKernel {
     /// Floats a thread's gathered rows, or its accumulators, may take (256 KiB each), as ``Conv2DKernel``'s blocks.
     static let floatTileBudget = 1 << 16
 
-    /// The int16 packed weights (see the type's documentation) as float, `[depth][outputs]` (BLAS's `k × n`).
-    static func floatWeights(
-        _ packed: UnsafeMutablePointer<Int16>, depth: Int, paddedDepth: Int, outputs: Int
-    ) -> UnsafeMutablePointer<Float> {
+    /// The weights (`weight(o · depth + k)`, clamped to int16 as the integer path packs them) as float,
+    /// `[depth][outputs]` (BLAS's `k × n`).
+    static func floatWeights(_ weight: (Int) -> Int32, depth: Int, outputs: Int) -> UnsafeMutablePointer<Float> {
         let result = UnsafeMutablePointer<Float>.allocate(capacity: max(1, depth * outputs))
         for o in 0..<outputs {
-            let (block, lane) = (o / 8, o % 8)
             for k in 0..<depth {
-                let value = packed[(block * paddedDepth + (k & ~1)) * 8 + (lane & 1) * 8 + (lane >> 1) * 2 + (k & 1)]
-                (result + k * outputs + o).initialize(to: Float(value))
+                (result + k * outputs + o).initialize(to: Float(Int16(clamping: weight(o * depth + k))))
             }
         }
         return result
