@@ -169,7 +169,13 @@ import Testing
             batch: 1, inputHeight: 4, inputWidth: 6, inputChannels: depth, outputHeight: 4, outputWidth: 6,
             outputChannels: out, kernelHeight: 1, kernelWidth: 1, strideHeight: 1, strideWidth: 1, dilationHeight: 1,
             dilationWidth: 1, paddingTop: 0, paddingLeft: 0)
-        let input = (0..<(pixels * depth)).map { _ in Int8(-128 + Int(random.next() % 2)) }
+        // Pixel 0's values, −128 or −127; every other pixel the same with one value toggled, so that its sums stay
+        // within a weight of pixel 0's and its outputs within range too.
+        let first = (0..<depth).map { _ in Int8(-128 + Int(random.next() % 2)) }
+        let input = (0..<(pixels * depth)).map { i in
+            let (p, k) = (i / depth, i % depth)
+            return p > 0 && k == (p * 37) % depth ? first[k] ^ 1 : first[k]
+        }
         // Channel 0 all −128 (the bound's worst case); the others −128 or −127.
         let filter = (0..<(out * depth)).map { i in Int8(i < depth ? -128 : -128 + Int(random.next() % 2)) }
         let bias = (0..<out).map { o -> Int32 in
@@ -195,6 +201,7 @@ import Testing
             kernel.run(input: input, output: &actual, scratch: scratch, pool: ThreadPool(threadCount: 1))
             #expect(actual == expected, "depth \(depth) \(rounding)")
             #expect(Set(expected).count > 10, "the remainders reach the output")
+            #expect(expected.filter { $0 == -128 || $0 == 127 }.isEmpty, "no output saturates")
         }
     }
 
