@@ -37,6 +37,10 @@ import Testing
         ConvCase(
             shape: (3, 4, 3, 33), out: 17, kernel: 2, stride: 2, dilation: 1, pad: 1, realMultiplier: 0.00002,
             minimumWeights: false),
+        // 1×1 over two images: the float path converts the pixels in place, across the image boundary.
+        ConvCase(
+            shape: (2, 5, 4, 19), out: 23, kernel: 1, stride: 1, dilation: 1, pad: 0, realMultiplier: 0.004,
+            minimumWeights: false),
     ]
 
     /// The Swift path's two arithmetics (the float one exact for every case here).
