@@ -68,6 +68,13 @@ public struct Conv2DGeometry: Sendable, Hashable {
             paddingBefore: paddingLeft)
     }
 
+    /// Whether the NHWC input itself is the convolution's `[pixels, inputChannels]` im2col matrix: a 1×1 kernel with
+    /// unit strides, no padding and the output the input's size.
+    public var readsPixelsInPlace: Bool {
+        kernelHeight == 1 && kernelWidth == 1 && strideHeight == 1 && strideWidth == 1 && paddingTop == 0
+            && paddingLeft == 0 && inputHeight == outputHeight && inputWidth == outputWidth
+    }
+
     /// Whether every size is positive, strides and dilations are at least 1 and paddings are non-negative.
     public var isValid: Bool {
         batch > 0 && inputHeight > 0 && inputWidth > 0 && inputChannels > 0

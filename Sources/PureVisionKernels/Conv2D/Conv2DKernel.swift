@@ -80,10 +80,7 @@ public struct Conv2DKernel: Sendable {
         self.clamp = clamp
         let k = g.kernelHeight * g.kernelWidth * g.inputChannels
         let n = g.outputChannels
-        isDirect =
-            g.kernelHeight == 1 && g.kernelWidth == 1 && g.strideHeight == 1 && g.strideWidth == 1
-            && g.paddingTop == 0 && g.paddingLeft == 0
-            && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
+        isDirect = g.readsPixelsInPlace
         if generatesMachineCode && HostCPU.supportsGeneratedAVX2 {
             let zeros = [Float](repeating: 0, count: n)
             let panels = Conv2DFilterPanels(filter: filter, k: k, outputChannels: n)

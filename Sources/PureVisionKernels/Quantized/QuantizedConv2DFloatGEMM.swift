@@ -77,11 +77,8 @@ extension QuantizedConv2DKernel {
         let pixels = g.batch * g.outputHeight * g.outputWidth
         let rows = slot.assumingMemoryBound(to: Float.self)
         let sums = rows + tile * depth
-        // A 1×1, stride-1 convolution without padding reads each pixel's channels in place: convert them in one run.
-        let pointwise =
-            g.kernelHeight == 1 && g.kernelWidth == 1 && g.strideHeight == 1 && g.strideWidth == 1
-            && g.paddingTop == 0 && g.paddingLeft == 0 && g.outputHeight == g.inputHeight
-            && g.outputWidth == g.inputWidth
+        // When the input is already the im2col matrix, a tile's rows are converted in one run.
+        let pointwise = g.readsPixelsInPlace
         for index in first..<last {
             let start = index * tile
             let count = min(tile, pixels - start)
