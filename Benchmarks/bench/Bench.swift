@@ -17,8 +17,9 @@ struct Bench {
     ]
 
     func run() throws {
+        try options.requireMatch(in: Self.models + pipelines.map(\.name))
         printHeader()
-        for model in Self.models where options.filter.map({ model.contains($0) }) ?? true {
+        for model in Self.models where options.keeps(model) {
             for threads in options.threadCounts {
                 try measureModel(model, threads: threads)
             }

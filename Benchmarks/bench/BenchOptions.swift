@@ -101,6 +101,17 @@ struct BenchOptions {
     }
 }
 
+extension BenchOptions {
+    /// Whether `--filter` keeps the row `name` (every row when there is no filter).
+    func keeps(_ name: String) -> Bool { filter.map { name.contains($0) } ?? true }
+
+    /// Throws when `--filter` keeps none of `names`, so a mistyped name is an error rather than an empty table.
+    func requireMatch(in names: [String]) throws {
+        guard let filter, !names.contains(where: keeps) else { return }
+        throw BenchError("--filter \(filter) matches nothing; the rows are:\n  " + names.joined(separator: "\n  "))
+    }
+}
+
 struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }

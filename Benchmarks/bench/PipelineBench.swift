@@ -8,8 +8,9 @@ extension Bench {
     /// The committed test photos the pipelines run on, relative to the package root.
     static let fixtures = "Tests/PureVisionTests/Fixtures"
 
-    func measurePipelines() throws {
-        let pipelines: [(name: String, measure: (Int) throws -> [Double])] = [
+    /// Every task pipeline the bench times, by name.
+    var pipelines: [(name: String, measure: (Int) throws -> [Double])] {
+        [
             ("face_detector", measureFaceDetector),
             ("hand_landmarker_image", measureHandsImage),
             ("hand_landmarker_video_per_frame", measureHandsVideo),
@@ -22,7 +23,10 @@ extension Bench {
             ("face_landmarker_video_per_frame", measureFaceLandmarkerVideo),
             ("pose_landmarker_image", measurePoseImage), ("pose_landmarker_video_per_frame", measurePoseVideo),
         ]
-        for pipeline in pipelines where options.filter.map({ pipeline.name.contains($0) }) ?? true {
+    }
+
+    func measurePipelines() throws {
+        for pipeline in pipelines where options.keeps(pipeline.name) {
             for threads in options.threadCounts {
                 SystemInfo.resetPeakResident()
                 report(

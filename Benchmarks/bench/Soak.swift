@@ -56,6 +56,7 @@ struct SoakRun {
                 tasks.append((task.name + "_" + mode.rowSuffix, { try Self.step(task, mode, context) }))
             }
         }
+        try options.requireMatch(in: tasks.map(\.name))
         print("PureVision soak — \(frames) frames per row after \(Self.warmupFrames) warm-up, 1 thread; RSS in MiB")
         print(
             "task".padding(toLength: 34, withPad: " ", startingAt: 0)
@@ -70,7 +71,7 @@ struct SoakRun {
             close()
         }
         var worst = 0.0
-        for task in tasks where options.filter.map({ task.name.contains($0) }) ?? true {
+        for task in tasks where options.keeps(task.name) {
             Self.waitForIdleThreadsToRetire()
             let figures = try soak(task)
             worst = max(worst, figures.growth)
