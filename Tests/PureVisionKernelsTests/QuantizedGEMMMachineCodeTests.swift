@@ -4,11 +4,15 @@ import Testing
 /// The generated int8 GEMM (`QuantizedGEMMCode` behind `QuantizedConv2DKernel(generatesMachineCode: true)`) against
 /// the scalar reference twin, bit for bit: output channels on both sides of the 8- and 16-channel panels, odd k,
 /// pixel counts that leave a short last tile, stride 2, padding, extreme zero points, multipliers from 2^−31 to
-/// just under 1, int32 overflow-range biases, uint8 activations, 1–3 threads.
+/// just under 1, int32 overflow-range biases, uint8 activations, 1–3 threads; layers with fewer pixels than channels,
+/// whose threads share the channels (the generated code cut into column parts, with and without a tail panel and a
+/// short tile).
 @Suite(.enabled(if: GeneratedCode.runs, GeneratedCode.skipComment)) struct QuantizedGEMMMachineCodeTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var n = 1
         var h: Int, w: Int, c: Int, out: Int, kernel: Int, stride: Int, pad: Int
+        /// The thread counts at which the kernel cuts by columns.
+        var cutsByColumnsAt: Set<Int> = []
         var testDescription: String { "\(n)×\(h)×\(w)×\(c) → \(out), k\(kernel) s\(stride) p\(pad)" }
     }
 
@@ -24,6 +28,14 @@ import Testing
         Case(n: 2, h: 5, w: 3, c: 33, out: 40, kernel: 2, stride: 2, pad: 1),
         Case(h: 1, w: 1, c: 71, out: 33, kernel: 1, stride: 1, pad: 0),
         Case(h: 9, w: 7, c: 8, out: 48, kernel: 3, stride: 1, pad: 1),
+        // One pixel, 13 panels, an 11-channel tail: a classifier head.
+        Case(h: 1, w: 1, c: 1001, out: 203, kernel: 1, stride: 1, pad: 0, cutsByColumnsAt: [2, 3]),
+        // A full tile and a short one; three panels, the last a 13-channel tail.
+        Case(h: 1, w: 7, c: 700, out: 45, kernel: 1, stride: 1, pad: 0, cutsByColumnsAt: [2, 3]),
+        // An 8-wide last panel stored in place; too little work for three threads.
+        Case(h: 2, w: 3, c: 600, out: 40, kernel: 1, stride: 1, pad: 0, cutsByColumnsAt: [2]),
+        // 3×3, stride 2, padded, over 4 pixels.
+        Case(h: 3, w: 3, c: 64, out: 72, kernel: 3, stride: 2, pad: 1, cutsByColumnsAt: [2]),
     ]
 
     @Test(arguments: cases, [1, 2, 3])
@@ -60,6 +72,7 @@ import Testing
                 multipliers: multipliers, range: range, rounding: rounding, threadCount: threads,
                 generatesMachineCode: true)
             try #require(kernel.usesGeneratedCode)
+            #expect(kernel.cutsByColumns == c.cutsByColumnsAt.contains(threads))
             let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
             defer { scratch.deallocate() }
             // One byte past the output, to catch stores beyond it.

@@ -105,6 +105,10 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     /// Whether runs multiply in float through ``GEMM`` (see ``QuantizedGEMMArithmetic``).
     public var multipliesInFloat: Bool { floatWeights != nil }
 
+    /// Whether the threads of a run share the output channels (each task one of the generated code's parts, over
+    /// every pixel) instead of its pixels.
+    package var cutsByColumns: Bool { (generated?.parts.count ?? 1) > 1 }
+
     /// Packs `filter` (OHWI, `outputChannels · kernelHeight · kernelWidth · inputChannels` int8 values) and folds
     /// `bias` (int32 per output channel, or nil) with the input zero point.
     /// - Parameters:
@@ -181,11 +185,18 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         let threads = max(1, threadCount)
         if generatesMachineCode, HostCPU.supportsGeneratedAVX2 {
             let depth = depth
+            // Fewer pixels than channels (a classifier head, the last small layers): the threads share the
+            // channels, each part's weights read by one thread only, rather than rows that are too few to share.
+            let panels = QuantizedGEMMCode.panelWidths(outputChannels: outputs).count
+            let partCount =
+                threads > 1 && outputs > pixels && panels >= threads
+                    && pixels * depth * outputs >= threads * Conv2DKernel.minimumParallelWork
+                ? min(panels, threads * Conv2DKernel.columnPartsPerThread) : 1
             generated = QuantizedGEMMCode(
                 depth: depth, paddedDepth: paddedDepth, outputChannels: outputs,
                 weight: { o, k in Int16(clamping: weight(o * depth + k)) },
                 biasTerms: biasTerms, multipliers: { perChannel[$0] }, rounding: rounding, zeroPoint: outputZeroPoint,
-                range: range, flip: flip)
+                range: range, flip: flip, partCount: partCount)
         } else {
             generated = nil
         }
@@ -215,6 +226,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         slotCount = threads
         if floatPath {
             (tile, taskCount) = Self.floatTiles(pixels: pixels, depth: depth, outputs: outputs, threads: threads)
+        } else if let generated, generated.parts.count > 1 {
+            (tile, taskCount) = (QuantizedGEMMCode.tileRows, generated.parts.count)
         } else {
             tile = generated == nil ? 4 : QuantizedGEMMCode.tileRows
             taskCount = ThreadPool.chunkCount((pixels + tile - 1) / tile, threads: slotCount)
@@ -264,8 +277,10 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         let pixels = g.batch * g.outputHeight * g.outputWidth
         let size = tile
         let tiles = (pixels + size - 1) / size
-        let first = tiles * task / taskCount
-        let last = tiles * (task + 1) / taskCount
+        // Cut by columns, task `task` is part `task` over every tile.
+        let byColumns = cutsByColumns
+        let first = byColumns ? 0 : tiles * task / taskCount
+        let last = byColumns ? tiles : tiles * (task + 1) / taskCount
         let base = UnsafeMutableRawPointer(scratch) + thread * scratchPerThread
         if let floatWeights {
             runFloatTiles(first: first, last: last, input, output, weights: floatWeights, slot: base)
@@ -282,24 +297,35 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             return
         }
         generatedReference._withUnsafeGuaranteedRef { generated in
+            let part = byColumns ? task : 0
+            let columns = generated.parts[part]
+            let outputs = g.outputChannels
             for index in first..<last {
                 let start = index * size
                 let count = min(size, pixels - start)
                 gatherTile(start: start, count: count, input: input, into: rows)
-                let out = output + start * g.outputChannels
+                let out = UnsafeMutableRawPointer(output + start * outputs)
                 // A short last tile is written to scratch in full, then its `count` rows are copied out.
                 let tileOutput = base + size * paddedDepth * 2
-                let tail = tileOutput + size * g.outputChannels
-                let target = count == size ? UnsafeMutableRawPointer(out) : tileOutput
-                generated.run(rows: UnsafeRawPointer(rows), output: target, tail: tail)
-                if generated.tailChannels > 0 {
+                let tail = tileOutput + size * outputs
+                let target = count == size ? out : tileOutput
+                generated.run(part: part, rows: UnsafeRawPointer(rows), output: target, tail: tail)
+                if generated.tailChannels > 0 && columns.upperBound == outputs {
                     for p in 0..<size {
-                        (target + p * g.outputChannels + generated.tailStart).copyMemory(
+                        (target + p * outputs + generated.tailStart).copyMemory(
                             from: tail + p * 16, byteCount: generated.tailChannels)
                     }
                 }
                 if count < size {
-                    UnsafeMutableRawPointer(out).copyMemory(from: tileOutput, byteCount: count * g.outputChannels)
+                    if columns.count == outputs {
+                        out.copyMemory(from: tileOutput, byteCount: count * outputs)
+                    } else {
+                        // Only this part's channels: the other parts write the rest of each row.
+                        for p in 0..<count {
+                            (out + p * outputs + columns.lowerBound).copyMemory(
+                                from: tileOutput + p * outputs + columns.lowerBound, byteCount: columns.count)
+                        }
+                    }
                 }
             }
         }

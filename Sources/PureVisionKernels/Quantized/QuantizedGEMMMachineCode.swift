@@ -10,9 +10,14 @@
 ///
 /// Accumulators start at the bias; requantization is ``RequantizationCode`` with ruy's rounding (TFLite) or XNNPACK's.
 ///
+/// The panels can be cut into ``parts``, runs of whole panels as even in channels as panels allow, each with its own
+/// code, so that threads share a layer with fewer pixels than channels by columns; the parts write disjoint channels
+/// of the same output rows.
+///
 /// Arguments: `rdi` the gathered rows (row stride `2 · paddedDepth` bytes), `rsi` the tile's first output pixel
-/// (row stride `outputChannels` bytes), `rdx` a 6 × 16-byte buffer that receives the last panel when it is not
-/// exactly the remaining channels (``tailChannels`` of each of its rows are valid; the caller copies them).
+/// (row stride `outputChannels` bytes; a part adds its first channel), `rdx` a 6 × 16-byte buffer that receives the
+/// last panel when it is not exactly the remaining channels (``tailChannels`` of each of its rows are valid; the
+/// caller copies them).
 final class QuantizedGEMMCode: @unchecked Sendable {
     /// Output pixels per call.
     static let tileRows = 6
@@ -20,9 +25,17 @@ final class QuantizedGEMMCode: @unchecked Sendable {
     let tailStart: Int
     /// Channels per row in the tail buffer (0: every panel stores straight to the output).
     let tailChannels: Int
+    /// The output channels each part writes, in order; the last part's include the tail panel's.
+    let parts: [Range<Int>]
     private let weights: UnsafeMutableRawPointer
     private let constants: UnsafeMutableRawPointer
-    private let code: ExecutableCode
+    private let codes: [ExecutableCode]
+
+    /// Panels of `outputChannels` channels: 16 wide, the last one 8 when at most 8 channels remain.
+    static func panelWidths(outputChannels outputs: Int) -> [Int] {
+        let remainder = outputs % 16
+        return [Int](repeating: 16, count: outputs / 16) + (remainder == 0 ? [] : [remainder <= 8 ? 8 : 16])
+    }
 
     /// Generates the code, or returns nil when a multiplier needs a left shift or a right shift above 31, or the
     /// sizes exceed 32-bit displacements.
@@ -30,14 +43,16 @@ final class QuantizedGEMMCode: @unchecked Sendable {
     ///   - weight: weight `k` of output channel `o`, `(o, k)`, for `k < depth` (within ±255).
     ///   - biasTerms: per output channel, added to the accumulator before requantization.
     ///   - flip: XORed into every output byte (0x80 for uint8 activations computed as int8).
+    ///   - partCount: how many ``parts`` to cut the panels into (at most the number of panels).
     init?(
         depth: Int, paddedDepth: Int, outputChannels: Int, weight: (Int, Int) -> Int16, biasTerms: UnsafePointer<Int32>,
         multipliers: (Int) -> QuantizedMultiplier, rounding: RequantizationRounding = .ruy, zeroPoint: Int32,
-        range: QuantizedRange, flip: UInt8
+        range: QuantizedRange, flip: UInt8, partCount: Int = 1
     ) {
         let outputs = outputChannels
+        let widths = Self.panelWidths(outputChannels: outputs)
         guard outputs > 0, paddedDepth % 2 == 0, paddedDepth > 0, paddedDepth * 2 * Self.tileRows < 1 << 24,
-            outputs * Self.tileRows < 1 << 24
+            outputs * Self.tileRows < 1 << 24, (1...widths.count).contains(partCount)
         else { return nil }
         guard rounding == .ruy || rounding == .xnnpack else { return nil }
         for o in 0..<outputs where rounding == .ruy {
@@ -46,7 +61,6 @@ final class QuantizedGEMMCode: @unchecked Sendable {
         }
         let full = outputs / 16
         let remainder = outputs % 16
-        let widths = [Int](repeating: 16, count: full) + (remainder == 0 ? [] : [remainder <= 8 ? 8 : 16])
         tailStart = full * 16
         tailChannels = remainder == 0 || remainder == 8 ? 0 : remainder
         let pairs = paddedDepth / 2
@@ -91,35 +105,55 @@ final class QuantizedGEMMCode: @unchecked Sendable {
             channel += width
         }
 
-        var a = X86Assembler()
-        a.mov(.rax, Int(bitPattern: constants))
-        a.mov(.r11, Int(bitPattern: constants + globalsBytes))
-        a.mov(.r9, Int(bitPattern: weights))
         let rowStride = Int32(paddedDepth * 2)
-        if full > 0 {
-            let panelLoop = a.makeLabel()
-            a.mov(.r10, full)
-            a.bind(panelLoop)
-            Self.panel(
-                &a, width: 16, pairs: pairs, rowStride: rowStride, outputs: outputs, direct: true, flip: flip,
-                rounding: rounding)
-            a.dec(.r10)
-            a.jnz(panelLoop)
-        }
-        if let last = widths.last, remainder != 0 {
-            Self.panel(
-                &a, width: last, pairs: pairs, rowStride: rowStride, outputs: outputs, direct: tailChannels == 0,
-                flip: flip, rounding: rounding)
-        }
-        a.vzeroupper()
-        a.ret()
+        var codes: [ExecutableCode] = []
+        var parts: [Range<Int>] = []
+        var firstPanel = 0
         do {
-            code = try ExecutableCode(a.finish())
+            for part in 0..<partCount {
+                // Panels up to the part's share of the channels, at least one, leaving one for each later part (the
+                // last part's share is every channel, so it takes all that remain).
+                let target = outputs * (part + 1) / partCount
+                let firstChannel = firstPanel * 16
+                var endPanel = firstPanel + 1
+                while endPanel < widths.count - (partCount - 1 - part) && min(outputs, (endPanel + 1) * 16) <= target {
+                    endPanel += 1
+                }
+                // Only the last panel can be narrower than 16 or the tail, so the panels before it are full.
+                let fullPanels = min(endPanel, full) - firstPanel
+                var a = X86Assembler()
+                a.mov(.rax, Int(bitPattern: constants))
+                a.mov(.r11, Int(bitPattern: constants + globalsBytes + firstChannel * 24))
+                a.mov(.r9, Int(bitPattern: weights + firstChannel * paddedDepth * 2))
+                if firstChannel > 0 { a.add(.rsi, Int32(firstChannel)) }
+                if fullPanels > 0 {
+                    let panelLoop = a.makeLabel()
+                    a.mov(.r10, fullPanels)
+                    a.bind(panelLoop)
+                    Self.panel(
+                        &a, width: 16, pairs: pairs, rowStride: rowStride, outputs: outputs, direct: true, flip: flip,
+                        rounding: rounding)
+                    a.dec(.r10)
+                    a.jnz(panelLoop)
+                }
+                if endPanel > full, let last = widths.last {
+                    Self.panel(
+                        &a, width: last, pairs: pairs, rowStride: rowStride, outputs: outputs,
+                        direct: tailChannels == 0, flip: flip, rounding: rounding)
+                }
+                a.vzeroupper()
+                a.ret()
+                codes.append(try ExecutableCode(a.finish()))
+                parts.append(firstChannel..<min(outputs, endPanel * 16))
+                firstPanel = endPanel
+            }
         } catch {
             weights.deallocate()
             constants.deallocate()
             return nil
         }
+        self.codes = codes
+        self.parts = parts
         self.weights = weights
         self.constants = constants
     }
@@ -182,10 +216,11 @@ final class QuantizedGEMMCode: @unchecked Sendable {
         if direct { a.add(.rsi, Int32(width)) }
     }
 
-    /// Runs one tile: `rows` holds ``tileRows`` gathered rows, `output` receives ``tileRows`` output rows (all
-    /// channels but the tail panel's), `tail` (96 bytes) the tail panel's.
+    /// Runs one tile through part `part`: `rows` holds ``tileRows`` gathered rows, `output` (the tile's first output
+    /// pixel) receives the part's channels of ``tileRows`` output rows but the tail panel's, `tail` (96 bytes) the
+    /// tail panel's.
     @inline(__always)
-    func run(rows: UnsafeRawPointer, output: UnsafeMutableRawPointer, tail: UnsafeMutableRawPointer) {
-        code.entry(Int(bitPattern: rows), Int(bitPattern: output), Int(bitPattern: tail), 0, 0, 0)
+    func run(part: Int = 0, rows: UnsafeRawPointer, output: UnsafeMutableRawPointer, tail: UnsafeMutableRawPointer) {
+        codes[part].entry(Int(bitPattern: rows), Int(bitPattern: output), Int(bitPattern: tail), 0, 0, 0)
     }
 }
