@@ -162,6 +162,23 @@ struct Conv2DMachineCodeTests {
                 mismatch == nil,
                 "\(c) threads=\(pool.threadCount): \(mismatch.map { "element \($0): \(actual[$0]) vs \(expected[$0])" } ?? "")"
             )
+            // The same kernel taking its bias with the run (prepared without it; a decoy bias runs first).
+            let runtime = Conv2DKernel(
+                geometry: g, filter: filter, bias: nil, clamp: c.clamp, threadCount: pool.threadCount,
+                generatesMachineCode: true, biasAtRunTime: true)
+            #expect(runtime.takesBiasAtRunTime && runtime.runBiasFloatCount >= g.outputChannels)
+            var runBias = [Float](repeating: 0, count: runtime.runBiasFloatCount)
+            for (index, value) in (bias ?? []).enumerated() { runBias[index] = value }
+            let decoy = [Float](repeating: 1e6, count: runtime.runBiasFloatCount)
+            let withRunBias = OutputEpilogueTests.run(
+                count: outputCount, scratch: runtime.scratchFloatCount, residual: nil
+            ) { y, _, scratch in
+                runtime.run(input: input, output: y, bias: decoy, scratch: scratch, pool: pool)
+                runtime.run(input: input, output: y, bias: runBias, scratch: scratch, pool: pool)
+            }
+            let runMismatch = withRunBias.indices.first { withRunBias[$0].bitPattern != expected[$0].bitPattern }
+            #expect(
+                runMismatch == nil, "\(c) threads=\(pool.threadCount), bias at run time: element \(runMismatch ?? -1)")
         }
     }
 

@@ -47,6 +47,8 @@ public struct Conv2DKernel: Sendable {
     private let clamp: ClampRange
     /// Element-wise steps applied to each output block after the clamp.
     public private(set) var epilogue: OutputEpilogue = .none
+    /// Whether each run passes the bias its sums start from (prepared with `biasAtRunTime`).
+    public let takesBiasAtRunTime: Bool
     /// Whether the input is used directly as the GEMM's left matrix.
     private let isDirect: Bool
     /// Output pixels per GEMM block.
@@ -70,14 +72,18 @@ public struct Conv2DKernel: Sendable {
     /// one slot per thread.
     /// `generatesMachineCode` asks for the generated AVX2/FMA GEMM; it is used when ``HostCPU`` supports it and the
     /// shape does (see ``usesGeneratedCode``), else the CBLAS path runs.
+    /// With `biasAtRunTime`, `bias` is ignored and every run passes the bias its sums start from
+    /// (``run(input:output:residual:bias:scratch:pool:)``, ``runBiasFloatCount`` floats): the same arithmetic as a
+    /// kernel prepared with that bias.
     public init(
         geometry: Conv2DGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, clamp: ClampRange,
-        threadCount: Int = 1, generatesMachineCode: Bool = false
+        threadCount: Int = 1, generatesMachineCode: Bool = false, biasAtRunTime: Bool = false
     ) {
         precondition(geometry.isValid, "Conv2DKernel: invalid geometry \(geometry)")
         let g = geometry
         self.geometry = g
         self.clamp = clamp
+        takesBiasAtRunTime = biasAtRunTime
         let k = g.kernelHeight * g.kernelWidth * g.inputChannels
         let n = g.outputChannels
         isDirect = g.readsPixelsInPlace
@@ -90,7 +96,8 @@ public struct Conv2DKernel: Sendable {
             (generated, generatedInPlace) = zeros.withUnsafeBufferPointer { zeroBuffer in
                 guard let biasPointer = bias ?? zeroBuffer.baseAddress else { return (nil, nil) }
                 return Self.generate(
-                    geometry: g, panels: panels, bias: biasPointer, clamp: clamp, epilogue: .none, inPlace: inPlace)
+                    geometry: g, panels: panels, bias: biasPointer, clamp: clamp, epilogue: .none, inPlace: inPlace,
+                    biasAtRunTime: biasAtRunTime)
             }
         } else {
             (generated, generatedInPlace) = (nil, nil)
@@ -138,7 +145,8 @@ public struct Conv2DKernel: Sendable {
                 self.bias.withUnsafeBufferPointer { biasBuffer in
                     guard let biasPointer = biasBuffer.baseAddress else { return [] }
                     return Self.columnParts(
-                        columnPartCount, panels: generated.panels, bias: biasPointer, clamp: clamp, epilogue: .none)
+                        columnPartCount, panels: generated.panels, bias: biasPointer, clamp: clamp, epilogue: .none,
+                        biasAtRunTime: biasAtRunTime)
                 })
         }
     }
@@ -157,7 +165,7 @@ public struct Conv2DKernel: Sendable {
     /// `count` is 0 or any part cannot be generated or leaves epilogue steps to Swift.
     private static func columnParts(
         _ count: Int, panels: Conv2DFilterPanels, bias: UnsafePointer<Float>, clamp: ClampRange,
-        epilogue: OutputEpilogue
+        epilogue: OutputEpilogue, biasAtRunTime: Bool
     ) -> [Conv2DGEMMCode] {
         guard count > 0 else { return [] }
         let widths = panels.panelWidths
@@ -176,7 +184,8 @@ public struct Conv2DKernel: Sendable {
             }
             guard
                 let code = Conv2DGEMMCode(
-                    panels: panels, bias: bias, clamp: clamp, epilogue: epilogue, panelRange: first..<end),
+                    panels: panels, bias: bias, clamp: clamp, epilogue: epilogue, panelRange: first..<end,
+                    biasAtRunTime: biasAtRunTime),
                 code.remainingEpilogue.isEmpty
             else { return [] }
             parts.append(code)
@@ -188,6 +197,10 @@ public struct Conv2DKernel: Sendable {
 
     /// Whether runs use the generated AVX2/FMA GEMM rather than CBLAS.
     public var usesGeneratedCode: Bool { generated != nil }
+
+    /// Floats of the bias a kernel that ``takesBiasAtRunTime`` reads each run: one per output channel, rounded up to
+    /// the generated code's panels (the extra ones zero).
+    public var runBiasFloatCount: Int { generated?.runBiasFloatCount ?? geometry.outputChannels }
 
     /// Whether runs share the output's columns between threads (see ``generatedColumnParts``) instead of its rows.
     package var cutsByColumns: Bool { !generatedColumnParts.isEmpty }
@@ -213,7 +226,7 @@ public struct Conv2DKernel: Sendable {
                 guard let biasPointer = biasBuffer.baseAddress else { return (nil, nil) }
                 return Self.generate(
                     geometry: geometry, panels: generated.panels, bias: biasPointer, clamp: clamp,
-                    epilogue: epilogue, inPlace: generatedInPlace != nil)
+                    epilogue: epilogue, inPlace: generatedInPlace != nil, biasAtRunTime: takesBiasAtRunTime)
             }
             // Should generation fail now, the epilogue-free code stays and the whole epilogue runs in Swift.
             if let blocks = fused.0, (fused.1 != nil) == (generatedInPlace != nil) {
@@ -225,7 +238,8 @@ public struct Conv2DKernel: Sendable {
                 bias.withUnsafeBufferPointer { biasBuffer in
                     guard let biasPointer = biasBuffer.baseAddress, copy.trailingEpilogue.isEmpty else { return [] }
                     return Self.columnParts(
-                        columnPartCount, panels: generated.panels, bias: biasPointer, clamp: clamp, epilogue: epilogue)
+                        columnPartCount, panels: generated.panels, bias: biasPointer, clamp: clamp, epilogue: epilogue,
+                        biasAtRunTime: takesBiasAtRunTime)
                 })
         }
         return copy
@@ -235,9 +249,12 @@ public struct Conv2DKernel: Sendable {
     /// the input; (nil, nil) when the first cannot be generated, (code, nil) when only the second cannot.
     private static func generate(
         geometry g: Conv2DGeometry, panels: Conv2DFilterPanels, bias: UnsafePointer<Float>, clamp: ClampRange,
-        epilogue: OutputEpilogue, inPlace: Bool
+        epilogue: OutputEpilogue, inPlace: Bool, biasAtRunTime: Bool
     ) -> (Conv2DGEMMCode?, Conv2DGEMMCode?) {
-        guard let blocks = Conv2DGEMMCode(panels: panels, bias: bias, clamp: clamp, epilogue: epilogue) else {
+        guard
+            let blocks = Conv2DGEMMCode(
+                panels: panels, bias: bias, clamp: clamp, epilogue: epilogue, biasAtRunTime: biasAtRunTime)
+        else {
             return (nil, nil)
         }
         guard inPlace else { return (blocks, nil) }
@@ -246,7 +263,9 @@ public struct Conv2DKernel: Sendable {
             count: g.kernelHeight, jumpBytes: (g.inputWidth * g.inputChannels - rowFloats) * 4)
         return (
             blocks,
-            Conv2DGEMMCode(panels: panels, bias: bias, clamp: clamp, epilogue: epilogue, segments: segments)
+            Conv2DGEMMCode(
+                panels: panels, bias: bias, clamp: clamp, epilogue: epilogue, segments: segments,
+                biasAtRunTime: biasAtRunTime)
         )
     }
 
@@ -259,12 +278,15 @@ public struct Conv2DKernel: Sendable {
     /// (`[batch, outputHeight, outputWidth, outputChannels]`). `scratch` holds at least ``scratchFloatCount``
     /// floats (any pointer when that is 0) and must not overlap input or output. `residual` is the tensor the
     /// epilogue adds, shaped like the output (required when the epilogue adds one; must not overlap the output).
-    /// Allocates nothing.
+    /// `bias` is this run's bias, ``runBiasFloatCount`` floats with zeros past `outputChannels`: required by a kernel
+    /// that ``takesBiasAtRunTime``, ignored by others. Allocates nothing.
     public func run(
         input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>? = nil,
-        scratch: UnsafeMutablePointer<Float>, pool: ThreadPool
+        bias runBias: UnsafePointer<Float>? = nil, scratch: UnsafeMutablePointer<Float>, pool: ThreadPool
     ) {
         precondition(!epilogue.addsResidual || residual != nil, "Conv2DKernel: the epilogue needs a residual")
+        precondition(!takesBiasAtRunTime || runBias != nil, "Conv2DKernel: this kernel takes a bias with each run")
+        let runBias = takesBiasAtRunTime ? runBias : nil
         let g = geometry
         let m = g.batch * g.outputHeight * g.outputWidth
         if !columnPartReferences.isEmpty {
@@ -276,7 +298,7 @@ public struct Conv2DKernel: Sendable {
                         parts.count,
                         ColumnParts(
                             parts: first, lda: g.inputChannels, input: input, output: output, residual: residual,
-                            rows: m))
+                            bias: runBias, rows: m))
                 }
             }
             return
@@ -286,7 +308,7 @@ public struct Conv2DKernel: Sendable {
         let parallelPool = pool.fitting(slots: slotCount)
         packedFilter.withUnsafeBufferPointer { packedBuffer in
             bias.withUnsafeBufferPointer { biasBuffer in
-                guard let biasPointer = biasBuffer.baseAddress else { return }
+                guard let biasPointer = runBias ?? biasBuffer.baseAddress else { return }
                 // Empty (and possibly nil) when the generated code runs, which does not read it.
                 let packed = packedBuffer.baseAddress
                 parallelPool.parallelTasks(
@@ -305,11 +327,12 @@ public struct Conv2DKernel: Sendable {
         let input: UnsafePointer<Float>
         let output: UnsafeMutablePointer<Float>
         let residual: UnsafePointer<Float>?
+        let bias: UnsafePointer<Float>?
         let rows: Int
 
         func run(task: Int) {
             parts[task]._withUnsafeGuaranteedRef {
-                $0.run(a: input, lda: lda, c: output, rows: rows, residual: residual)
+                $0.run(a: input, lda: lda, c: output, rows: rows, residual: residual, bias: bias)
             }
         }
     }
@@ -337,8 +360,8 @@ public struct Conv2DKernel: Sendable {
             let blockResidual = residual.map { $0 + firstRow * kernel.epilogue.residualChannels(outputChannels: n) }
             if let inPlace = kernel.generatedInPlace, let generated = kernel.generated {
                 kernel.runInPlace(
-                    inPlace, generated, input: input, output: output, residual: residual, firstRow: firstRow,
-                    rows: rows, slot: slot)
+                    inPlace, generated, input: input, output: output, residual: residual, bias: bias,
+                    firstRow: firstRow, rows: rows, slot: slot)
                 if !kernel.trailingEpilogue.isEmpty {
                     kernel.trailingEpilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
                 }
@@ -353,7 +376,7 @@ public struct Conv2DKernel: Sendable {
             }
             if let generated = kernel.generated {
                 kernel.runGenerated(
-                    generated, a: left, lda: k, output: out, rows: rows, residual: blockResidual)
+                    generated, a: left, lda: k, output: out, rows: rows, residual: blockResidual, bias: bias)
                 if !kernel.trailingEpilogue.isEmpty {
                     kernel.trailingEpilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
                 }
@@ -378,8 +401,8 @@ public struct Conv2DKernel: Sendable {
     /// and multiplied by `blocks`. Applies the generated epilogue steps, not ``trailingEpilogue``.
     private func runInPlace(
         _ inPlace: Conv2DGEMMCode, _ blocks: Conv2DGEMMCode, input: UnsafePointer<Float>,
-        output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?, firstRow: Int, rows: Int,
-        slot: UnsafeMutablePointer<Float>
+        output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?, bias: UnsafePointer<Float>,
+        firstRow: Int, rows: Int, slot: UnsafeMutablePointer<Float>
     ) {
         let g = geometry
         let n = g.outputChannels
@@ -390,7 +413,7 @@ public struct Conv2DKernel: Sendable {
             gatherPatches(input: input, firstRow: first, rows: count, into: slot)
             runGenerated(
                 blocks, a: slot, lda: k, output: output + first * n, rows: count,
-                residual: residual.map { $0 + first * residualStride })
+                residual: residual.map { $0 + first * residualStride }, bias: bias)
         }
         let imagePixels = g.outputHeight * g.outputWidth
         let interiorColumns = g.interiorColumns
@@ -411,7 +434,7 @@ public struct Conv2DKernel: Sendable {
                 runGenerated(
                     inPlace, a: input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels,
                     lda: g.strideWidth * g.inputChannels, output: output + first * n, rows: upper - lower,
-                    residual: residual.map { $0 + first * residualStride })
+                    residual: residual.map { $0 + first * residualStride }, bias: bias)
                 gathered(row + upper - ox, rowEnd - (row + upper - ox))
             } else {
                 gathered(row, rowEnd - row)
@@ -420,12 +443,13 @@ public struct Conv2DKernel: Sendable {
         }
     }
 
-    /// Runs generated code on `rows` rows of `A` (row stride `lda` floats) into `output` (rows of `outputChannels`).
+    /// Runs generated code on `rows` rows of `A` (row stride `lda` floats) into `output` (rows of `outputChannels`);
+    /// `bias` is the run's, read only by code that takes its bias at run time.
     private func runGenerated(
         _ code: Conv2DGEMMCode, a: UnsafePointer<Float>, lda: Int, output: UnsafeMutablePointer<Float>, rows: Int,
-        residual: UnsafePointer<Float>?
+        residual: UnsafePointer<Float>?, bias: UnsafePointer<Float>
     ) {
-        code.run(a: a, lda: lda, c: output, rows: rows, residual: residual)
+        code.run(a: a, lda: lda, c: output, rows: rows, residual: residual, bias: bias)
     }
 
     /// im2col: writes the receptive fields of output pixels `firstRow ..< firstRow + rows` (flattened over batch,

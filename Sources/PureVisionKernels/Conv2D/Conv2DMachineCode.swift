@@ -77,6 +77,8 @@ final class Conv2DGEMMCode: @unchecked Sendable {
     /// The epilogue steps the code does not apply (starting at the first step it cannot generate), for the caller
     /// to run in Swift on each block afterwards.
     let remainingEpilogue: OutputEpilogue
+    /// Whether each run passes the bias (``run(a:lda:c:rows:residual:bias:)``) instead of the one given at load.
+    let takesBiasAtRunTime: Bool
     private let constants: UnsafeMutablePointer<Float>
     private let code: ExecutableCode
 
@@ -85,10 +87,11 @@ final class Conv2DGEMMCode: @unchecked Sendable {
     /// `segments` describes how a row of `A` lies in memory (default: contiguous). `panelRange` (indices into
     /// `panels.panelWidths`; default all) limits the code to those panels' output columns: it then computes and
     /// stores only them, still addressing `C`, the bias and the residual by absolute column, so that codes for
-    /// disjoint panel ranges can share one output's rows between threads.
+    /// disjoint panel ranges can share one output's rows between threads. With `biasAtRunTime` the code reads the
+    /// bias each run passes (`bias` is then not read for the sums), so one code serves any bias.
     init?(
         panels: Conv2DFilterPanels, bias: UnsafePointer<Float>, clamp: ClampRange, epilogue: OutputEpilogue,
-        segments: KSegments = .contiguous, panelRange: Range<Int>? = nil
+        segments: KSegments = .contiguous, panelRange: Range<Int>? = nil, biasAtRunTime: Bool = false
     ) {
         let (k, n) = (panels.k, panels.n)
         let channels = panels.outputChannels
@@ -144,11 +147,13 @@ final class Conv2DGEMMCode: @unchecked Sendable {
             }
         }
         self.panels = panels
+        takesBiasAtRunTime = biasAtRunTime
         tileRows = panels.panelWidths.contains(24) ? 4 : Self.tileRows
         var emitter = Emitter(
             k: k, panels: panels, panelRange: panelRange ?? panels.panelWidths.indices, constants: constants,
             epilogue: plan, segments: segments,
-            residualColumns: residualColumns ?? channels, maskOffset: Int32(maskStart * 4), tileRows: tileRows)
+            residualColumns: residualColumns ?? channels, maskOffset: Int32(maskStart * 4), tileRows: tileRows,
+            biasAtRunTime: biasAtRunTime)
         do {
             code = try ExecutableCode(emitter.generate())
         } catch {
@@ -170,17 +175,25 @@ final class Conv2DGEMMCode: @unchecked Sendable {
 
     /// Computes one block: `a` is `rows × K` with row stride `lda` floats (laid out as the code's ``KSegments``), `c`
     /// receives `rows × outputChannels` floats, `residual` (rows of `outputChannels` floats, or of the padded
-    /// residual's channels; required when the generated steps add one) is read. Allocates nothing.
+    /// residual's channels; required when the generated steps add one) is read; `bias` (``runBiasFloatCount``
+    /// floats, zero past the output channels) is required by, and read only by, code that ``takesBiasAtRunTime``.
+    /// Allocates nothing.
     func run(
-        a: UnsafePointer<Float>, lda: Int, c: UnsafeMutablePointer<Float>, rows: Int, residual: UnsafePointer<Float>?
+        a: UnsafePointer<Float>, lda: Int, c: UnsafeMutablePointer<Float>, rows: Int, residual: UnsafePointer<Float>?,
+        bias: UnsafePointer<Float>? = nil
     ) {
-        // The argument block: A, lda in bytes, C, rows, residual, then two words of the code's own loop state.
+        precondition(!takesBiasAtRunTime || bias != nil, "Conv2DGEMMCode: this code reads the bias of each run")
+        // The argument block: A, lda in bytes, C, rows, residual, two words of the code's own loop state, the bias.
         var arguments = (
-            Int(bitPattern: a), lda * 4, Int(bitPattern: c), rows, Int(bitPattern: residual), 0, 0, 0
+            Int(bitPattern: a), lda * 4, Int(bitPattern: c), rows, Int(bitPattern: residual), 0, 0,
+            Int(bitPattern: bias)
         )
         let entry = code.entry
         withUnsafeMutablePointer(to: &arguments) { entry(Int(bitPattern: $0), 0, 0, 0, 0, 0) }
     }
+
+    /// Floats of a run's bias for code that ``takesBiasAtRunTime``: one per column of the panels (`N`).
+    var runBiasFloatCount: Int { panels.n }
 
     /// How each row of `A` is laid out: `count` equal runs of `K / count` contiguous floats, each run starting
     /// `jumpBytes` after the end of the previous one. One run for an im2col block or a 1×1 input; `kernelHeight`
@@ -238,9 +251,10 @@ final class Conv2DGEMMCode: @unchecked Sendable {
     /// Writes the code. Register use: `rdi` argument block · `rsi` lda (bytes) · `rcx` rows left ·
     /// `r9`/`r10`/`r11` current rows of A / C / residual · `rbp` the group's first panel · `rax` the weights being
     /// read · `rbx` column byte offset (into bias, slopes, C, residual) · `r12` constants · `r13` panels left ·
-    /// `r14`/`r15` A rows 0 and 3 of the tile · `rdx` k-loop counter. `ymm0`…`ymm11` accumulate; with 2 vectors a
-    /// panel `ymm12`/`ymm13` hold weights and `ymm14` the broadcast, with 3 `ymm12`…`ymm14` and `ymm15`; in the
-    /// epilogue `ymm12`…`ymm15` are scratch (mask, masked load, bound, partial store halves).
+    /// `r14`/`r15` A rows 0 and 3 of the tile · `rdx` k-loop counter (before the loop, a run's bias). `ymm0`…`ymm11`
+    /// accumulate; with 2 vectors a panel `ymm12`/`ymm13` hold weights and `ymm14` the broadcast, with 3
+    /// `ymm12`…`ymm14` and `ymm15`; in the epilogue `ymm12`…`ymm15` are scratch (mask, masked load, bound, partial
+    /// store halves).
     private struct Emitter {
         let k: Int
         let n: Int
@@ -257,6 +271,8 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         /// Byte offset of the lane mask table from `r12`.
         let maskOffset: Int32
         let tileRows: Int
+        /// Whether the bias comes from ``biasSlot`` rather than the constants.
+        let biasAtRunTime: Bool
         var asm = X86Assembler()
 
         static let aBase = Memory(.rdi, 0)
@@ -266,11 +282,13 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         static let residualBase = Memory(.rdi, 32)
         static let groupColumnSlot = Memory(.rdi, 40)
         static let groupCountSlot = Memory(.rdi, 48)
+        static let biasSlot = Memory(.rdi, 56)
         static let calleeSaved: [GPR] = [.rbx, .rbp, .r12, .r13, .r14, .r15]
 
         init(
             k: Int, panels: Conv2DFilterPanels, panelRange: Range<Int>, constants: UnsafeMutablePointer<Float>,
-            epilogue: [EpiloguePlan], segments: KSegments, residualColumns: Int, maskOffset: Int32, tileRows: Int
+            epilogue: [EpiloguePlan], segments: KSegments, residualColumns: Int, maskOffset: Int32, tileRows: Int,
+            biasAtRunTime: Bool
         ) {
             self.k = k
             self.n = panels.n
@@ -283,6 +301,7 @@ final class Conv2DGEMMCode: @unchecked Sendable {
             self.residualColumns = residualColumns
             self.maskOffset = maskOffset
             self.tileRows = tileRows
+            self.biasAtRunTime = biasAtRunTime
         }
 
         mutating func generate() throws(MachineCodeError) -> [UInt8] {
@@ -437,11 +456,14 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         private mutating func emitTile(rows: Int, kind: PanelKind) {
             let vectors = kind.vectors
             let width = vectors * 8
-            // Every sum starts at the bias and takes the products in k order, one FMA each: XNNPACK's order.
+            // Every sum starts at the bias and takes the products in k order, one FMA each: XNNPACK's order. A run's
+            // own bias is addressed through rdx, free until the k loop counts in it.
+            let biasBase: GPR = biasAtRunTime ? .rdx : .r12
+            if biasAtRunTime { asm.mov(.rdx, Self.biasSlot) }
             for i in 0..<rows {
                 for j in 0..<vectors {
                     let y = accumulator(i, j, vectors: vectors)
-                    asm.vmovups(y, Memory(.r12, index: .rbx, scale: 1, Int32(32 * j)))
+                    asm.vmovups(y, Memory(biasBase, index: .rbx, scale: 1, Int32(32 * j)))
                 }
             }
             asm.mov(.r14, .r9)
