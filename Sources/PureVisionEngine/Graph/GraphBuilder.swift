@@ -1,6 +1,6 @@
+import PureVisionCore
 import PureVisionKernels
 import PureVisionTFLite
-import PureVisionCore
 
 /// Turns the main subgraph of a parsed model into prepared operators: validates every tensor and operator,
 /// infers shapes in operator order, folds operators whose inputs are all constant, and records each run-time
@@ -30,6 +30,8 @@ struct GraphBuilder {
         let fuses = options.kernelMode == .optimized && options.fusesElementwiseEpilogues
         let absorbablePads =
             fuses ? SpatialPadAbsorption.candidates(model: model, subgraph: subgraph, tensors: tensors) : [:]
+        let broadcastPrefixes =
+            fuses ? BroadcastPrefixFolding.candidates(model: model, subgraph: subgraph, tensors: tensors) : [:]
 
         for (operatorIndex, op) in subgraph.operators.enumerated() {
             guard op.opcodeIndex >= 0, op.opcodeIndex < model.operatorCodes.count else {
@@ -62,7 +64,8 @@ struct GraphBuilder {
 
             var context = LoweringContext(
                 operatorIndex: operatorIndex, builtin: code.builtin, op: op, options: options, pool: pool,
-                tensors: tensors, customName: code.customName, absorbablePads: absorbablePads)
+                tensors: tensors, customName: code.customName, absorbablePads: absorbablePads,
+                broadcastPrefixes: broadcastPrefixes)
             let lowered = try lowering.lower(&context)
             tensors = context.tensors
             for output in op.outputs {
@@ -81,6 +84,8 @@ struct GraphBuilder {
             throw .invalidModel("graph output \(output) '\(tensors[output].name)' is never written")
         }
         if fuses {
+            builder.operators = BroadcastPrefixFolding.droppingUnread(
+                builder.operators, candidates: broadcastPrefixes, graphOutputs: Set(subgraph.outputs))
             builder.operators = ChannelLookupFusion.fuse(
                 builder.operators, graphOutputs: Set(subgraph.outputs), pool: pool)
             builder.operators = SpatialPadAbsorption.droppingUnreadPads(builder.operators, absorbable: absorbablePads)

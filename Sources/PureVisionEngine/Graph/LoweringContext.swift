@@ -16,6 +16,8 @@ struct LoweringContext {
     var customName: String? = nil
     /// PADs a convolution reading their output may apply itself, by output tensor (see `SpatialPadAbsorption`).
     var absorbablePads: [Int: SpatialZeroPadding] = [:]
+    /// Concatenations a 1×1 convolution reading them may fold, by output tensor (see `BroadcastPrefixFolding`).
+    var broadcastPrefixes: [Int: BroadcastPrefix] = [:]
 
     /// The operator's TFLite name, e.g. `CONV_2D`, or a custom operator's own name.
     var name: String { builtin == .custom ? customName ?? builtin.name : builtin.name }

@@ -51,6 +51,12 @@ enum Conv2DOperator: OperatorLowering {
             throw context.failure("input \(paddedInput.shape) gives an empty geometry \(geometry)")
         }
         let output = context.output(0)
+        if absorbed == nil, let prefix = context.broadcastPrefixes[paddedInput.index],
+            let folded = try lowerFoldingBroadcastPrefix(
+                &context, prefix: prefix, geometry: geometry, filter: weights, bias: biasStorage, clamp: clamp)
+        {
+            return folded
+        }
         let ctx = context
         if context.useReference {
             return context.lowered(reading: [input]) { binder in

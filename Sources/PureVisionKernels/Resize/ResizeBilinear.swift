@@ -76,7 +76,7 @@ public enum ResizeBilinear {
 
     /// XNNPACK's interpolation of one value from its four corners.
     @usableFromInline @inline(__always)
-    static func interpolate(
+    package static func interpolate(
         _ topLeft: Float, _ topRight: Float, _ bottomLeft: Float, _ bottomRight: Float, alphaX: Float, alphaY: Float
     ) -> Float {
         let top = topLeft + (topRight - topLeft) * alphaX
