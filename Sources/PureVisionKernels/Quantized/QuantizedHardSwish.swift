@@ -2,12 +2,12 @@
 /// 7-bit-finer scale, a "relu-ish" factor in [0, 1] from the input rescaled so that 3 maps to 2^15, multiplied
 /// without rounding into the input on the output scale, then shifted right to the output scale.
 public struct QuantizedHardSwish: Sendable, Hashable {
-    let inputZeroPoint: Int32
-    let outputZeroPoint: Int32
-    let outputMultiplier: Int16
-    let outputExponent: Int
-    let reluishMultiplier: Int16
-    let reluishExponent: Int
+    @usableFromInline let inputZeroPoint: Int32
+    @usableFromInline let outputZeroPoint: Int32
+    @usableFromInline let outputMultiplier: Int16
+    @usableFromInline let outputExponent: Int
+    @usableFromInline let reluishMultiplier: Int16
+    @usableFromInline let reluishExponent: Int
 
     /// The parameters TFLite's `HardSwishPrepare` computes (multipliers in float, then down-scaled to int16 with
     /// rounding and saturation).
@@ -30,14 +30,15 @@ public struct QuantizedHardSwish: Sendable, Hashable {
         return Int16(truncatingIfNeeded: (multiplier + rounding) >> 16)
     }
 
-    /// Applies the op to `count` values.
+    /// Applies the op to `count` values (inlinable, so that callers get it specialized for their element type).
+    @inlinable
     public func run<T: QuantizedElement>(input: UnsafePointer<T>, output: UnsafeMutablePointer<T>, count: Int) {
         for i in 0..<count {
             output[i] = T(truncatingIfNeeded: apply(Int32(input[i]), lower: Int32(T.min), upper: Int32(T.max)))
         }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func apply(_ x: Int32, lower: Int32, upper: Int32) -> Int32 {
         let value = Int16(truncatingIfNeeded: x - inputZeroPoint)
         let hires = value &* (1 << 7)

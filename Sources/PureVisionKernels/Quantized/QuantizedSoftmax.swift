@@ -10,10 +10,10 @@
 public struct QuantizedSoftmax: Sendable {
     /// `table[255 − d] = exp(−scaleIn · β · d)`.
     public let table: [Float]
-    let outputScale: Float
-    let outputZeroPoint: Int32
+    @usableFromInline let outputScale: Float
+    @usableFromInline let outputZeroPoint: Int32
     /// Whether the output rounds by `Int(x + 0.5)` (TFLite's uint8 output on x86) instead of `round(x)`.
-    let truncatedRounding: Bool
+    @usableFromInline let truncatedRounding: Bool
 
     /// Builds the table from the input scale and β.
     public init(inputScale: Float, beta: Float, outputScale: Float, outputZeroPoint: Int32, unsignedOutput: Bool) {
@@ -26,7 +26,9 @@ public struct QuantizedSoftmax: Sendable {
         truncatedRounding = unsignedOutput
     }
 
-    /// Normalizes `rows` rows of `depth` elements.
+    /// Normalizes `rows` rows of `depth` elements. Inlinable, so that callers get it specialized for their element
+    /// type (unspecialized, every element went through the protocol's witnesses: 85 µs for 1,000 classes).
+    @inlinable
     public func run<T: QuantizedElement>(
         input: UnsafePointer<T>, output: UnsafeMutablePointer<T>, rows: Int, depth: Int
     ) {
