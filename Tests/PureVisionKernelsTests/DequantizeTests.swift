@@ -54,7 +54,7 @@ struct DequantizeTests {
 
     /// Rows split over threads (chunks of 1–3 rows) equal one whole-tensor call, per tensor and per innermost channel,
     /// for each 8- and 16-bit type and both roundings.
-    @Test(arguments: [1, 5], [false, true])
+    @Test(arguments: [1, 5, 90], [false, true])
     func rowsSplitOverThreadsMatchOneCall(channels: Int, centered: Bool) {
         let rows = 23
         let count = rows * channels
@@ -98,6 +98,40 @@ struct DequantizeTests {
                 Dequantize.int16(
                     input: x, shape: shape, scales: scales, zeroPoints: zeroPoints, quantizedDimension: dimension,
                     output: y, centered: centered)
+            }
+        }
+    }
+
+    /// The 8-bit per-tensor path of `rows` (8 values at a time when centered) against the scalar twin, bit for bit:
+    /// every byte value, lengths around the vector width, zero points at the types' ends and beyond them (one past
+    /// what the vector path takes, which then falls back to the twin's loop).
+    @Test(arguments: [-128, 0, 127, 255, -(1 << 30), 1 << 30, 1 << 40])
+    func eightBitPerTensorMatchesTwin(zeroPoint: Int) {
+        let pool = ThreadPool(threadCount: 2)
+        for count in [1, 7, 8, 9, 16, 255, 256, 263] {
+            let signed = (0..<count).map { Int8(truncatingIfNeeded: $0 &* 97 &+ 3) }
+            let unsigned = signed.map { UInt8(bitPattern: $0) }
+            for centered in [true, false] {
+                var expected = [Float](repeating: .nan, count: count)
+                var actual = expected
+                Dequantize.int8(
+                    input: signed, shape: [count], scales: [0.0173], zeroPoints: [zeroPoint], quantizedDimension: 0,
+                    output: &expected, centered: centered)
+                signed.withUnsafeBytes { x in
+                    Dequantize.rows(
+                        x.baseAddress!, elementType: .int8, rows: count, channels: 1, scales: [0.0173],
+                        zeroPoints: [zeroPoint], output: &actual, centered: centered, pool: pool, minimumRows: 1)
+                }
+                #expect(actual.map(\.bitPattern) == expected.map(\.bitPattern), "int8 \(count) \(centered)")
+                Dequantize.uint8(
+                    input: unsigned, shape: [count], scales: [3.5e-4], zeroPoints: [zeroPoint], quantizedDimension: 0,
+                    output: &expected, centered: centered)
+                unsigned.withUnsafeBytes { x in
+                    Dequantize.rows(
+                        x.baseAddress!, elementType: .uint8, rows: 1, channels: count, scales: [3.5e-4],
+                        zeroPoints: [zeroPoint], output: &actual, centered: centered, pool: pool)
+                }
+                #expect(actual.map(\.bitPattern) == expected.map(\.bitPattern), "uint8 \(count) \(centered)")
             }
         }
     }

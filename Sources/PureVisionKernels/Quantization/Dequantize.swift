@@ -62,6 +62,15 @@ public enum Dequantize {
         let centered: Bool
 
         func run(range: Range<Int>) {
+            if centered, scales.count == 1, elementType == .int8 || elementType == .uint8,
+                let zeroPoint = Int32(exactly: zeroPoints[0]), zeroPoint.magnitude < 1 << 30
+            {
+                let first = range.lowerBound * channels
+                Dequantize.centeredBytes(
+                    input + first, signed: elementType == .int8, count: range.count * channels, zeroPoint: zeroPoint,
+                    scale: scales[0], output: output + first)
+                return
+            }
             let shape = [range.count, channels]
             let dimension = scales.count > 1 ? 1 : 0
             let first = range.lowerBound * channels
@@ -80,6 +89,35 @@ public enum Dequantize {
                     input.assumingMemoryBound(to: Int16.self) + first, shape, scales, zeroPoints, dimension, y,
                     centered: centered)
             }
+        }
+    }
+
+    /// `(q − zeroPoint) · scale` for `count` 8-bit values, 8 at a time: the per-tensor, centered case of ``affine``
+    /// with its arithmetic (the difference exact in int32 and in float, one rounding in the product).
+    @inline(__always)
+    static func centeredBytes(
+        _ input: UnsafeRawPointer, signed: Bool, count: Int, zeroPoint: Int32, scale: Float,
+        output: UnsafeMutablePointer<Float>
+    ) {
+        let zero = SIMD8<Int32>(repeating: zeroPoint)
+        let scales = SIMD8<Float>(repeating: scale)
+        let out = UnsafeMutableRawPointer(output)
+        var i = 0
+        while i + 8 <= count {
+            let q =
+                signed
+                ? SIMD8<Int32>(truncatingIfNeeded: input.loadUnaligned(fromByteOffset: i, as: SIMD8<Int8>.self))
+                : SIMD8<Int32>(truncatingIfNeeded: input.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt8>.self))
+            out.storeBytes(of: SIMD8<Float>(q &- zero) * scales, toByteOffset: i &* 4, as: SIMD8<Float>.self)
+            i &+= 8
+        }
+        while i < count {
+            let q =
+                signed
+                ? Int32(input.load(fromByteOffset: i, as: Int8.self))
+                : Int32(input.load(fromByteOffset: i, as: UInt8.self))
+            output[i] = Float(q - zeroPoint) * scale
+            i += 1
         }
     }
 
