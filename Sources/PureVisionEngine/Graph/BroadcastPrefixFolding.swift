@@ -41,21 +41,10 @@ enum BroadcastPrefixFolding {
     static func candidates(
         model: TFLiteModel, subgraph: Subgraph, tensors: [GraphTensor]
     ) -> [Int: BroadcastPrefix] {
-        func builtin(_ op: Operator) -> BuiltinOperator? {
-            guard op.opcodeIndex >= 0, op.opcodeIndex < model.operatorCodes.count else { return nil }
-            return model.operatorCodes[op.opcodeIndex].builtin
-        }
-        func valid(_ index: Int) -> Bool { index >= 0 && index < tensors.count }
-        var writers: [Int: Operator] = [:]
-        var readers: [Int: [(builtin: BuiltinOperator?, position: Int)]] = [:]
-        for op in subgraph.operators {
-            for output in op.outputs where valid(output) { writers[output] = op }
-            for (position, input) in op.inputs.enumerated() where valid(input) {
-                readers[input, default: []].append((builtin(op), position))
-            }
-        }
+        let uses = SubgraphUses(model: model, subgraph: subgraph, tensorCount: tensors.count)
+        let (builtin, valid) = (uses.builtin, uses.isValid)
         func broadcastPart(_ tensor: Int) -> BroadcastPrefix.Part? {
-            guard let resize = writers[tensor], let kind = builtin(resize),
+            guard let resize = uses.writers[tensor], let kind = builtin(resize),
                 kind == .resizeBilinear || kind == .resizeNearestNeighbor, resize.outputs == [tensor],
                 let source = resize.inputs.first, valid(source)
             else { return nil }
@@ -74,8 +63,8 @@ enum BroadcastPrefixFolding {
             else { continue }
             let output = op.outputs[0]
             guard tensors[output].elementType == .float32, !graphOutputs.contains(output),
-                let uses = readers[output], !uses.isEmpty,
-                uses.allSatisfy({ $0.builtin == .conv2D && $0.position == 0 })
+                let readers = uses.readers[output], !readers.isEmpty,
+                readers.allSatisfy({ $0.builtin == .conv2D && $0.position == 0 })
             else { continue }
             let leading = op.inputs.dropLast().map(broadcastPart)
             guard let rest = op.inputs.last, broadcastPart(rest) == nil, !leading.contains(nil) else { continue }

@@ -21,17 +21,8 @@ enum SpatialPadAbsorption {
     static func candidates(
         model: TFLiteModel, subgraph: Subgraph, tensors: [GraphTensor]
     ) -> [Int: SpatialZeroPadding] {
-        func builtin(_ op: Operator) -> BuiltinOperator? {
-            guard op.opcodeIndex >= 0, op.opcodeIndex < model.operatorCodes.count else { return nil }
-            return model.operatorCodes[op.opcodeIndex].builtin
-        }
-        func valid(_ index: Int) -> Bool { index >= 0 && index < tensors.count }
-        var readers: [Int: [(builtin: BuiltinOperator?, position: Int)]] = [:]
-        for op in subgraph.operators {
-            for (position, input) in op.inputs.enumerated() where valid(input) {
-                readers[input, default: []].append((builtin(op), position))
-            }
-        }
+        let uses = SubgraphUses(model: model, subgraph: subgraph, tensorCount: tensors.count)
+        let (builtin, valid) = (uses.builtin, uses.isValid)
         let graphOutputs = Set(subgraph.outputs)
         var result: [Int: SpatialZeroPadding] = [:]
         for op in subgraph.operators {
@@ -51,8 +42,8 @@ enum SpatialPadAbsorption {
                     let storage = value.constant, storage.floats[0] == 0
                 else { continue }
             }
-            guard let uses = readers[output], !uses.isEmpty,
-                uses.allSatisfy({ ($0.builtin == .conv2D || $0.builtin == .depthwiseConv2D) && $0.position == 0 })
+            guard let readers = uses.readers[output], !readers.isEmpty,
+                readers.allSatisfy({ ($0.builtin == .conv2D || $0.builtin == .depthwiseConv2D) && $0.position == 0 })
             else { continue }
             result[output] = SpatialZeroPadding(
                 source: source.index, top: paddings[2], bottom: paddings[3], left: paddings[4], right: paddings[5])
