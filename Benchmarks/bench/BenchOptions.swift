@@ -16,8 +16,8 @@ struct BenchOptions {
     var modelsDirectory = "Models"
     /// Print each model's operators with their median time per invocation, slowest first (at most this many; 0 = off).
     var profileTop = 0
-    /// Whether convolutions absorb their element-wise consumers and the zero PADs before them (`--unfused` turns it
-    /// off, for comparison).
+    /// Whether convolutions absorb their element-wise consumers, the zero PADs before them and a concatenation of
+    /// per-image constants before a 1×1 one (`--unfused` turns it off, for comparison).
     var fusesEpilogues = true
     /// Whether kernels may generate AVX2/FMA machine code (`--no-codegen` runs the Swift kernels, for comparison).
     var generatesMachineCode = true
@@ -38,7 +38,8 @@ struct BenchOptions {
           --times    with --json, add every timed run's latency in ms to each model's line ("times_ms")
           --profile  after each model's timing, time every operator per invocation and print the TOP (default 15)
                      slowest by median, plus totals per operator type
-          --unfused  run ADD / PRELU / RELU after a convolution and a zero PAD before one as separate operators
+          --unfused  run ADD / PRELU / RELU after a convolution, a zero PAD before one and a concatenation of
+                     per-image constants before a 1×1 one as separate operators
           --no-codegen  run the Swift kernels instead of generated AVX2/FMA code (InterpreterOptions)
           --quantized-arithmetic  how models' 8-bit layers round: xnnpack (default; as the tasks and LiteRT-XNNPACK)
                      or litert (LiteRT's builtin kernels)
