@@ -314,6 +314,28 @@ register_family("softmax_4d_beta_half", lambda b, rng: [tb.add_softmax(b, b.inpu
                 (-5.0, 5.0))
 
 
+# A 1×1 CONV_2D over a CONCATENATION whose leading inputs are one-pixel maps resized to full size (DeepLab's image
+# pooling), which the engine folds when it generates code; with the resized maps trailing, and with one of them also
+# a graph output (the resize then stays).
+
+def _broadcast_concat_conv(order, shared=False):
+    def build(b, rng):
+        pooled = b.input([2, 1, 1, 4])
+        gains = b.input([2, 1, 1, 3])
+        x = b.input([2, 5, 7, 6])
+        spread = tb.add_resize_bilinear(b, pooled, [5, 7])
+        copied = b.op(BO.RESIZE_NEAREST_NEIGHBOR, [gains, b.const_i32([5, 7])], [2, 5, 7, 3],
+                      OPT.ResizeNearestNeighborOptions, schema.ResizeNearestNeighborOptionsT())
+        parts = [spread, copied, x] if order == "leading" else [x, spread, copied]
+        y = tb.add_conv2d(b, tb.add_concat(b, parts, 3), rng, 9, kernel=(1, 1), activation="RELU6")
+        return [y, spread] if shared else [y]
+    return build
+
+
+register_family("concat_broadcast_conv", _broadcast_concat_conv("leading"), (-4.0, 4.0))
+register_family("concat_broadcast_conv_trailing", _broadcast_concat_conv("trailing"), (-4.0, 4.0))
+register_family("concat_broadcast_conv_shared", _broadcast_concat_conv("leading", shared=True), (-4.0, 4.0))
+
 # DEQUANTIZE feeding CONV_2D
 
 @case("dequantize_float16_conv")
@@ -539,7 +561,8 @@ def write_case(name):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", nargs="*", help="case names to (re)build; cases.json is rewritten from all cases")
+    parser.add_argument("--only", nargs="*",
+                        help="case names to (re)build (cases.json is rewritten only by a full run)")
     parser.add_argument("--list", action="store_true", help="list case names and exit")
     args = parser.parse_args()
     if args.list:

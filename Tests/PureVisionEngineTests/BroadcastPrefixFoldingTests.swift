@@ -43,6 +43,39 @@ import Testing
         }
     }
 
+    /// The op fixtures (`tools/make_op_models.py`, checked against LiteRT by `OperatorCaseTests`): a bilinear and a
+    /// nearest-neighbour map leading the concatenation, over two images, fold into one operator; trailing, they do
+    /// not; a map that is also a graph output keeps its resize. Each equals the unfused interpreter bit for bit (NaN
+    /// for NaN) at 1–3 threads, on the fixture's inputs and on maps holding −0, ±∞, NaN and a subnormal.
+    @Test(arguments: [
+        ("concat_broadcast_conv", 1), ("concat_broadcast_conv_trailing", 4), ("concat_broadcast_conv_shared", 2),
+    ])
+    func opFixturesFoldExactly(_ expected: (name: String, operators: Int)) throws {
+        let directory = OperatorCaseTests.directory
+        let path = directory + "/\(expected.name).tflite"
+        let inputs = try (0..<3).map { try Fixtures.numpy(atPath: directory + "/\(expected.name)_input\($0).npy") }
+        var special = inputs
+        special[0] = try Tensor(shape: inputs[0].shape, floats: [-0.0, .infinity, 3, -.infinity, .nan, 1e30, -0.0, 2])
+        special[1] = try Tensor(shape: inputs[1].shape, floats: [-0.0, 0, -1e-45, 5, -0.0, 7])
+        for threads in [1, 2, 3] {
+            let folded = try Interpreter(contentsOf: path, options: InterpreterOptions(threadCount: threads))
+            let unfused = try Interpreter(
+                contentsOf: path, options: InterpreterOptions(threadCount: threads, fusesElementwiseEpilogues: false))
+            #expect(unfused.operatorCount == 4)
+            #expect(folded.operatorCount == (HostCPU.supportsGeneratedAVX2 ? expected.operators : 4))
+            for (index, set) in [inputs, special].enumerated() {
+                for (x, y) in zip(try folded.run(set), try unfused.run(set)) {
+                    let mismatch = zip(x.floats, y.floats).enumerated().first { _, pair in
+                        pair.0.bitPattern != pair.1.bitPattern && !(pair.0.isNaN && pair.1.isNaN)
+                    }
+                    #expect(
+                        mismatch == nil,
+                        "\(expected.name), \(threads) threads, inputs \(index): \(String(describing: mismatch))")
+                }
+            }
+        }
+    }
+
     /// Reference mode runs every operator as the model has it.
     @Test func referenceModeDoesNotFold() throws {
         let reference = try Interpreter(
