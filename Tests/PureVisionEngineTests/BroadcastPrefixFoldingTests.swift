@@ -56,7 +56,7 @@ import Testing
         let inputs = try (0..<3).map { try Fixtures.numpy(atPath: directory + "/\(expected.name)_input\($0).npy") }
         var special = inputs
         special[0] = try Tensor(shape: inputs[0].shape, floats: [-0.0, .infinity, 3, -.infinity, .nan, 1e30, -0.0, 2])
-        special[1] = try Tensor(shape: inputs[1].shape, floats: [-0.0, 0, -1e-45, 5, -0.0, 7])
+        special[1] = try Tensor(shape: inputs[1].shape, floats: [-0.0, 0, -Float.leastNonzeroMagnitude, 5, -0.0, 7])
         for threads in [1, 2, 3] {
             let folded = try Interpreter(contentsOf: path, options: InterpreterOptions(threadCount: threads))
             let unfused = try Interpreter(
