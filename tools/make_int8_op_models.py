@@ -495,6 +495,39 @@ def _(b, rng):
     return [binary(b, "ADD", q, a, 0.1, 0)]
 
 
+# Chains from an 8-bit tensor to a float32 one (ChannelLookupFusion's float tables), and through an 8-bit table
+# operator first: an int8 EfficientDet's class scores are LOGISTIC then DEQUANTIZE.
+
+@case("mixed_chain_logistic_dequantize")
+def _(b, rng):
+    x = qinput(b, [1, 37, 90], 0.11, 9)
+    s = qop(b, BO.LOGISTIC, [x], [1, 37, 90], 1 / 256, -128)
+    return [b.op(BO.DEQUANTIZE, [s], [1, 37, 90])]
+
+
+@case("mixed_chain_dequantize_prelu_float_out")
+def _(b, rng):
+    x = qinput(b, [1, 5, 7, 6], 0.043, -7)
+    f = b.op(BO.DEQUANTIZE, [x], [1, 5, 7, 6])
+    return [b.op(BO.PRELU, [f, b.const(rng.uniform(-0.5, 1.5, [1, 1, 6]).astype(np.float32))], [1, 5, 7, 6])]
+
+
+@case("mixed_chain_logistic_dequantize_prelu_quantize")
+def _(b, rng):
+    x = qinput(b, [2, 3, 11], 0.09, 4)
+    s = qop(b, BO.LOGISTIC, [x], [2, 3, 11], 1 / 256, -128)
+    f = b.op(BO.DEQUANTIZE, [s], [2, 3, 11])
+    p = b.op(BO.PRELU, [f, b.const(rng.uniform(0.5, 2.0, [11]).astype(np.float32))], [2, 3, 11])
+    return [qop(b, BO.QUANTIZE, [p], [2, 3, 11], 0.01, -60)]
+
+
+@case("mixed_chain_logistic_output_also_read")
+def _(b, rng):
+    x = qinput(b, [1, 9, 13], 0.08, -2)
+    s = qop(b, BO.LOGISTIC, [x], [1, 9, 13], 1 / 256, -128)
+    return [b.op(BO.DEQUANTIZE, [s], [1, 9, 13]), s]
+
+
 def build_case(name):
     seed = zlib.crc32(name.encode())
     rng = np.random.default_rng(seed)

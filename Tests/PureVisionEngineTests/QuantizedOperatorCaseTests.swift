@@ -51,19 +51,30 @@ import Testing
         }
     }
 
-    /// DEQUANTIZE, channel-wise float operators and QUANTIZE between two 8-bit tensors run as one lookup operator
-    /// (the results are checked against LiteRT by `matchesLiteRT`), unless a tensor inside the chain is also a graph
-    /// output; with fusion off they run one by one.
+    /// DEQUANTIZE, channel-wise float operators and QUANTIZE between two 8-bit tensors run as one lookup operator,
+    /// and so do chains from an 8-bit tensor to a float one (an 8-bit LOGISTIC then DEQUANTIZE), unless a tensor
+    /// inside the chain is also a graph output; with fusion off they run one by one. Fused and unfused give the same
+    /// bits at 1 and 2 threads (the results are checked against LiteRT by `matchesLiteRT`).
     @Test(arguments: [
         ("mixed_chain_dequantize_prelu_quantize_odd", 1, 3), ("mixed_chain_uint8_prelu_relu6_leaky_to_int8", 1, 5),
-        ("mixed_chain_inner_tensor_also_output", 3, 3), ("mixed_chain_after_add_two_readers", 3, 5),
-        ("mixed_float_prelu_between_int8", 3, 5),
+        ("mixed_chain_inner_tensor_also_output", 2, 3), ("mixed_chain_after_add_two_readers", 3, 5),
+        ("mixed_float_prelu_between_int8", 3, 5), ("mixed_chain_logistic_dequantize", 1, 2),
+        ("mixed_chain_dequantize_prelu_float_out", 1, 2), ("mixed_chain_logistic_dequantize_prelu_quantize", 1, 4),
+        ("mixed_chain_logistic_output_also_read", 2, 2),
     ])
     func floatIslandRunsAsOneLookup(_ expected: (name: String, fused: Int, separate: Int)) throws {
         let path = Self.directory + "/" + expected.name + ".tflite"
-        #expect(try Interpreter(contentsOf: path).operatorCount == expected.fused, "\(expected.name)")
-        let unfused = try Interpreter(contentsOf: path, options: InterpreterOptions(fusesElementwiseEpilogues: false))
-        #expect(unfused.operatorCount == expected.separate, "\(expected.name) unfused")
+        let testCase = try #require(Self.cases.first { $0.name == expected.name })
+        let inputs = try testCase.inputs.map { try Fixtures.numpy(atPath: Self.directory + "/" + $0) }
+        for threads in [1, 2] {
+            let fused = try Interpreter(contentsOf: path, options: InterpreterOptions(threadCount: threads))
+            #expect(fused.operatorCount == expected.fused, "\(expected.name)")
+            let unfused = try Interpreter(
+                contentsOf: path, options: InterpreterOptions(threadCount: threads, fusesElementwiseEpilogues: false))
+            #expect(unfused.operatorCount == expected.separate, "\(expected.name) unfused")
+            let (a, b) = (try fused.run(inputs), try unfused.run(inputs))
+            #expect(a.map(\.bytes) == b.map(\.bytes), "\(expected.name) at \(threads) thread(s)")
+        }
     }
 
     @Test(arguments: cases, 0..<3)

@@ -21,11 +21,22 @@ enum QuantizedActivationOperator: OperatorLowering {
             let table = QuantizedLookupTable(
                 function: context.builtin == .logistic ? .logistic : .tanh, unsigned: unsigned, inputScale: inScale,
                 inputZeroPoint: inZero, outputScale: outScale, outputZeroPoint: outZero)
-            return context.lowered(reading: [input]) { binder in
+            var lowered = context.lowered(reading: [input]) { binder in
                 let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: UInt8.self))
                 let y = binder.raw(output.index).assumingMemoryBound(to: UInt8.self)
                 return { table.run(input: x, output: y, count: count, pool: pool) }
             }
+            // A table lookup: each byte maps on its own, so chains through it may run as one lookup.
+            if !input.isConstant, let channels = input.shape.last, channels > 0 {
+                lowered.channelwiseMap = ChannelwiseMap(
+                    input: input.index, output: output.index, inputWidth: 1, outputWidth: 1, channels: channels
+                ) { x, y, rows in
+                    table.run(
+                        input: x.assumingMemoryBound(to: UInt8.self), output: y.assumingMemoryBound(to: UInt8.self),
+                        count: rows * channels)
+                }
+            }
+            return lowered
         case .hardSwish:
             let swish = QuantizedHardSwish(
                 inputScale: inScale, inputZeroPoint: inZero, outputScale: outScale, outputZeroPoint: outZero)
