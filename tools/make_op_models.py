@@ -250,6 +250,20 @@ register_family("reshape_tensor_minus1", lambda b, rng: [
     tb.add_reshape(b, b.input([1, 4, 5, 6]), [1, -1, 3], True)])
 
 
+@case("reshape_chain_shares_slot", (-3.0, 3.0))
+def _reshape_chain(b, rng):
+    # A RESHAPE's output shares its input's arena slot: a chain of two over an intermediate tensor that is read again
+    # after them, a reshaped tensor that is also a graph output, and a reshape of a graph input (kept apart).
+    x = b.input([1, 4, 5, 6])
+    a = tb.add_binary(b, "ADD", x, b.const(rng.uniform(-1, 1, [6]).astype(np.float32)))
+    r1 = tb.add_reshape(b, a, [1, 20, 6], False)
+    r2 = tb.add_reshape(b, r1, [2, 60], True)
+    s = tb.add_unary(b, BO.LOGISTIC, r1)
+    m = tb.add_binary(b, "MUL", a, a)
+    g = tb.add_reshape(b, x, [120], False)
+    return [r2, s, m, tb.add_unary(b, BO.TANH, g)]
+
+
 # CONCATENATION
 
 def _concat_case(shapes, axis, activation="NONE"):

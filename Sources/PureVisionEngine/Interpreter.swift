@@ -30,6 +30,9 @@ public final class Interpreter: @unchecked Sendable {
     /// One label per prepared step, in run order: operator index, TFLite name and output shapes.
     package let stepLabels: [String]
 
+    /// Run-time tensors that occupy another tensor's arena slot (a RESHAPE's output, its input's): tensor → owner.
+    package let tensorsSharingSlots: [Int: Int]
+
     private let steps: [ExecutionStep]
     private let arena: UnsafeMutableRawPointer
     private let inputPointers: [UnsafeMutableRawPointer]
@@ -82,7 +85,9 @@ public final class Interpreter: @unchecked Sendable {
         arena.initializeMemory(as: UInt8.self, repeating: 0, count: max(total, 1))
         self.arena = arena
         let constantPointers = graph.constantPointers
-        let offsets = plan.offsets
+        tensorsSharingSlots = graph.aliases
+        var offsets = plan.offsets
+        for (tensor, owner) in graph.aliases { offsets[tensor] = offsets[owner] }
         let pointerOf: (Int) -> UnsafeMutableRawPointer = { tensor in
             if let constant = constantPointers[tensor] { return constant }
             return arena + (offsets[tensor] ?? 0)

@@ -12,6 +12,8 @@ struct GraphBuilder {
     var constants: [ConstantStorage] = []
     var constantPointers: [Int: UnsafeMutableRawPointer] = [:]
     var memoryRequests: [MemoryPlanner.Request] = []
+    /// Run-time tensors that occupy another tensor's arena slot (a RESHAPE's output, its input's): tensor → owner.
+    var aliases: [Int: Int] = [:]
 
     static func build(
         model: TFLiteModel, options: InterpreterOptions, pool: ThreadPool
@@ -144,8 +146,25 @@ struct GraphBuilder {
             }
         }
         for output in graphOutputs where !tensors[output].isConstant { last[output] = Int.max }
+        // A RESHAPE's output shares its input's slot (following chains of them to the first tensor), and that slot
+        // lives as long as any tensor in it. Graph inputs keep their own slot: callers write them in place.
+        let inputs = Set(graphInputs)
+        aliases = [:]
+        for op in operators {
+            guard let source = op.outputMayAliasInput, op.outputs.count == 1, !inputs.contains(source),
+                !tensors[source].isConstant
+            else { continue }
+            let root = aliases[source] ?? source
+            aliases[op.outputs[0]] = root
+        }
+        for (tensor, root) in aliases {
+            if let start = first[tensor] { first[root] = min(first[root] ?? start, start) }
+            if let end = last[tensor] { last[root] = max(last[root] ?? end, end) }
+        }
         memoryRequests = first.keys.sorted().compactMap { tensor in
-            guard !tensors[tensor].isConstant, let start = first[tensor], let end = last[tensor] else { return nil }
+            guard !tensors[tensor].isConstant, aliases[tensor] == nil, let start = first[tensor],
+                let end = last[tensor]
+            else { return nil }
             return .init(tensor: tensor, byteCount: tensors[tensor].byteCount, firstUse: start, lastUse: end)
         }
     }

@@ -43,6 +43,9 @@ package struct LoweredOperator {
     /// Set by a PAD that only appends zeros on the innermost axis: its input tensor and that input's channel count.
     /// A fused residual ADD can read the unpadded input instead (see `OutputEpilogue.Step.addResidual`).
     package var channelZeroPadding: (input: Int, channels: Int)?
+    /// Set by operators whose single output holds exactly the bytes of this input (RESHAPE): the memory planner may
+    /// give both one arena slot, and the run then copies nothing (the step skips the copy when the pointers agree).
+    package var outputMayAliasInput: Int?
     /// Set by operators that map each element on its own, given its channel: see `ChannelLookupFusion`.
     package var channelwiseMap: ChannelwiseMap?
 

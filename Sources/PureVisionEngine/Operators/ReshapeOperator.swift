@@ -31,11 +31,13 @@ enum ReshapeOperator: OperatorLowering {
         let output = context.output(0)
         let bytes = input.byteCount
         let ctx = context
-        return context.lowered(reading: [input]) { binder in
+        var lowered = context.lowered(reading: [input]) { binder in
             let x = UnsafeRawPointer(ctx.pointer(input, binder))
             let y = binder.raw(output.index)
             return { if x != UnsafeRawPointer(y) { y.copyMemory(from: x, byteCount: bytes) } }
         }
+        if !input.isConstant { lowered.outputMayAliasInput = input.index }
+        return lowered
     }
 
     /// Replaces a single −1 with the extent that keeps the element count.
