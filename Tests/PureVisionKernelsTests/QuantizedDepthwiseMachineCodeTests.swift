@@ -26,7 +26,21 @@ import Testing
         Case(h: 6, w: 9, c: 24, kernel: 4, stride: 1, pad: 1),
         Case(h: 5, w: 5, c: 16, kernel: 2, stride: 2, pad: 0),
         Case(h: 4, w: 3, c: 8, kernel: 1, stride: 1, pad: 0),
+        // Enough rows (2 images of 30) for several tasks per thread, each staging its first rows again.
+        Case(h: 30, w: 5, c: 8, kernel: 3, stride: 1, pad: 1),
     ]
+
+    /// Tasks of at least 6 rows where there are enough, a whole number per thread (at most 4), one per thread at
+    /// least.
+    @Test func cutsRowsIntoTasksOfSeveralRows() {
+        typealias Kernel = QuantizedDepthwiseConv2DKernel
+        let expected: [(rows: Int, threads: Int, tasks: Int)] = [
+            (100, 1, 1), (1, 2, 1), (7, 2, 2), (14, 2, 2), (28, 2, 4), (56, 2, 8), (112, 2, 8), (60, 3, 9), (2, 3, 2),
+        ]
+        for (rows, threads, tasks) in expected {
+            #expect(Kernel.taskCount(rows: rows, threads: threads) == tasks, "\(rows) rows, \(threads) threads")
+        }
+    }
 
     @Test(arguments: cases, [1, 2, 3])
     func int8MatchesReferenceTwin(_ c: Case, threads: Int) throws {
