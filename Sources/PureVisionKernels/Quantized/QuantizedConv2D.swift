@@ -56,6 +56,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     public let geometry: Conv2DGeometry
     let depth: Int
     let paddedDepth: Int
+    /// 1×1, stride 1, no padding: output pixel p reads exactly input pixel p.
+    let isPointwise: Bool
     let blockCount: Int
     /// The packed int16 weights of the Swift integer path (see the type's description); empty when generated code
     /// (which packs its own) or the float path (``floatWeights``) runs.
@@ -153,6 +155,10 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         let outputs = geometry.outputChannels
         depth = geometry.kernelHeight * geometry.kernelWidth * geometry.inputChannels
         paddedDepth = (depth + 1) & ~1
+        isPointwise =
+            geometry.kernelHeight == 1 && geometry.kernelWidth == 1 && geometry.strideHeight == 1
+            && geometry.strideWidth == 1 && geometry.paddingTop == 0 && geometry.paddingLeft == 0
+            && geometry.inputHeight == geometry.outputHeight && geometry.inputWidth == geometry.outputWidth
         blockCount = (outputs + 7) / 8
         biasTerms = .allocate(capacity: blockCount * 8)
         biasTerms.initialize(repeating: 0, count: blockCount * 8)
@@ -336,15 +342,42 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     @inline(__always)
     private func gatherTile(start: Int, count: Int, input: UnsafePointer<Int8>, into rows: UnsafeMutablePointer<Int16>)
     {
+        if isPointwise {
+            // Output pixel p reads input pixel p alone: the tile's pixels are consecutive input bytes, and no
+            // receptive field needs working out (three divisions a pixel, as much as widening a 16-channel row).
+            let c = geometry.inputChannels
+            if c == paddedDepth && count == tile {
+                widen(input + start * c, into: rows, count: tile * c)
+                return
+            }
+            for p in 0..<tile {
+                let row = rows + p * paddedDepth
+                widen(input + (start + min(p, count - 1)) * c, into: row, count: c)
+                if c < paddedDepth { row[c] = 0 }
+            }
+            return
+        }
+        // The first pixel's coordinates once, then stepped along the row (a short tile repeats its last pixel).
+        let g = geometry
+        let perImage = g.outputHeight * g.outputWidth
+        var (b, oy, ox) = (start / perImage, (start % perImage) / g.outputWidth, start % g.outputWidth)
         for p in 0..<tile {
-            gather(pixel: start + min(p, count - 1), input: input, into: rows + p * paddedDepth)
+            gather(image: b, row: oy, column: ox, input: input, into: rows + p * paddedDepth)
+            if p + 1 < count {
+                ox += 1
+                if ox == g.outputWidth { (ox, oy) = (0, oy + 1) }
+                if oy == g.outputHeight { (oy, b) = (0, b + 1) }
+            }
         }
     }
 
-    /// Writes the receptive field of output pixel `pixel` as `paddedDepth` int16 values (a zero after an odd depth).
+    /// Writes the receptive field of the output pixel at (`image`, `row`, `column`) as `paddedDepth` int16 values (a
+    /// zero after an odd depth).
     @inline(__always)
-    func gather(pixel: Int, input: UnsafePointer<Int8>, into row: UnsafeMutablePointer<Int16>) {
-        forEachReceptiveSpan(pixel: pixel, input: input) { source, offset, count in
+    func gather(
+        image: Int, row oy: Int, column ox: Int, input: UnsafePointer<Int8>, into row: UnsafeMutablePointer<Int16>
+    ) {
+        forEachReceptiveSpan(image: image, row: oy, column: ox, input: input) { source, offset, count in
             if let source {
                 widen(source, into: row + offset, count: count)
             } else {
@@ -360,11 +393,19 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     func forEachReceptiveSpan(
         pixel: Int, input: UnsafePointer<Int8>, _ body: (UnsafePointer<Int8>?, Int, Int) -> Void
     ) {
+        let perImage = geometry.outputHeight * geometry.outputWidth
+        forEachReceptiveSpan(
+            image: pixel / perImage, row: (pixel % perImage) / geometry.outputWidth,
+            column: pixel % geometry.outputWidth, input: input, body)
+    }
+
+    /// ``forEachReceptiveSpan(pixel:input:_:)`` for the output pixel at (`b`, `oy`, `ox`).
+    @inline(__always)
+    func forEachReceptiveSpan(
+        image b: Int, row oy: Int, column ox: Int, input: UnsafePointer<Int8>,
+        _ body: (UnsafePointer<Int8>?, Int, Int) -> Void
+    ) {
         let g = geometry
-        let perImage = g.outputHeight * g.outputWidth
-        let b = pixel / perImage
-        let oy = (pixel % perImage) / g.outputWidth
-        let ox = pixel % g.outputWidth
         let c = g.inputChannels
         var k = 0
         let x0 = ox * g.strideWidth - g.paddingLeft
