@@ -17,7 +17,8 @@ struct BenchOptions {
     /// Print each model's operators with their median time per invocation, slowest first (at most this many; 0 = off).
     var profileTop = 0
     /// Whether convolutions absorb their element-wise consumers, the zero PADs before them and a concatenation of
-    /// per-image constants before a 1×1 one (`--unfused` turns it off, for comparison).
+    /// per-image constants before a 1×1 one, and element-wise chains from 8-bit tensors run as table lookups
+    /// (`--unfused` turns it off, for comparison).
     var fusesEpilogues = true
     /// Whether kernels may generate AVX2/FMA machine code (`--no-codegen` runs the Swift kernels, for comparison).
     var generatesMachineCode = true
@@ -38,8 +39,9 @@ struct BenchOptions {
           --times    with --json, add every timed run's latency in ms to each model's line ("times_ms")
           --profile  after each model's timing, time every operator per invocation and print the TOP (default 15)
                      slowest by median, plus totals per operator type
-          --unfused  run ADD / PRELU / RELU after a convolution, a zero PAD before one and a concatenation of
-                     per-image constants before a 1×1 one as separate operators
+          --unfused  run ADD / PRELU / RELU after a convolution, a zero PAD before one, a concatenation of
+                     per-image constants before a 1×1 one and element-wise chains from 8-bit tensors (run as one
+                     table lookup) as separate operators
           --no-codegen  run the Swift kernels instead of generated AVX2/FMA code (InterpreterOptions)
           --quantized-arithmetic  how models' 8-bit layers round: xnnpack (default; as the tasks and LiteRT-XNNPACK)
                      or litert (LiteRT's builtin kernels)

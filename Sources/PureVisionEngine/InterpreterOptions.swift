@@ -34,8 +34,9 @@ public struct InterpreterOptions: Sendable, Hashable {
     /// Whether an ADD of a residual, a PRELU or a clamping activation that alone consumes a convolution's output is
     /// computed by the convolution on each output block (one operator, no intermediate tensor) rather than as a
     /// separate pass; whether a VALID convolution applies a PAD of zero rows and columns in front of it as its own
-    /// padding instead of reading the PAD's output; whether a DEQUANTIZE → channel-wise float operators →
-    /// QUANTIZE chain between 8-bit tensors runs as one table lookup per element; and whether, with generated code,
+    /// padding instead of reading the PAD's output; whether a chain of element-wise operators from an 8-bit tensor
+    /// to an 8-bit or float32 one (DEQUANTIZE → channel-wise float operators → QUANTIZE; an 8-bit LOGISTIC →
+    /// DEQUANTIZE) runs as one table lookup per element; and whether, with generated code,
     /// a 1×1 convolution over a concatenation whose leading inputs are one-pixel maps resized to full size (the same
     /// at every pixel) runs those channels once per image and reads the other input in place. Results are the same
     /// either way. Only in `.optimized` mode. Default true.
