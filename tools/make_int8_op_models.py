@@ -388,6 +388,20 @@ def _(b, rng):
     return [qop(b, BO.CONCATENATION, xs, [1, 3, 4, 8], 0.05, 2, OPT.ConcatenationOptions, o)]
 
 
+@case("concatenation_inputs_in_output_slot")
+def _(b, rng):
+    # As an int8 EfficientDet's heads: ADDs, RESHAPEs, then a CONCATENATION along axis 1, computed in place.
+    x = qinput(b, [1, 4, 6], 0.05, 3)
+    y = qinput(b, [1, 4, 6], 0.05, 3)
+    a = binary(b, "ADD", x, y, 0.1, -2)
+    m = binary(b, "ADD", x, x, 0.1, -2)
+    ra = qop(b, BO.RESHAPE, [a, b.const_i32([1, 8, 3])], [1, 8, 3], 0.1, -2)
+    rm = qop(b, BO.RESHAPE, [m, b.const_i32([1, 8, 3])], [1, 8, 3], 0.1, -2)
+    o = schema.ConcatenationOptionsT()
+    o.axis = 1
+    return [qop(b, BO.CONCATENATION, [ra, rm], [1, 16, 3], 0.1, -2, OPT.ConcatenationOptions, o)]
+
+
 def _resize(b, shape, size, align=False, half=False):
     o = schema.ResizeBilinearOptionsT()
     o.alignCorners, o.halfPixelCenters = align, half

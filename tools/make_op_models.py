@@ -264,6 +264,19 @@ def _reshape_chain(b, rng):
     return [r2, s, m, tb.add_unary(b, BO.TANH, g)]
 
 
+@case("concat_inputs_in_output_slot", (-3.0, 3.0))
+def _concat_in_place(b, rng):
+    # A CONCATENATION whose leading extents are 1 has its inputs computed in place in its output: two intermediate
+    # tensors (one read again after it), one of them concatenated twice (copied the second time), and a graph input
+    # (which keeps its own slot).
+    x = b.input([1, 3, 4])
+    y = b.input([1, 5, 4])
+    a = tb.add_binary(b, "ADD", x, b.const(rng.uniform(-1, 1, [4]).astype(np.float32)))
+    m = tb.add_binary(b, "MUL", y, y)
+    c = tb.add_concat(b, [a, m, a, x], 1)
+    return [c, tb.add_unary(b, BO.TANH, m)]
+
+
 # CONCATENATION
 
 def _concat_case(shapes, axis, activation="NONE"):

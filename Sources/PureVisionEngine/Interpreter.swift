@@ -30,8 +30,9 @@ public final class Interpreter: @unchecked Sendable {
     /// One label per prepared step, in run order: operator index, TFLite name and output shapes.
     package let stepLabels: [String]
 
-    /// Run-time tensors that occupy another tensor's arena slot (a RESHAPE's output, its input's): tensor → owner.
-    package let tensorsSharingSlots: [Int: Int]
+    /// Run-time tensors that live inside another tensor's arena slot (a RESHAPE's output in its input's, a
+    /// CONCATENATION's inputs in its output's): tensor → the slot's owner and the byte offset in it.
+    package let tensorsSharingSlots: [Int: SlotSharing]
 
     private let steps: [ExecutionStep]
     private let arena: UnsafeMutableRawPointer
@@ -87,7 +88,9 @@ public final class Interpreter: @unchecked Sendable {
         let constantPointers = graph.constantPointers
         tensorsSharingSlots = graph.aliases
         var offsets = plan.offsets
-        for (tensor, owner) in graph.aliases { offsets[tensor] = offsets[owner] }
+        for (tensor, placement) in graph.aliases {
+            offsets[tensor] = (offsets[placement.container] ?? 0) + placement.byteOffset
+        }
         let pointerOf: (Int) -> UnsafeMutableRawPointer = { tensor in
             if let constant = constantPointers[tensor] { return constant }
             return arena + (offsets[tensor] ?? 0)

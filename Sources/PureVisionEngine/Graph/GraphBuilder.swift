@@ -12,8 +12,9 @@ struct GraphBuilder {
     var constants: [ConstantStorage] = []
     var constantPointers: [Int: UnsafeMutableRawPointer] = [:]
     var memoryRequests: [MemoryPlanner.Request] = []
-    /// Run-time tensors that occupy another tensor's arena slot (a RESHAPE's output, its input's): tensor → owner.
-    var aliases: [Int: Int] = [:]
+    /// Run-time tensors that live inside another tensor's arena slot (see `LoweredOperator.slotSharing`): tensor →
+    /// the owner of the slot (a tensor with a request of its own) and the byte offset in it.
+    var aliases: [Int: SlotSharing] = [:]
 
     static func build(
         model: TFLiteModel, options: InterpreterOptions, pool: ThreadPool
@@ -146,20 +147,12 @@ struct GraphBuilder {
             }
         }
         for output in graphOutputs where !tensors[output].isConstant { last[output] = Int.max }
-        // A RESHAPE's output shares its input's slot (following chains of them to the first tensor), and that slot
-        // lives as long as any tensor in it. Graph inputs keep their own slot: callers write them in place.
-        let inputs = Set(graphInputs)
-        aliases = [:]
-        for op in operators {
-            guard let source = op.outputMayAliasInput, op.outputs.count == 1, !inputs.contains(source),
-                !tensors[source].isConstant
-            else { continue }
-            let root = aliases[source] ?? source
-            aliases[op.outputs[0]] = root
-        }
-        for (tensor, root) in aliases {
-            if let start = first[tensor] { first[root] = min(first[root] ?? start, start) }
-            if let end = last[tensor] { last[root] = max(last[root] ?? end, end) }
+        aliases = Self.placeInSharedSlots(operators, tensors: tensors, graphInputs: Set(graphInputs))
+        // A shared slot lives as long as any tensor in it.
+        for (tensor, placement) in aliases {
+            let owner = placement.container
+            if let start = first[tensor] { first[owner] = min(first[owner] ?? start, start) }
+            if let end = last[tensor] { last[owner] = max(last[owner] ?? end, end) }
         }
         memoryRequests = first.keys.sorted().compactMap { tensor in
             guard !tensors[tensor].isConstant, aliases[tensor] == nil, let start = first[tensor],
@@ -167,6 +160,37 @@ struct GraphBuilder {
             else { return nil }
             return .init(tensor: tensor, byteCount: tensors[tensor].byteCount, firstUse: start, lastUse: end)
         }
+    }
+
+    /// Follows the operators' `slotSharing` in run order: a group of tensors in one slot (its owner holding the
+    /// others at offsets) moves whole into another's where the offset and the size fit. Graph inputs keep a slot of
+    /// their own (callers write them in place between runs), and so does a tensor met twice (an input concatenated
+    /// twice is copied the second time). Returns every tensor placed in another's slot, with the owner at the top.
+    private static func placeInSharedSlots(
+        _ operators: [LoweredOperator], tensors: [GraphTensor], graphInputs: Set<Int>
+    ) -> [Int: SlotSharing] {
+        var container: [Int: (tensor: Int, byteOffset: Int)] = [:]
+        func owner(_ tensor: Int) -> (tensor: Int, byteOffset: Int) {
+            var (current, offset) = (tensor, 0)
+            while let next = container[current] { (current, offset) = (next.tensor, offset + next.byteOffset) }
+            return (current, offset)
+        }
+        for sharing in operators.flatMap(\.slotSharing) {
+            guard !tensors[sharing.tensor].isConstant, !tensors[sharing.container].isConstant else { continue }
+            let (moved, movedOffset) = owner(sharing.tensor)
+            let (target, targetOffset) = owner(sharing.container)
+            let offset = targetOffset + sharing.byteOffset - movedOffset
+            guard moved != target, !graphInputs.contains(moved), !graphInputs.contains(target), offset >= 0,
+                offset + tensors[moved].byteCount <= tensors[target].byteCount
+            else { continue }
+            container[moved] = (target, offset)
+        }
+        var placements: [Int: SlotSharing] = [:]
+        for tensor in container.keys {
+            let (root, offset) = owner(tensor)
+            placements[tensor] = SlotSharing(tensor: tensor, container: root, byteOffset: offset)
+        }
+        return placements
     }
 
     private static func describe(_ tensor: GraphTensor) throws(InterpreterError) -> TensorDescription {

@@ -43,9 +43,10 @@ package struct LoweredOperator {
     /// Set by a PAD that only appends zeros on the innermost axis: its input tensor and that input's channel count.
     /// A fused residual ADD can read the unpadded input instead (see `OutputEpilogue.Step.addResidual`).
     package var channelZeroPadding: (input: Int, channels: Int)?
-    /// Set by operators whose single output holds exactly the bytes of this input (RESHAPE): the memory planner may
-    /// give both one arena slot, and the run then copies nothing (the step skips the copy when the pointers agree).
-    package var outputMayAliasInput: Int?
+    /// Tensors that may live inside another's arena slot, because the operator's result is then already in place:
+    /// a RESHAPE's output at its input (the same bytes), a CONCATENATION's inputs at their places in its output.
+    /// The memory planner honours them where it can; the step skips any copy whose source and target agree.
+    package var slotSharing: [SlotSharing] = []
     /// Set by operators that map each element on its own, given its channel: see `ChannelLookupFusion`.
     package var channelwiseMap: ChannelwiseMap?
 
@@ -93,5 +94,19 @@ package struct EpilogueFusion {
     ) {
         self.channels = channels
         self.makeBind = makeBind
+    }
+}
+
+/// Tensor `tensor` may occupy the bytes of tensor `container` from `byteOffset` on (see
+/// `LoweredOperator.slotSharing`).
+package struct SlotSharing: Equatable, Sendable {
+    package let tensor: Int
+    package let container: Int
+    package let byteOffset: Int
+
+    package init(tensor: Int, container: Int, byteOffset: Int) {
+        self.tensor = tensor
+        self.container = container
+        self.byteOffset = byteOffset
     }
 }

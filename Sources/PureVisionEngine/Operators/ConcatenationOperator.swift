@@ -29,10 +29,33 @@ enum ConcatenationOperator: OperatorLowering {
         let output = context.output(0)
         let shapes = inputs.map(\.shape)
         let ctx = context
-        return context.lowered(reading: inputs) { binder in
+        var lowered = context.lowered(reading: inputs) { binder in
             let pointers = inputs.map { UnsafePointer(ctx.pointer($0, binder).assumingMemoryBound(to: Float.self)) }
             let y = binder.floats(output.index)
             return { Concatenation.run(inputs: pointers, inputShapes: shapes, axis: axis, output: y, clamp: clamp) }
         }
+        if clamp.isIdentity {
+            lowered.slotSharing = slotSharing(inputs: inputs, output: output, axis: axis, elementBytes: 4)
+        }
+        return lowered
+    }
+}
+
+extension ConcatenationOperator {
+    /// Where each run-time input lies in the output when every dimension before `axis` has extent 1 (each input is
+    /// then one contiguous run of the output's bytes); none otherwise.
+    static func slotSharing(
+        inputs: [GraphTensor], output: GraphTensor, axis: Int, elementBytes: Int
+    ) -> [SlotSharing] {
+        guard output.shape[..<axis].allSatisfy({ $0 == 1 }) else { return [] }
+        var offset = 0
+        var sharing: [SlotSharing] = []
+        for input in inputs {
+            if !input.isConstant {
+                sharing.append(SlotSharing(tensor: input.index, container: output.index, byteOffset: offset))
+            }
+            offset += input.elementCount * elementBytes
+        }
+        return sharing
     }
 }

@@ -36,7 +36,9 @@ enum ReshapeOperator: OperatorLowering {
             let y = binder.raw(output.index)
             return { if x != UnsafeRawPointer(y) { y.copyMemory(from: x, byteCount: bytes) } }
         }
-        if !input.isConstant { lowered.outputMayAliasInput = input.index }
+        if !input.isConstant {
+            lowered.slotSharing = [SlotSharing(tensor: output.index, container: input.index, byteOffset: 0)]
+        }
         return lowered
     }
 

@@ -3,7 +3,8 @@
 /// Every input has the same rank and the same extent as the others in every dimension except `axis`; the output's
 /// extent along `axis` is the sum of the inputs'. All tensors are row-major and contiguous.
 public enum Concatenation {
-    /// Writes the inputs one after another along `axis` (0 ≤ axis < rank) into `output`, clamping each element.
+    /// Writes the inputs one after another along `axis` (0 ≤ axis < rank) into `output`, clamping each element. An
+    /// input that already lies where it belongs in `output` (a memory plan put it there) is not copied.
     public static func run(
         inputs: [UnsafePointer<Float>], inputShapes: [[Int]], axis: Int, output: UnsafeMutablePointer<Float>,
         clamp: ClampRange
@@ -30,7 +31,8 @@ public enum Concatenation {
                 let chunk = shape[axis] * innerCount
                 let source = input + outer * chunk
                 if identity {
-                    destination.update(from: source, count: chunk)
+                    // An input the memory plan placed inside the output is already where it belongs.
+                    if source != UnsafePointer(destination) { destination.update(from: source, count: chunk) }
                 } else {
                     for i in 0..<chunk { destination[i] = min(max(source[i], lower), upper) }
                 }

@@ -45,10 +45,13 @@ enum QuantizedConcatenationOperator: OperatorLowering {
         let output = context.output(0)
         let ctx = context
         let sources = inputs
-        return context.lowered(reading: inputs) { binder in
+        var lowered = context.lowered(reading: inputs) { binder in
             let pointers = sources.map { UnsafeRawPointer(ctx.pointer($0, binder)) }
             let y = binder.raw(output.index)
             return { Quantized.concatenate(inputs: pointers, innerBytes: innerBytes, outerCount: outer, output: y) }
         }
+        lowered.slotSharing = ConcatenationOperator.slotSharing(
+            inputs: inputs, output: output, axis: axis, elementBytes: 1)
+        return lowered
     }
 }
