@@ -27,9 +27,12 @@ public enum Pooling {
     ) {
         precondition(geometry.isValid, "Pooling.averagePool2D: invalid geometry \(geometry)")
         if geometry.isGlobal {
-            // One window over the whole input: XNNPACK's global average pooling, the reference's own loop.
-            Reference.averagePool2D(
-                geometry: geometry, input: input, output: output, clamp: clamp, arithmetic: .xnnpack)
+            // One window over the whole input: XNNPACK's global average pooling, as MEAN over H and W computes it.
+            let g = geometry
+            Reduction.mean(
+                input: input, inputShape: [g.batch, g.inputHeight, g.inputWidth, g.channels], axes: [1, 2],
+                output: output, pool: pool)
+            for index in 0..<(g.batch * g.channels) { output[index] = clamp.apply(output[index]) }
             return
         }
         pool.parallelRanges(

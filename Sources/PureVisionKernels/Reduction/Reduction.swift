@@ -5,7 +5,7 @@ public enum Reduction {
     /// XNNPACK's order (``Reference/globalAveragePoolingSum(_:stride:rows:)``), other reductions in the reference's
     /// row-major order, then every sum is multiplied by the float `1 / n`.
     ///
-    /// NHWC global average pooling (rank 4, `axes == [1, 2]`) runs a channel-innermost loop, split over channel
+    /// NHWC global average pooling (rank 4, `axes == [1, 2]`) sums 8 channels at a time, split over channel
     /// blocks when there is enough work; a reduction of the last dimensions sums each output's contiguous run; every
     /// other reduction runs the reference's single row-major pass (same order of additions, so the same results).
     /// Allocates nothing.
@@ -114,6 +114,26 @@ public enum Reduction {
         }
     }
 
+    /// ``Reference/globalAveragePoolingSum(_:stride:rows:)`` for the 8 channels from `values` at once (lane `i`
+    /// the channel at `values + i`): each lane adds the same values in the same order, so it gets the same bits,
+    /// and the pixels are read 32 bytes at a time instead of 4 bytes `stride` apart.
+    @inline(__always)
+    static func globalAveragePoolingSums(_ values: UnsafePointer<Float>, stride: Int, rows: Int) -> SIMD8<Float> {
+        @inline(__always) func row(_ start: Int, _ r: Int) -> SIMD8<Float> {
+            start + r < rows
+                ? UnsafeRawPointer(values + (start + r) * stride).loadUnaligned(as: SIMD8<Float>.self) : SIMD8()
+        }
+        var sum = ((row(0, 0) + row(0, 1)) + row(0, 6)) + ((row(0, 2) + row(0, 3)) + (row(0, 4) + row(0, 5)))
+        var start = 7
+        while start < rows {
+            sum =
+                ((row(start, 0) + row(start, 1)) + (row(start, 2) + row(start, 3)))
+                + ((row(start, 4) + row(start, 5)) + (row(start, 6) + sum))
+            start += 7
+        }
+        return sum
+    }
+
     /// One image's channels, in blocks: each channel summed in XNNPACK's global average pooling order, then scaled.
     private struct ChannelBlocks: ParallelRangeBody {
         let image: UnsafePointer<Float>
@@ -124,7 +144,14 @@ public enum Reduction {
         func run(range block: Range<Int>) {
             let blockOut = output + block.lowerBound
             let width = block.count
-            for c in 0..<width {
+            var c = 0
+            while c + 8 <= width {
+                let sums = Reduction.globalAveragePoolingSums(
+                    image + block.lowerBound + c, stride: channels, rows: pixels)
+                UnsafeMutableRawPointer(blockOut + c).storeBytes(of: sums, as: SIMD8<Float>.self)
+                c += 8
+            }
+            for c in c..<width {
                 blockOut[c] = Reference.globalAveragePoolingSum(
                     image + block.lowerBound + c, stride: channels, rows: pixels)
             }
