@@ -34,29 +34,43 @@ public final class QuantizedChannelLookupTable: @unchecked Sendable {
     /// Maps `pixels · channels` bytes (channels innermost) from `input` to `output` (which may be `input`), split
     /// by pixels over `pool`.
     public func run(input: UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>, pixels: Int, pool: ThreadPool) {
-        // Chunks of at least ~16 KiB, so the threads' hand-off costs less than the lookups.
-        let minimumPixels = max(1, (1 << 14) / channels)
-        pool.parallelRanges(pixels, minimumChunk: minimumPixels, Lookups(table: self, input: input, output: output))
+        withExtendedLifetime(self) {
+            ChannelTableLookups.run(
+                tables: tables, channels: channels, input: input, output: output, pixels: pixels, pool: pool)
+        }
+    }
+}
+
+/// Maps pixels of `channels` bytes through one 256-entry table of `Output` per channel (`tables[channel · 256 +
+/// byte]`), split by pixels over a pool: the loop of ``QuantizedChannelLookupTable`` and of
+/// ``QuantizedFloatLookupTable``'s per-channel tables.
+struct ChannelTableLookups<Output>: ParallelRangeBody {
+    let tables: UnsafePointer<Output>
+    let channels: Int
+    let input: UnsafePointer<UInt8>
+    let output: UnsafeMutablePointer<Output>
+
+    /// Maps `pixels · channels` bytes from `input` into `output`, in chunks of at least ~16 Ki elements so that the
+    /// threads' hand-off costs less than the lookups.
+    static func run(
+        tables: UnsafeMutablePointer<Output>, channels: Int, input: UnsafePointer<UInt8>,
+        output: UnsafeMutablePointer<Output>, pixels: Int, pool: ThreadPool
+    ) {
+        let body = ChannelTableLookups(tables: tables, channels: channels, input: input, output: output)
+        pool.parallelRanges(pixels, minimumChunk: max(1, (1 << 14) / channels), body)
     }
 
-    private struct Lookups: ParallelRangeBody {
-        let table: QuantizedChannelLookupTable
-        let input: UnsafePointer<UInt8>
-        let output: UnsafeMutablePointer<UInt8>
-        func run(range: Range<Int>) {
-            let channels = table.channels
-            let tables = UnsafePointer(table.tables)
-            var x = input + range.lowerBound * channels
-            var y = output + range.lowerBound * channels
-            for _ in range {
-                var channelTable = tables
-                for c in 0..<channels {
-                    y[c] = channelTable[Int(x[c])]
-                    channelTable += 256
-                }
-                x += channels
-                y += channels
+    func run(range: Range<Int>) {
+        var x = input + range.lowerBound * channels
+        var y = output + range.lowerBound * channels
+        for _ in range {
+            var channelTable = tables
+            for c in 0..<channels {
+                y[c] = channelTable[Int(x[c])]
+                channelTable += 256
             }
+            x += channels
+            y += channels
         }
     }
 }

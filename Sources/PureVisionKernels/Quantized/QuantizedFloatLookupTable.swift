@@ -38,49 +38,42 @@ public final class QuantizedFloatLookupTable: @unchecked Sendable {
     /// Maps `pixels · channels` bytes (channels innermost) from `input` to floats in `output`, split by pixels over
     /// `pool`.
     public func run(input: UnsafePointer<UInt8>, output: UnsafeMutablePointer<Float>, pixels: Int, pool: ThreadPool) {
-        // Chunks of at least ~16 Ki elements, so the threads' hand-off costs less than the lookups.
-        let minimumPixels = max(1, (1 << 14) / channels)
-        pool.parallelRanges(pixels, minimumChunk: minimumPixels, Lookups(table: self, input: input, output: output))
+        withExtendedLifetime(self) {
+            if isUniform {
+                let count = pixels * channels
+                pool.parallelRanges(
+                    count, minimumChunk: 1 << 14, UniformLookups(table: tables, input: input, output: output))
+            } else {
+                ChannelTableLookups.run(
+                    tables: tables, channels: channels, input: input, output: output, pixels: pixels, pool: pool)
+            }
+        }
     }
 
-    private struct Lookups: ParallelRangeBody {
-        let table: QuantizedFloatLookupTable
+    /// One table for every element: eight bytes in one load and eight floats in one store, since the loop is bound
+    /// by memory operations.
+    private struct UniformLookups: ParallelRangeBody {
+        let table: UnsafeMutablePointer<Float>
         let input: UnsafePointer<UInt8>
         let output: UnsafeMutablePointer<Float>
 
         func run(range: Range<Int>) {
-            let channels = table.channels
-            let tables = UnsafePointer(table.tables)
-            var x = input + range.lowerBound * channels
-            var y = output + range.lowerBound * channels
-            if table.isUniform {
-                let count = range.count * channels
-                var i = 0
-                // Eight bytes in one load and eight floats in one store: the loop is bound by memory operations.
-                while i + 8 <= count {
-                    let b = UInt64(littleEndian: UnsafeRawPointer(x + i).loadUnaligned(as: UInt64.self))
-                    @inline(__always) func entry(_ k: UInt64) -> Float {
-                        tables[Int(truncatingIfNeeded: (b >> k) & 0xFF)]
-                    }
-                    let v = SIMD8<Float>(
-                        entry(0), entry(8), entry(16), entry(24), entry(32), entry(40), entry(48), entry(56))
-                    UnsafeMutableRawPointer(y + i).storeBytes(of: v, as: SIMD8<Float>.self)
-                    i += 8
+            let (x, y) = (input + range.lowerBound, output + range.lowerBound)
+            let count = range.count
+            var i = 0
+            while i + 8 <= count {
+                let b = UInt64(littleEndian: UnsafeRawPointer(x + i).loadUnaligned(as: UInt64.self))
+                @inline(__always) func entry(_ k: UInt64) -> Float {
+                    table[Int(truncatingIfNeeded: (b >> k) & 0xFF)]
                 }
-                while i < count {
-                    y[i] = tables[Int(x[i])]
-                    i += 1
-                }
-                return
+                let v = SIMD8<Float>(
+                    entry(0), entry(8), entry(16), entry(24), entry(32), entry(40), entry(48), entry(56))
+                UnsafeMutableRawPointer(y + i).storeBytes(of: v, as: SIMD8<Float>.self)
+                i += 8
             }
-            for _ in range {
-                var channelTable = tables
-                for c in 0..<channels {
-                    y[c] = channelTable[Int(x[c])]
-                    channelTable += 256
-                }
-                x += channels
-                y += channels
+            while i < count {
+                y[i] = table[Int(x[i])]
+                i += 1
             }
         }
     }
