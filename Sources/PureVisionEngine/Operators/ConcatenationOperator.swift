@@ -35,7 +35,7 @@ enum ConcatenationOperator: OperatorLowering {
             return { Concatenation.run(inputs: pointers, inputShapes: shapes, axis: axis, output: y, clamp: clamp) }
         }
         if clamp.isIdentity {
-            lowered.slotSharing = slotSharing(inputs: inputs, output: output, axis: axis, elementBytes: 4)
+            lowered.slotSharing = slotSharing(inputs: inputs, output: output, axis: axis)
         }
         return lowered
     }
@@ -44,9 +44,7 @@ enum ConcatenationOperator: OperatorLowering {
 extension ConcatenationOperator {
     /// Where each run-time input lies in the output when every dimension before `axis` has extent 1 (each input is
     /// then one contiguous run of the output's bytes); none otherwise.
-    static func slotSharing(
-        inputs: [GraphTensor], output: GraphTensor, axis: Int, elementBytes: Int
-    ) -> [SlotSharing] {
+    static func slotSharing(inputs: [GraphTensor], output: GraphTensor, axis: Int) -> [SlotSharing] {
         guard output.shape[..<axis].allSatisfy({ $0 == 1 }) else { return [] }
         var offset = 0
         var sharing: [SlotSharing] = []
@@ -54,7 +52,7 @@ extension ConcatenationOperator {
             if !input.isConstant {
                 sharing.append(SlotSharing(tensor: input.index, container: output.index, byteOffset: offset))
             }
-            offset += input.elementCount * elementBytes
+            offset += input.byteCount
         }
         return sharing
     }

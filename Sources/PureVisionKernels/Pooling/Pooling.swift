@@ -29,8 +29,8 @@ public enum Pooling {
         if geometry.isGlobal {
             // One window over the whole input: XNNPACK's global average pooling, as MEAN over H and W computes it.
             let g = geometry
-            Reduction.mean(
-                input: input, inputShape: [g.batch, g.inputHeight, g.inputWidth, g.channels], axes: [1, 2],
+            Reduction.globalAverage(
+                input: input, batch: g.batch, pixels: g.inputHeight * g.inputWidth, channels: g.channels,
                 output: output, pool: pool)
             for index in 0..<(g.batch * g.channels) { output[index] = clamp.apply(output[index]) }
             return

@@ -28,9 +28,18 @@ public enum Reduction {
             generalMean(input: input, inputShape: inputShape, axes: axes, output: output)
             return
         }
-        let batch = inputShape[0]
-        let pixels = inputShape[1] * inputShape[2]
-        let channels = inputShape[3]
+        globalAverage(
+            input: input, batch: inputShape[0], pixels: inputShape[1] * inputShape[2], channels: inputShape[3],
+            output: output, pool: pool)
+    }
+
+    /// NHWC global average pooling of `input` (`[batch, pixels, channels]`, `pixels` > 0) into `[batch, channels]`,
+    /// in XNNPACK's order: ``mean(input:inputShape:axes:output:pool:)`` over H and W. Allocates nothing.
+    public static func globalAverage(
+        input: UnsafePointer<Float>, batch: Int, pixels: Int, channels: Int, output: UnsafeMutablePointer<Float>,
+        pool: ThreadPool
+    ) {
+        precondition(pixels > 0, "Reduction.globalAverage: no pixels")
         // Channel blocks of at least 16 channels and about 16K additions each.
         let minimumChunk = max(16, (1 << 14) / pixels)
         for b in 0..<batch {

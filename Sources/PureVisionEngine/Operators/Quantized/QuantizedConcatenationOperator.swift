@@ -50,8 +50,7 @@ enum QuantizedConcatenationOperator: OperatorLowering {
             let y = binder.raw(output.index)
             return { Quantized.concatenate(inputs: pointers, innerBytes: innerBytes, outerCount: outer, output: y) }
         }
-        lowered.slotSharing = ConcatenationOperator.slotSharing(
-            inputs: inputs, output: output, axis: axis, elementBytes: 1)
+        lowered.slotSharing = ConcatenationOperator.slotSharing(inputs: inputs, output: output, axis: axis)
         return lowered
     }
 }
