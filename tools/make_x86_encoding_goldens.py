@@ -87,6 +87,23 @@ def instruction_list():
         for count in (16, 31):
             lines.append(f"vpsrad ymm{d}, ymm{a}, {count}")
         lines += [f"vpermq ymm{d}, ymm{a}, 216", f"vextracti128 xmm{d}, ymm{a}, 1", f"vextracti128 xmm{b}, ymm{d}, 0"]
+    # AVX-512 (EVEX) for the VNNI int8 GEMM: registers 16-31, and displacements that are and are not multiples of
+    # the compressed disp8 unit (64 for a full zmm, 4 for a broadcast dword, 16 for an xmm store).
+    evex_mems = mems + ["[rdi+256]", "[rdi+8128]", "[rdi+8192]", "[r9-8192]", "[r9-8256]", "[rsi+508]", "[rsi+512]",
+                        "[rax+rcx*2+2032]", "[r13+2048]", "[rdx+100]"]
+    for i, m in enumerate(evex_mems):
+        z, y, k = f"zmm{(i * 7) % 32}", f"xmm{i % 16}", f"k{1 + i % 7}"
+        lines += [f"vmovdqu32 {z}, ZMMWORD PTR {m}", f"vpbroadcastd {z}, DWORD PTR {m}",
+                  f"vpdpbusd {z}, zmm{(i * 5 + 3) % 32}, ZMMWORD PTR {m}", f"vmovdqu8 XMMWORD PTR {m}{{{k}}}, {y}"]
+    for d, a, b in ((0, 1, 2), (8, 1, 2), (0, 9, 2), (0, 1, 10), (15, 14, 13), (16, 1, 2), (0, 17, 2), (0, 1, 18),
+                    (31, 30, 29), (24, 8, 27), (3, 12, 7)):
+        lines.append(f"vpdpbusd zmm{d}, zmm{a}, zmm{b}")
+    for d, s in ((0, 1), (15, 2), (3, 12), (7, 16), (12, 31), (9, 9)):
+        for half in (0, 1):
+            lines.append(f"vextracti64x4 ymm{d}, zmm{s}, {half}")
+    for k in range(1, 8):
+        for r in ("eax", "ecx", "edx", "r8d", "r11d", "r15d"):
+            lines.append(f"kmovw k{k}, {r}")
     return lines
 
 

@@ -6,7 +6,7 @@ import Testing
 /// pixel counts that leave a short last tile, stride 2, padding, extreme zero points, multipliers from 2^−31 to
 /// just under 1, int32 overflow-range biases, uint8 activations, 1–3 threads; layers with fewer pixels than channels,
 /// whose threads share the channels (the generated code cut into column parts, with and without a tail panel and a
-/// short tile).
+/// short tile). Each case runs with AVX2 and, where the CPU has it, AVX-512 VNNI (panels of 32, byte-masked stores).
 @Suite(.enabled(if: GeneratedCode.runs, GeneratedCode.skipComment)) struct QuantizedGEMMMachineCodeTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var n = 1
@@ -38,8 +38,18 @@ import Testing
         Case(h: 3, w: 3, c: 64, out: 72, kernel: 3, stride: 2, pad: 1, cutsByColumnsAt: [2]),
     ]
 
+    /// Every instruction set this CPU runs: AVX2 always, AVX-512 VNNI where the CPU has it.
+    static let instructionSets: [QuantizedGEMMInstructions] =
+        HostCPU.supportsGeneratedAVX512VNNI ? [.avx2, .avx512VNNI] : [.avx2]
+
     @Test(arguments: cases, [1, 2, 3])
     func int8MatchesReferenceTwin(_ c: Case, threads: Int) throws {
+        for instructions in Self.instructionSets {
+            try int8MatchesReferenceTwin(c, threads: threads, instructions: instructions)
+        }
+    }
+
+    private func int8MatchesReferenceTwin(_ c: Case, threads: Int, instructions: QuantizedGEMMInstructions) throws {
         var random = Random(state: UInt64(c.c * 7919 + c.out * 31 + c.kernel))
         let oh = (c.h + 2 * c.pad - c.kernel) / c.stride + 1
         let ow = (c.w + 2 * c.pad - c.kernel) / c.stride + 1
@@ -70,9 +80,10 @@ import Testing
             let kernel = QuantizedConv2DKernel(
                 geometry: g, filter: filter, bias: bias, inputZeroPoint: zeroPoint, outputZeroPoint: 9,
                 multipliers: multipliers, range: range, rounding: rounding, threadCount: threads,
-                generatesMachineCode: true)
-            try #require(kernel.usesGeneratedCode)
-            #expect(kernel.cutsByColumns == c.cutsByColumnsAt.contains(threads))
+                generatesMachineCode: true, instructions: instructions)
+            try #require(kernel.generatedInstructions == instructions)
+            // VNNI panels are 32 channels wide: half as many as AVX2's to share between threads.
+            if instructions == .avx2 { #expect(kernel.cutsByColumns == c.cutsByColumnsAt.contains(threads)) }
             let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
             defer { scratch.deallocate() }
             // One byte past the output, to catch stores beyond it.
@@ -81,12 +92,24 @@ import Testing
             #expect(actual.last == 77, "\(c.testDescription): wrote past the output")
             #expect(
                 Array(actual.dropLast()) == expected,
-                "\(c.testDescription) \(rounding) zp \(zeroPoint) threads \(threads)")
+                "\(c.testDescription) \(rounding) zp \(zeroPoint) threads \(threads) \(instructions)")
         }
     }
 
-    @Test(arguments: [(10, 9), (20, 16), (3, 29)], [1, 2])
+    /// uint8 weights with zero point 120 reach 135 − … beyond int8, so VNNI falls back to AVX2; with zero point 128
+    /// every weight fits and VNNI runs.
+    @Test(arguments: [(10, 9), (20, 16), (3, 29), (40, 35)], [1, 2])
     func uint8MatchesReferenceTwin(_ channels: (input: Int, output: Int), threads: Int) throws {
+        for (weightZeroPoint, instructions) in [(Int32(120), QuantizedGEMMInstructions.avx2), (128, .best)] {
+            try uint8MatchesReferenceTwin(
+                channels, threads: threads, weightZeroPoint: weightZeroPoint, instructions: instructions)
+        }
+    }
+
+    private func uint8MatchesReferenceTwin(
+        _ channels: (input: Int, output: Int), threads: Int, weightZeroPoint: Int32,
+        instructions: QuantizedGEMMInstructions
+    ) throws {
         var random = Random(state: UInt64(channels.input * 100 + channels.output))
         let g = Conv2DGeometry(
             batch: 1, inputHeight: 6, inputWidth: 7, inputChannels: channels.input, outputHeight: 6, outputWidth: 7,
@@ -99,12 +122,14 @@ import Testing
         let range = QuantizedRange(lower: 3, upper: 250)
         var expected = [UInt8](repeating: 0, count: 6 * 7 * channels.output)
         Reference.quantizedConv2D(
-            geometry: g, input: input, filter: filter, bias: bias, inputZeroPoint: 140, weightZeroPoint: 120,
+            geometry: g, input: input, filter: filter, bias: bias, inputZeroPoint: 140,
+            weightZeroPoint: weightZeroPoint,
             outputZeroPoint: 128, multipliers: multipliers, range: range, rounding: .ruy, output: &expected)
         let kernel = QuantizedConv2DKernel(
-            geometry: g, weight: { Int32(filter[$0]) - 120 }, bias: bias, inputZeroPoint: 140, outputZeroPoint: 128,
-            multipliers: multipliers, range: range, unsigned: true, threadCount: threads, generatesMachineCode: true)
-        try #require(kernel.usesGeneratedCode)
+            geometry: g, weight: { Int32(filter[$0]) - weightZeroPoint }, bias: bias, inputZeroPoint: 140,
+            outputZeroPoint: 128, multipliers: multipliers, range: range, unsigned: true, threadCount: threads,
+            generatesMachineCode: true, instructions: .avx512VNNI)
+        try #require(kernel.generatedInstructions == instructions)
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
         defer { scratch.deallocate() }
         var actual = [Int8](repeating: 0, count: expected.count)
@@ -113,7 +138,7 @@ import Testing
                 input: bytes.baseAddress!.assumingMemoryBound(to: Int8.self), output: &actual, scratch: scratch,
                 pool: ThreadPool(threadCount: threads))
         }
-        #expect(actual.map { UInt8(bitPattern: $0) } == expected)
+        #expect(actual.map { UInt8(bitPattern: $0) } == expected, "weight zero point \(weightZeroPoint)")
     }
 
     /// A multiplier above 1 (a left shift) keeps the Swift path, which handles it.

@@ -89,6 +89,12 @@ import Testing
         case immediate(Int)
         /// The low 128 bits of a vector register.
         case xmm(YMM)
+        case zmm(ZMM)
+        case opmask(OpMask)
+        /// A memory operand with a write mask, `[…]{kN}`.
+        case maskedMemory(Memory, OpMask)
+        /// A 32-bit general-purpose register (`eax`, `r8d`).
+        case gpr32(GPR)
     }
 
     private func emit(_ text: String, into a: inout X86Assembler) throws {
@@ -166,6 +172,14 @@ import Testing
         case ("vpsllq", .ymm(let d), .ymm(let s)?, .immediate(let n)?): a.vpsllq(d, s, UInt8(n))
         case ("vpermq", .ymm(let d), .ymm(let s)?, .immediate(let order)?): a.vpermq(d, s, order: UInt8(order))
         case ("vextracti128", .xmm(let d), .ymm(let s)?, .immediate(let half)?): a.vextracti128(d, s, half: UInt8(half))
+        case ("vmovdqu32", .zmm(let d), .memory(let m)?, nil): a.vmovdqu32(d, m)
+        case ("vpbroadcastd", .zmm(let d), .memory(let m)?, nil): a.vpbroadcastd(d, m)
+        case ("vpdpbusd", .zmm(let d), .zmm(let x)?, .zmm(let y)?): a.vpdpbusd(d, x, y)
+        case ("vpdpbusd", .zmm(let d), .zmm(let x)?, .memory(let m)?): a.vpdpbusd(d, x, m)
+        case ("vextracti64x4", .ymm(let d), .zmm(let s)?, .immediate(let half)?):
+            a.vextracti64x4(d, s, half: UInt8(half))
+        case ("vmovdqu8", .maskedMemory(let m, let k), .xmm(let s)?, nil): a.vmovdqu8(m, mask: k, s)
+        case ("kmovw", .opmask(let k), .gpr32(let r)?, nil): a.kmovw(k, r)
         case ("mov", .gpr(let d), .memory(let m)?, nil): a.mov(d, m)
         case ("mov", .memory(let m), .gpr(let s)?, nil): a.storeQuadword(s, at: m)
         default: throw ParseError(text: text)
@@ -176,8 +190,21 @@ import Testing
 
     private func operand(_ raw: Substring) throws -> Operand {
         var text = raw.trimmingCharacters(in: .whitespaces)
-        for size in ["YMMWORD PTR ", "XMMWORD PTR ", "DWORD PTR ", "QWORD PTR "] where text.hasPrefix(size) {
+        for size in ["ZMMWORD PTR ", "YMMWORD PTR ", "XMMWORD PTR ", "DWORD PTR ", "QWORD PTR "]
+        where text.hasPrefix(size) {
             text.removeFirst(size.count)
+        }
+        if text.hasSuffix("}"), let brace = text.lastIndex(of: "{"), text[brace...].hasPrefix("{k"),
+            let index = Int(text[brace...].dropFirst(2).dropLast()),
+            case .memory(let memory) = try operand(Substring(text[..<brace]))
+        {
+            return .maskedMemory(memory, OpMask(index))
+        }
+        if text.hasPrefix("zmm"), let index = Int(text.dropFirst(3)) { return .zmm(ZMM(index)) }
+        if text.hasPrefix("k"), text.count == 2, let index = Int(text.dropFirst(1)) { return .opmask(OpMask(index)) }
+        let names32 = ["eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi"] + (8..<16).map { "r\($0)d" }
+        if let index = names32.firstIndex(of: text), let register = GPR(rawValue: UInt8(index)) {
+            return .gpr32(register)
         }
         if text.hasPrefix("ymm"), let index = Int(text.dropFirst(3)) { return .ymm(YMM(index)) }
         if text.hasPrefix("xmm"), let index = Int(text.dropFirst(3)) { return .xmm(YMM(index)) }

@@ -18,6 +18,18 @@ public enum HostCPU {
         #endif
     }()
 
+    /// Whether the 8-bit kernels may also generate AVX-512 VNNI code (512-bit `vpdpbusd`, byte-masked stores): on
+    /// top of ``supportsGeneratedAVX2``, the kernel reports `avx512f`, `avx512bw`, `avx512vl` and `avx512_vnni` (it
+    /// reports them only when it also saves the ZMM and opmask state).
+    public static let supportsGeneratedAVX512VNNI: Bool = {
+        #if arch(x86_64) && os(Linux)
+            guard supportsGeneratedAVX2, let flags = cpuFlags() else { return false }
+            return ["avx512f", "avx512bw", "avx512vl", "avx512_vnni"].allSatisfy { flags.contains(Substring($0)) }
+        #else
+            return false
+        #endif
+    }()
+
     #if arch(x86_64) && os(Linux)
         /// The `flags` of the first processor in `/proc/cpuinfo`, or nil when it cannot be read.
         private static func cpuFlags() -> Set<Substring>? {

@@ -355,13 +355,17 @@ public struct X86Assembler: Sendable {
         }
     }
 
-    /// ModRM (+ SIB + displacement) for `reg` and a memory operand.
-    private mutating func modRM(reg: UInt8, _ memory: Memory) {
+    /// ModRM (+ SIB + displacement) for `reg` and a memory operand. An 8-bit displacement counts in units of
+    /// `displacementScale` bytes (EVEX's compressed disp8·N; 1 for legacy and VEX encodings), so it is used only for
+    /// multiples of that unit.
+    private mutating func modRM(reg: UInt8, _ memory: Memory, displacementScale: Int32 = 1) {
         let base = memory.base.rawValue & 7
         let displacement = memory.displacement
+        let compressed: Int8? =
+            displacement % displacementScale == 0 ? Int8(exactly: displacement / displacementScale) : nil
         // rbp/r13 as a base with mod 00 would mean RIP-relative / no base: give them an explicit 8-bit 0.
         let mod: UInt8 =
-            displacement == 0 && base != 5 ? 0 : Int8(exactly: displacement) != nil ? 1 : 2
+            displacement == 0 && base != 5 ? 0 : compressed != nil ? 1 : 2
         // rsp/r12 as a base, or any index, needs a SIB byte; index 100 means "no index".
         if memory.index != nil || base == 4 {
             bytes.append((mod << 6) | ((reg & 7) << 3) | 4)
@@ -371,8 +375,8 @@ public struct X86Assembler: Sendable {
         } else {
             bytes.append((mod << 6) | ((reg & 7) << 3) | base)
         }
-        if mod == 1 {
-            bytes.append(UInt8(bitPattern: Int8(truncatingIfNeeded: displacement)))
+        if mod == 1, let compressed {
+            bytes.append(UInt8(bitPattern: compressed))
         } else if mod == 2 {
             append32(UInt32(bitPattern: displacement))
         }
@@ -538,5 +542,120 @@ extension X86Assembler {
     public mutating func vpsrad(_ destination: YMM, _ source: YMM, _ count: UInt8) {
         vex(map: 1, pp: 1, opcode: 0x72, reg: 4, vvvv: destination.index, rm: source.index)
         bytes.append(count)
+    }
+}
+
+// MARK: AVX-512 (EVEX): 512-bit integer multiply-adds (VNNI), masked stores
+
+/// A 512-bit AVX-512 register `zmm0`…`zmm31`; `zmm0`…`zmm15` share their low halves with ``YMM`` 0…15.
+public struct ZMM: Sendable, Hashable, CustomStringConvertible {
+    /// 0…31.
+    public let index: UInt8
+
+    /// `zmm<index>`; `index` must be in 0…31.
+    public init(_ index: Int) {
+        precondition((0..<32).contains(index), "ZMM: no register zmm\(index)")
+        self.index = UInt8(index)
+    }
+
+    /// The same register's low 256 bits, for VEX-encoded instructions (registers 0…15 only).
+    public var ymm: YMM { YMM(Int(index)) }
+
+    public var description: String { "zmm\(index)" }
+}
+
+/// An AVX-512 opmask register `k1`…`k7` (`k0` means "no mask" as a write mask, so it is not offered).
+public struct OpMask: Sendable, Hashable, CustomStringConvertible {
+    /// 1…7.
+    public let index: UInt8
+
+    /// `k<index>`; `index` must be in 1…7.
+    public init(_ index: Int) {
+        precondition((1..<8).contains(index), "OpMask: no write-mask register k\(index)")
+        self.index = UInt8(index)
+    }
+
+    public var description: String { "k\(index)" }
+}
+
+extension X86Assembler {
+    /// `vmovdqu32 zmm, zmmword [memory]`: 64 bytes, no alignment needed.
+    public mutating func vmovdqu32(_ destination: ZMM, _ source: Memory) {
+        evex(map: 1, pp: 2, w: 0, opcode: 0x6F, length: 2, reg: destination.index, vvvv: 0, source, tuple: 64)
+    }
+
+    /// `vpbroadcastd zmm, dword [memory]`: one int32 (four bytes) to all sixteen lanes.
+    public mutating func vpbroadcastd(_ destination: ZMM, _ source: Memory) {
+        evex(map: 2, pp: 1, w: 0, opcode: 0x58, length: 2, reg: destination.index, vvvv: 0, source, tuple: 4)
+    }
+
+    /// `vpdpbusd dst, a, b` (AVX-512 VNNI): int32 lane j of `dst` += the sum over i < 4 of unsigned byte `4j + i` of
+    /// `a` times signed byte `4j + i` of `b`, wrapping (the products and their sum are exact in int32).
+    public mutating func vpdpbusd(_ destination: ZMM, _ a: ZMM, _ b: ZMM) {
+        evex(map: 2, pp: 1, w: 0, opcode: 0x50, length: 2, reg: destination.index, vvvv: a.index, rm: b.index)
+    }
+
+    /// `vpdpbusd dst, a, zmmword [memory]`.
+    public mutating func vpdpbusd(_ destination: ZMM, _ a: ZMM, _ b: Memory) {
+        evex(map: 2, pp: 1, w: 0, opcode: 0x50, length: 2, reg: destination.index, vvvv: a.index, b, tuple: 64)
+    }
+
+    /// `vextracti64x4 ymm, zmm, half`: `destination` = `source`'s 256-bit half `half` (0/1), upper bits zeroed.
+    public mutating func vextracti64x4(_ destination: YMM, _ source: ZMM, half: UInt8) {
+        precondition(half < 2, "vextracti64x4: half \(half) is not 0 or 1")
+        evex(map: 3, pp: 1, w: 1, opcode: 0x3B, length: 2, reg: source.index, vvvv: 0, rm: destination.index)
+        bytes.append(half)
+    }
+
+    /// `vmovdqu8 xmmword [memory]{mask}, xmm` (AVX512BW + VL): stores byte j of `source`'s low 128 bits where bit j
+    /// of `mask` is set; the other bytes of memory are neither written nor accessed (no fault past a buffer's end).
+    public mutating func vmovdqu8(_ destination: Memory, mask: OpMask, _ source: YMM) {
+        evex(
+            map: 1, pp: 3, w: 0, opcode: 0x7F, length: 0, reg: source.index, vvvv: 0, destination, tuple: 16,
+            mask: mask.index)
+    }
+
+    /// `kmovw k, r32`: the opmask = the low 16 bits of `source`.
+    public mutating func kmovw(_ destination: OpMask, _ source: GPR) {
+        let rm = source.rawValue
+        if rm < 8 {
+            bytes += [0xC5, 0xF8]
+        } else {
+            bytes += [0xC4, 0xC1, 0x78]
+        }
+        bytes += [0x92, 0xC0 | (destination.index << 3) | (rm & 7)]
+    }
+
+    /// The 4-byte EVEX prefix: 62, then R X B R' 0 0 m m, W vvvv 1 p p, z L'L b V' a a a, with R, X, B, R', vvvv and
+    /// V' stored inverted. `length` 0/1/2 is 128/256/512 bits; without a `vvvv` operand its field is 1111 (and V'
+    /// 1), i.e. register 0 before inversion.
+    private mutating func evexPrefix(
+        map: UInt8, pp: UInt8, w: UInt8, length: UInt8, r: UInt8, x: UInt8, b: UInt8, vvvv: UInt8, mask: UInt8
+    ) {
+        let p0 = ((~r >> 3 & 1) << 7) | ((~x & 1) << 6) | ((~b & 1) << 5) | ((~r >> 4 & 1) << 4) | map
+        let p1 = (w << 7) | ((~vvvv & 0xF) << 3) | 0x04 | pp
+        let p2 = (length << 5) | ((~vvvv >> 4 & 1) << 3) | mask
+        bytes += [0x62, p0, p1, p2]
+    }
+
+    /// EVEX instruction with a register-direct operand (`rm` 0…31: bit 3 in B, bit 4 in X).
+    private mutating func evex(
+        map: UInt8, pp: UInt8, w: UInt8, opcode: UInt8, length: UInt8, reg: UInt8, vvvv: UInt8, rm: UInt8
+    ) {
+        evexPrefix(map: map, pp: pp, w: w, length: length, r: reg, x: rm >> 4, b: rm >> 3, vvvv: vvvv, mask: 0)
+        bytes.append(opcode)
+        bytes.append(0xC0 | ((reg & 7) << 3) | (rm & 7))
+    }
+
+    /// EVEX instruction with a memory operand; an 8-bit displacement counts in units of `tuple` bytes (disp8·N).
+    private mutating func evex(
+        map: UInt8, pp: UInt8, w: UInt8, opcode: UInt8, length: UInt8, reg: UInt8, vvvv: UInt8, _ memory: Memory,
+        tuple: Int32, mask: UInt8 = 0
+    ) {
+        evexPrefix(
+            map: map, pp: pp, w: w, length: length, r: reg, x: (memory.index?.rawValue ?? 0) >> 3,
+            b: memory.base.rawValue >> 3, vvvv: vvvv, mask: mask)
+        bytes.append(opcode)
+        modRM(reg: reg, memory, displacementScale: tuple)
     }
 }

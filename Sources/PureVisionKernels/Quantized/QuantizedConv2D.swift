@@ -104,6 +104,9 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     /// Whether runs use generated machine code (else the Swift SIMD loops or the float GEMM).
     public var usesGeneratedCode: Bool { generated != nil }
 
+    /// The generated code's multiply-adds, or nil without generated code.
+    public var generatedInstructions: QuantizedGEMMInstructions? { generated?.instructions }
+
     /// Whether runs multiply in float through ``GEMM`` (see ``QuantizedGEMMArithmetic``).
     public var multipliesInFloat: Bool { floatWeights != nil }
 
@@ -120,25 +123,26 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         geometry: Conv2DGeometry, filter: UnsafePointer<Int8>, bias: UnsafePointer<Int32>?, inputZeroPoint: Int32,
         outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange,
         rounding: RequantizationRounding = .ruy, threadCount: Int = 1, generatesMachineCode: Bool = false,
-        arithmetic: QuantizedGEMMArithmetic = .automatic
+        arithmetic: QuantizedGEMMArithmetic = .automatic, instructions: QuantizedGEMMInstructions = .best
     ) {
         self.init(
             geometry: geometry, weight: { Int32(filter[$0]) }, bias: bias, inputZeroPoint: inputZeroPoint,
             outputZeroPoint: outputZeroPoint, multipliers: multipliers, range: range, unsigned: false,
             rounding: rounding, threadCount: threadCount, generatesMachineCode: generatesMachineCode,
-            arithmetic: arithmetic)
+            arithmetic: arithmetic, instructions: instructions)
     }
 
     /// The general form: `weight(i)` is the i-th OHWI weight minus its zero point (within ±255); with `unsigned`
     /// the activations are uint8 (TFLite's uint8 convolution): zero points and `range` are then on the uint8 scale,
     /// the kernel works on `x − 128` and flips the sign bit of what it stores. With `generatesMachineCode`, on a CPU
     /// with AVX2 and for ruy rounding without left shifts, the GEMM runs as generated code (``QuantizedGEMMCode``);
-    /// otherwise `arithmetic` chooses how the Swift path multiplies.
+    /// otherwise `arithmetic` chooses how the Swift path multiplies. `instructions` picks the generated code's
+    /// multiply-adds (AVX-512 VNNI where the CPU has it and the weights fit int8, by default).
     public init(
         geometry: Conv2DGeometry, weight: (Int) -> Int32, bias: UnsafePointer<Int32>?, inputZeroPoint: Int32,
         outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange, unsigned: Bool,
         rounding: RequantizationRounding = .ruy, threadCount: Int = 1, generatesMachineCode: Bool = false,
-        arithmetic: QuantizedGEMMArithmetic = .automatic
+        arithmetic: QuantizedGEMMArithmetic = .automatic, instructions: QuantizedGEMMInstructions = .best
     ) {
         let shift: Int32 = unsigned ? 128 : 0
         let inputZeroPoint = inputZeroPoint - shift
@@ -193,7 +197,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             let depth = depth
             // Fewer pixels than channels (a classifier head, the last small layers): the threads share the
             // channels, each part's weights read by one thread only, rather than rows that are too few to share.
-            let panels = QuantizedGEMMCode.panelWidths(outputChannels: outputs).count
+            let unit = instructions == .avx512VNNI && HostCPU.supportsGeneratedAVX512VNNI ? 32 : 16
+            let panels = QuantizedGEMMCode.panelWidths(outputChannels: outputs, unit: unit).count
             let partCount =
                 threads > 1 && outputs > pixels && panels >= threads
                     && pixels * depth * outputs >= threads * Conv2DKernel.minimumParallelWork
@@ -202,7 +207,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
                 depth: depth, paddedDepth: paddedDepth, outputChannels: outputs,
                 weight: { o, k in Int16(clamping: weight(o * depth + k)) },
                 biasTerms: biasTerms, multipliers: { perChannel[$0] }, rounding: rounding, zeroPoint: outputZeroPoint,
-                range: range, flip: flip, partCount: partCount)
+                range: range, flip: flip, partCount: partCount, instructions: instructions)
         } else {
             generated = nil
         }
@@ -306,10 +311,17 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             let part = byColumns ? task : 0
             let columns = generated.parts[part]
             let outputs = g.outputChannels
+            let gathersBytes = generated.instructions == .avx512VNNI
             for index in first..<last {
                 let start = index * size
                 let count = min(size, pixels - start)
-                gatherTile(start: start, count: count, input: input, into: rows)
+                if gathersBytes {
+                    gatherTileBytes(
+                        start: start, count: count, input: input, into: base.assumingMemoryBound(to: UInt8.self),
+                        rowBytes: generated.rowBytes)
+                } else {
+                    gatherTile(start: start, count: count, input: input, into: rows)
+                }
                 let out = UnsafeMutableRawPointer(output + start * outputs)
                 // A short last tile is written to scratch in full, then its `count` rows are copied out.
                 let tileOutput = base + size * paddedDepth * 2
@@ -368,6 +380,76 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
                 if ox == g.outputWidth { (ox, oy) = (0, oy + 1) }
                 if oy == g.outputHeight { (oy, b) = (0, b + 1) }
             }
+        }
+    }
+
+    /// ``gatherTile(start:count:input:into:)`` for the VNNI GEMM: each row as `rowBytes` unsigned bytes, the int8
+    /// value the kernel works on plus 128 (padding: the input zero point's), zeros past the depth.
+    @inline(__always)
+    private func gatherTileBytes(
+        start: Int, count: Int, input: UnsafePointer<Int8>, into rows: UnsafeMutablePointer<UInt8>, rowBytes: Int
+    ) {
+        // The kernel's int8 value is the stored byte XOR `flip`; + 128 flips the sign bit once more.
+        let xor = flip ^ 0x80
+        let source = UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self)
+        if isPointwise {
+            let c = geometry.inputChannels
+            if c == rowBytes && count == tile {
+                Self.copy(source + start * c, into: rows, count: tile * c, xor: xor)
+                return
+            }
+            for p in 0..<tile {
+                let row = rows + p * rowBytes
+                Self.copy(source + (start + min(p, count - 1)) * c, into: row, count: c, xor: xor)
+                (row + c).update(repeating: 0, count: rowBytes - c)
+            }
+            return
+        }
+        let g = geometry
+        let perImage = g.outputHeight * g.outputWidth
+        let padding = UInt8(truncatingIfNeeded: Int(inputZeroPoint) + 128)
+        var (b, oy, ox) = (start / perImage, (start % perImage) / g.outputWidth, start % g.outputWidth)
+        for p in 0..<tile {
+            let row = rows + p * rowBytes
+            forEachReceptiveSpan(image: b, row: oy, column: ox, input: input) { spanSource, offset, spanCount in
+                if let spanSource {
+                    Self.copy(
+                        UnsafeRawPointer(spanSource).assumingMemoryBound(to: UInt8.self), into: row + offset,
+                        count: spanCount, xor: xor)
+                } else {
+                    (row + offset).update(repeating: padding, count: spanCount)
+                }
+            }
+            (row + depth).update(repeating: 0, count: rowBytes - depth)
+            if p + 1 < count {
+                ox += 1
+                if ox == g.outputWidth { (ox, oy) = (0, oy + 1) }
+                if oy == g.outputHeight { (oy, b) = (0, b + 1) }
+            }
+        }
+    }
+
+    /// `count` bytes from `source` to `destination`, each XORed with `xor`.
+    @inline(__always)
+    private static func copy(
+        _ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>, count: Int, xor: UInt8
+    ) {
+        if xor == 0 {
+            destination.update(from: source, count: count)
+            return
+        }
+        let mask = SIMD16<UInt8>(repeating: xor)
+        let (from, to) = (UnsafeRawPointer(source), UnsafeMutableRawPointer(destination))
+        var i = 0
+        while i + 16 <= count {
+            to.storeBytes(
+                of: from.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self) ^ mask, toByteOffset: i,
+                as: SIMD16<UInt8>.self)
+            i += 16
+        }
+        while i < count {
+            destination[i] = source[i] ^ xor
+            i += 1
         }
     }
 

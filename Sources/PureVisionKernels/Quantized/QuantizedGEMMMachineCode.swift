@@ -1,12 +1,34 @@
-/// Generated x86-64 AVX2 code for the GEMM of ``QuantizedConv2DKernel``: a tile of ``tileRows`` gathered int16 rows
-/// (`paddedDepth` values each) times every output channel's int16 weights, accumulated exactly in int32 and
-/// requantized in registers (ruy's or XNNPACK's rounding, output zero point, clamp) before a single store of 8-bit
-/// results.
+/// The instructions the generated 8-bit GEMM (``QuantizedGEMMCode``) multiplies with.
+public enum QuantizedGEMMInstructions: Sendable, Hashable {
+    /// AVX2 `vpmaddwd`: int16 rows and weights, a tile of 6 pixels × 16 channels per step of two k.
+    case avx2
+    /// AVX-512 VNNI `vpdpbusd`: the rows as unsigned bytes (the int8 activation + 128, the offset taken out of the
+    /// bias), int8 weights, a tile of 6 pixels × 32 channels per step of four k; byte-masked stores for a partial
+    /// last panel. Used only where the CPU has it (``HostCPU/supportsGeneratedAVX512VNNI``) and every weight fits
+    /// int8; elsewhere ``avx2`` runs.
+    case avx512VNNI
+
+    /// The widest the CPU running this process allows.
+    public static var best: QuantizedGEMMInstructions {
+        HostCPU.supportsGeneratedAVX512VNNI ? .avx512VNNI : .avx2
+    }
+}
+
+/// Generated x86-64 code for the GEMM of ``QuantizedConv2DKernel``: a tile of ``tileRows`` gathered rows times every
+/// output channel's weights, accumulated exactly in int32 and requantized in registers (ruy's or XNNPACK's rounding,
+/// output zero point, clamp) before a single store of 8-bit results.
 ///
-/// Weights are packed for `vpmaddwd` in channel panels of 16 (the last one 8 when at most 8 channels remain): per
-/// pair of k, the panel's channels in order, each as `(w[k], w[k + 1])`, so one 256-bit multiply-add of a broadcast
-/// input pair gives 8 channels' int32 partial sums in natural order. A tile of 6 rows × 16 channels keeps 12
-/// accumulators in registers.
+/// With ``QuantizedGEMMInstructions/avx2`` the rows are int16 (`paddedDepth` values each) and the weights are packed
+/// for `vpmaddwd` in channel panels of 16 (the last one 8 when at most 8 channels remain): per pair of k, the panel's
+/// channels in order, each as `(w[k], w[k + 1])`, so one 256-bit multiply-add of a broadcast input pair gives 8
+/// channels' int32 partial sums in natural order. A tile of 6 rows × 16 channels keeps 12 accumulators in registers.
+///
+/// With ``QuantizedGEMMInstructions/avx512VNNI`` the rows are bytes `x + 128` (``rowBytes`` each, a multiple of 4)
+/// and the weights int8, packed in panels of 32 channels (the last one 16 when at most 16 remain): per group of four
+/// k, each channel's `(w[k], …, w[k + 3])`, so one `vpdpbusd` of a broadcast group of four input bytes adds 16
+/// channels' partial sums; the accumulators start at `bias − 128 · Σ w`, which takes the offset back out. A tile of
+/// 6 rows × 32 channels keeps 12 zmm accumulators; each is split into two 8-lane halves for the AVX2 requantization,
+/// and a panel's channels past the last are masked off its stores, so there is never a tail buffer.
 ///
 /// Accumulators start at the bias; requantization is ``RequantizationCode`` with ruy's rounding (TFLite) or XNNPACK's.
 ///
@@ -14,13 +36,18 @@
 /// code, so that threads share a layer with fewer pixels than channels by columns; the parts write disjoint channels
 /// of the same output rows.
 ///
-/// Arguments: `rdi` the gathered rows (row stride `2 · paddedDepth` bytes), `rsi` the tile's first output pixel
+/// Arguments: `rdi` the gathered rows (row stride ``rowBytes``), `rsi` the tile's first output pixel
 /// (row stride `outputChannels` bytes; a part adds its first channel), `rdx` a 6 × 16-byte buffer that receives the
 /// last panel when it is not exactly the remaining channels (``tailChannels`` of each of its rows are valid; the
 /// caller copies them).
 final class QuantizedGEMMCode: @unchecked Sendable {
     /// Output pixels per call.
     static let tileRows = 6
+    /// The instructions the code multiplies with (``QuantizedGEMMInstructions/avx2`` when VNNI was asked for but is
+    /// not available or a weight does not fit int8).
+    let instructions: QuantizedGEMMInstructions
+    /// Bytes per gathered row: `2 · paddedDepth` int16 values for AVX2, the depth rounded up to 4 bytes for VNNI.
+    let rowBytes: Int
     /// The first output channel of the panel written to the tail buffer.
     let tailStart: Int
     /// Channels per row in the tail buffer (0: every panel stores straight to the output).
@@ -31,10 +58,12 @@ final class QuantizedGEMMCode: @unchecked Sendable {
     private let constants: UnsafeMutableRawPointer
     private let codes: [ExecutableCode]
 
-    /// Panels of `outputChannels` channels: 16 wide, the last one 8 when at most 8 channels remain.
-    static func panelWidths(outputChannels outputs: Int) -> [Int] {
-        let remainder = outputs % 16
-        return [Int](repeating: 16, count: outputs / 16) + (remainder == 0 ? [] : [remainder <= 8 ? 8 : 16])
+    /// Panels of `outputChannels` channels: `unit` (16 for AVX2, 32 for VNNI) wide, the last one `unit / 2` when at
+    /// most that many channels remain.
+    static func panelWidths(outputChannels outputs: Int, unit: Int = 16) -> [Int] {
+        let remainder = outputs % unit
+        return [Int](repeating: unit, count: outputs / unit)
+            + (remainder == 0 ? [] : [remainder <= unit / 2 ? unit / 2 : unit])
     }
 
     /// Generates the code, or returns nil when a multiplier needs a left shift or a right shift above 31, or the
@@ -44,14 +73,24 @@ final class QuantizedGEMMCode: @unchecked Sendable {
     ///   - biasTerms: per output channel, added to the accumulator before requantization.
     ///   - flip: XORed into every output byte (0x80 for uint8 activations computed as int8).
     ///   - partCount: how many ``parts`` to cut the panels into (at most the number of panels).
+    ///   - instructions: what to multiply with; VNNI falls back to AVX2 where it cannot run.
     init?(
         depth: Int, paddedDepth: Int, outputChannels: Int, weight: (Int, Int) -> Int16, biasTerms: UnsafePointer<Int32>,
         multipliers: (Int) -> QuantizedMultiplier, rounding: RequantizationRounding = .ruy, zeroPoint: Int32,
-        range: QuantizedRange, flip: UInt8, partCount: Int = 1
+        range: QuantizedRange, flip: UInt8, partCount: Int = 1, instructions: QuantizedGEMMInstructions = .avx2
     ) {
         let outputs = outputChannels
-        let widths = Self.panelWidths(outputChannels: outputs)
-        guard outputs > 0, paddedDepth % 2 == 0, paddedDepth > 0, paddedDepth * 2 * Self.tileRows < 1 << 24,
+        let vnni =
+            instructions == .avx512VNNI && HostCPU.supportsGeneratedAVX512VNNI
+            && (0..<outputs).allSatisfy { o in (0..<depth).allSatisfy { (-128...127).contains(weight(o, $0)) } }
+        self.instructions = vnni ? .avx512VNNI : .avx2
+        let unit = vnni ? 32 : 16
+        let widths = Self.panelWidths(outputChannels: outputs, unit: unit)
+        // k per multiply-add step, and the padded depth the rows and weights hold.
+        let step = vnni ? 4 : 2
+        let stepDepth = vnni ? (depth + 3) & ~3 : paddedDepth
+        rowBytes = vnni ? stepDepth : 2 * paddedDepth
+        guard outputs > 0, paddedDepth % 2 == 0, paddedDepth >= depth, depth > 0, rowBytes * Self.tileRows < 1 << 24,
             outputs * Self.tileRows < 1 << 24, (1...widths.count).contains(partCount)
         else { return nil }
         guard rounding == .ruy || rounding == .xnnpack else { return nil }
@@ -59,24 +98,31 @@ final class QuantizedGEMMCode: @unchecked Sendable {
             let m = multipliers(o)
             guard m.shift <= 0, m.shift >= -31 else { return nil }
         }
-        let full = outputs / 16
-        let remainder = outputs % 16
-        tailStart = full * 16
-        tailChannels = remainder == 0 || remainder == 8 ? 0 : remainder
-        let pairs = paddedDepth / 2
+        let full = outputs / unit
+        let remainder = outputs % unit
+        tailStart = full * unit
+        let tailCount = vnni || remainder == 0 || remainder == unit / 2 ? 0 : remainder
+        tailChannels = tailCount
+        let steps = stepDepth / step
 
-        let weightBytes = widths.reduce(0, +) * paddedDepth * 2
+        // Weights: per panel, per step of k, the panel's channels in order, each as its `step` weights.
+        let weightBytes = widths.reduce(0, +) * stepDepth * (vnni ? 1 : 2)
         let weights = UnsafeMutableRawPointer.allocate(byteCount: max(64, weightBytes), alignment: 64)
-        let w = weights.bindMemory(to: Int16.self, capacity: weightBytes / 2)
         var index = 0
         var channel = 0
         for width in widths {
-            for pair in 0..<pairs {
+            for s in 0..<steps {
                 for lane in 0..<width {
-                    for half in 0..<2 {
-                        let (o, k) = (channel + lane, 2 * pair + half)
-                        w[index] = o < outputs && k < depth ? weight(o, k) : 0
-                        index += 1
+                    for i in 0..<step {
+                        let (o, k) = (channel + lane, step * s + i)
+                        let w = o < outputs && k < depth ? weight(o, k) : 0
+                        if vnni {
+                            weights.storeBytes(of: Int8(w), toByteOffset: index, as: Int8.self)
+                            index += 1
+                        } else {
+                            weights.storeBytes(of: w, toByteOffset: index, as: Int16.self)
+                            index += 2
+                        }
                     }
                 }
             }
@@ -95,8 +141,11 @@ final class QuantizedGEMMCode: @unchecked Sendable {
             for lane in 0..<width where channel + lane < outputs {
                 let o = channel + lane
                 let start = offset
+                // VNNI multiplies `x + 128`: the bias takes back the 128 · Σ w that adds (wrapping, as the sums do).
+                var bias = biasTerms[o]
+                if vnni { for k in 0..<depth { bias &-= 128 &* Int32(weight(o, k)) } }
                 RequantizationCode.laneConstants(
-                    lane: lane, bias: biasTerms[o], multiplier: multipliers(o), rounding: rounding
+                    lane: lane, bias: bias, multiplier: multipliers(o), rounding: rounding
                 ) { array, lane, value in
                     constants.storeBytes(of: value, toByteOffset: start + (array * width + lane) * 4, as: Int32.self)
                 }
@@ -105,7 +154,7 @@ final class QuantizedGEMMCode: @unchecked Sendable {
             channel += width
         }
 
-        let rowStride = Int32(paddedDepth * 2)
+        let rowStride = Int32(rowBytes)
         var codes: [ExecutableCode] = []
         var parts: [Range<Int>] = []
         var firstPanel = 0
@@ -114,37 +163,46 @@ final class QuantizedGEMMCode: @unchecked Sendable {
                 // Panels up to the part's share of the channels, at least one, leaving one for each later part (the
                 // last part's share is every channel, so it takes all that remain).
                 let target = outputs * (part + 1) / partCount
-                let firstChannel = firstPanel * 16
+                let firstChannel = firstPanel * unit
                 var endPanel = firstPanel + 1
-                while endPanel < widths.count - (partCount - 1 - part) && min(outputs, (endPanel + 1) * 16) <= target {
+                while endPanel < widths.count - (partCount - 1 - part)
+                    && min(outputs, (endPanel + 1) * unit) <= target
+                {
                     endPanel += 1
                 }
-                // Only the last panel can be narrower than 16 or the tail, so the panels before it are full.
+                // Only the last panel can be narrower than `unit` or the tail, so the panels before it are full.
                 let fullPanels = min(endPanel, full) - firstPanel
                 var a = X86Assembler()
                 a.mov(.rax, Int(bitPattern: constants))
                 a.mov(.r11, Int(bitPattern: constants + globalsBytes + firstChannel * 24))
-                a.mov(.r9, Int(bitPattern: weights + firstChannel * paddedDepth * 2))
+                a.mov(.r9, Int(bitPattern: weights + firstChannel * stepDepth * (vnni ? 1 : 2)))
                 if firstChannel > 0 { a.add(.rsi, Int32(firstChannel)) }
+                func emitPanel(width: Int, channels: Int, isLast: Bool) {
+                    if vnni {
+                        Self.vnniPanel(
+                            &a, width: width, channels: channels, groups: steps, rowStride: rowStride,
+                            outputs: outputs, flip: flip, rounding: rounding)
+                    } else {
+                        Self.panel(
+                            &a, width: width, pairs: steps, rowStride: rowStride, outputs: outputs,
+                            direct: !isLast || tailCount == 0, flip: flip, rounding: rounding)
+                    }
+                }
                 if fullPanels > 0 {
                     let panelLoop = a.makeLabel()
                     a.mov(.r10, fullPanels)
                     a.bind(panelLoop)
-                    Self.panel(
-                        &a, width: 16, pairs: pairs, rowStride: rowStride, outputs: outputs, direct: true, flip: flip,
-                        rounding: rounding)
+                    emitPanel(width: unit, channels: unit, isLast: false)
                     a.dec(.r10)
                     a.jnz(panelLoop)
                 }
                 if endPanel > full, let last = widths.last {
-                    Self.panel(
-                        &a, width: last, pairs: pairs, rowStride: rowStride, outputs: outputs,
-                        direct: tailChannels == 0, flip: flip, rounding: rounding)
+                    emitPanel(width: last, channels: outputs - full * unit, isLast: true)
                 }
                 a.vzeroupper()
                 a.ret()
                 codes.append(try ExecutableCode(a.finish()))
-                parts.append(firstChannel..<min(outputs, endPanel * 16))
+                parts.append(firstChannel..<min(outputs, endPanel * unit))
                 firstPanel = endPanel
             }
         } catch {
@@ -214,6 +272,72 @@ final class QuantizedGEMMCode: @unchecked Sendable {
         }
         a.add(.r11, 6 * arrayBytes)
         if direct { a.add(.rsi, Int32(width)) }
+    }
+
+    /// One VNNI panel of `width` (16 or 32) channels, the first `channels` of which exist, for all tile rows: `r9`
+    /// (weights), `r11` (its constants) and `rsi` move to the next panel.
+    private static func vnniPanel(
+        _ a: inout X86Assembler, width: Int, channels: Int, groups: Int, rowStride: Int32, outputs: Int, flip: UInt8,
+        rounding: RequantizationRounding
+    ) {
+        let vectors = width / 16
+        let rows = tileRows
+        func acc(_ r: Int, _ v: Int) -> ZMM { ZMM(r * vectors + v) }
+        // zmm12/13 hold the group's weights in the loop and the accumulators' upper halves after it.
+        func upper(_ v: Int) -> ZMM { ZMM(12 + v) }
+        let (broadcast, temp) = (ZMM(14), YMM(15))
+        // Accumulators start at the bias (array 0 of the panel's constants).
+        for r in 0..<rows { for v in 0..<vectors { a.vmovdqu32(acc(r, v), Memory(.r11, Int32(64 * v))) } }
+        a.mov(.r8, .rdi)
+        a.mov(.rcx, groups)
+        let kLoop = a.makeLabel()
+        a.bind(kLoop)
+        for v in 0..<vectors { a.vmovdqu32(upper(v), Memory(.r9, Int32(64 * v))) }
+        for r in 0..<rows {
+            a.vpbroadcastd(broadcast, Memory(.r8, Int32(r) * rowStride))
+            for v in 0..<vectors { a.vpdpbusd(acc(r, v), broadcast, upper(v)) }
+        }
+        a.add(.r8, 4)
+        a.add(.r9, Int32(width * 4))
+        a.dec(.rcx)
+        a.jnz(kLoop)
+
+        // A partial last 16-channel store is byte-masked: k1 = its channels.
+        let partial = channels % 16
+        if partial != 0 {
+            a.mov(.rcx, (1 << partial) - 1)
+            a.kmovw(OpMask(1), .rcx)
+        }
+        let zero = broadcast.ymm
+        a.vxorps(zero, zero, zero)
+        let arrayBytes = Int32(width * 4)
+        for r in 0..<rows {
+            for v in 0..<vectors { a.vextracti64x4(upper(v).ymm, acc(r, v), half: 1) }
+            for v in 0..<vectors {
+                for (half, x) in [(0, acc(r, v).ymm), (1, upper(v).ymm)] {
+                    let lane = Int32(64 * v + 32 * half)
+                    RequantizationCode.emit(
+                        &a, x, temps: (temp, temp, temp), zero: zero, rounding: rounding, addsBias: false,
+                        globals: .rax, array: { Memory(.r11, Int32($0) * arrayBytes + lane) })
+                }
+            }
+            for v in 0..<vectors where 16 * v < channels {
+                let x = acc(r, v).ymm
+                a.vpackssdw(x, x, upper(v).ymm)
+                a.vpermq(x, x, order: 0xD8)
+                a.vextracti128(temp, x, half: 1)
+                a.vpacksswb128(x, x, temp)
+                if flip != 0 { a.vpxor128(x, x, Memory(.rax, 128)) }
+                let destination = Memory(.rsi, Int32(r * outputs + 16 * v))
+                if channels - 16 * v >= 16 {
+                    a.vmovupsLow128(destination, x)
+                } else {
+                    a.vmovdqu8(destination, mask: OpMask(1), x)
+                }
+            }
+        }
+        a.add(.r11, 6 * arrayBytes)
+        a.add(.rsi, Int32(width))
     }
 
     /// Runs one tile through part `part`: `rows` holds ``tileRows`` gathered rows, `output` (the tile's first output
