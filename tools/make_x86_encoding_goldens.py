@@ -101,6 +101,17 @@ def instruction_list():
     for d, s in ((0, 1), (15, 2), (3, 12), (7, 16), (12, 31), (9, 9)):
         for half in (0, 1):
             lines.append(f"vextracti64x4 ymm{d}, zmm{s}, {half}")
+    # AVX-512 requantization and the depthwise multiply-add: full vectors and dword broadcasts ({1to16}).
+    for i, m in enumerate(evex_mems[::2]):
+        z, a = f"zmm{(i * 3) % 32}", f"zmm{(i * 11 + 5) % 32}"
+        lines += [f"vmulps {z}, {a}, ZMMWORD PTR {m}", f"vminps {z}, {a}, DWORD PTR {m}{{1to16}}",
+                  f"vpaddd {z}, {a}, DWORD PTR {m}{{1to16}}", f"vpmaxsd {z}, {a}, DWORD PTR {m}{{1to16}}",
+                  f"vpminsd {z}, {a}, DWORD PTR {m}{{1to16}}", f"vpdpwssd {z}, {a}, ZMMWORD PTR {m}",
+                  f"vmovdqu32 ZMMWORD PTR {m}, {z}"]
+    for d, s in ((0, 1), (15, 2), (3, 12), (7, 16), (12, 31), (9, 9), (20, 4)):
+        lines += [f"vcvtdq2ps zmm{d}, zmm{s}", f"vcvtps2dq zmm{d}, zmm{s}"]
+        if d < 16:
+            lines.append(f"vpmovsdb xmm{d}, zmm{s}")
     for k in range(1, 8):
         for r in ("eax", "ecx", "edx", "r8d", "r11d", "r15d"):
             lines.append(f"kmovw k{k}, {r}")

@@ -95,6 +95,8 @@ import Testing
         case maskedMemory(Memory, OpMask)
         /// A 32-bit general-purpose register (`eax`, `r8d`).
         case gpr32(GPR)
+        /// A dword memory operand broadcast to every lane, `[…]{1to16}`.
+        case broadcastMemory(Memory)
     }
 
     private func emit(_ text: String, into a: inout X86Assembler) throws {
@@ -180,6 +182,16 @@ import Testing
             a.vextracti64x4(d, s, half: UInt8(half))
         case ("vmovdqu8", .maskedMemory(let m, let k), .xmm(let s)?, nil): a.vmovdqu8(m, mask: k, s)
         case ("kmovw", .opmask(let k), .gpr32(let r)?, nil): a.kmovw(k, r)
+        case ("vmulps", .zmm(let d), .zmm(let x)?, .memory(let m)?): a.vmulps(d, x, m)
+        case ("vminps", .zmm(let d), .zmm(let x)?, .broadcastMemory(let m)?): a.vminps(d, x, broadcast: m)
+        case ("vpaddd", .zmm(let d), .zmm(let x)?, .broadcastMemory(let m)?): a.vpaddd(d, x, broadcast: m)
+        case ("vpmaxsd", .zmm(let d), .zmm(let x)?, .broadcastMemory(let m)?): a.vpmaxsd(d, x, broadcast: m)
+        case ("vpminsd", .zmm(let d), .zmm(let x)?, .broadcastMemory(let m)?): a.vpminsd(d, x, broadcast: m)
+        case ("vpdpwssd", .zmm(let d), .zmm(let x)?, .memory(let m)?): a.vpdpwssd(d, x, m)
+        case ("vmovdqu32", .memory(let m), .zmm(let s)?, nil): a.vmovdqu32(m, s)
+        case ("vcvtdq2ps", .zmm(let d), .zmm(let x)?, nil): a.vcvtdq2ps(d, x)
+        case ("vcvtps2dq", .zmm(let d), .zmm(let x)?, nil): a.vcvtps2dq(d, x)
+        case ("vpmovsdb", .xmm(let d), .zmm(let x)?, nil): a.vpmovsdb(d, x)
         case ("mov", .gpr(let d), .memory(let m)?, nil): a.mov(d, m)
         case ("mov", .memory(let m), .gpr(let s)?, nil): a.storeQuadword(s, at: m)
         default: throw ParseError(text: text)
@@ -193,6 +205,9 @@ import Testing
         for size in ["ZMMWORD PTR ", "YMMWORD PTR ", "XMMWORD PTR ", "DWORD PTR ", "QWORD PTR "]
         where text.hasPrefix(size) {
             text.removeFirst(size.count)
+        }
+        if text.hasSuffix("{1to16}"), case .memory(let memory) = try operand(Substring(text.dropLast(7))) {
+            return .broadcastMemory(memory)
         }
         if text.hasSuffix("}"), let brace = text.lastIndex(of: "{"), text[brace...].hasPrefix("{k"),
             let index = Int(text[brace...].dropFirst(2).dropLast()),

@@ -615,6 +615,66 @@ extension X86Assembler {
             mask: mask.index)
     }
 
+    /// `vcvtdq2ps zmm, zmm`: int32 lanes to float (rounded to nearest even).
+    public mutating func vcvtdq2ps(_ destination: ZMM, _ source: ZMM) {
+        evex(map: 1, pp: 0, w: 0, opcode: 0x5B, length: 2, reg: destination.index, vvvv: 0, rm: source.index)
+    }
+
+    /// `vcvtps2dq zmm, zmm`: float lanes to int32, rounded to nearest even (the default MXCSR mode).
+    public mutating func vcvtps2dq(_ destination: ZMM, _ source: ZMM) {
+        evex(map: 1, pp: 1, w: 0, opcode: 0x5B, length: 2, reg: destination.index, vvvv: 0, rm: source.index)
+    }
+
+    /// `vmulps dst, a, zmmword [memory]`.
+    public mutating func vmulps(_ destination: ZMM, _ a: ZMM, _ b: Memory) {
+        evex(map: 1, pp: 0, w: 0, opcode: 0x59, length: 2, reg: destination.index, vvvv: a.index, b, tuple: 64)
+    }
+
+    /// `vminps dst, a, dword [memory]{1to16}`: the minimum with one float broadcast from memory.
+    public mutating func vminps(_ destination: ZMM, _ a: ZMM, broadcast b: Memory) {
+        evex(
+            map: 1, pp: 0, w: 0, opcode: 0x5D, length: 2, reg: destination.index, vvvv: a.index, b, tuple: 4,
+            broadcast: true)
+    }
+
+    /// `vpaddd dst, a, dword [memory]{1to16}`: adds one int32 broadcast from memory, wrapping.
+    public mutating func vpaddd(_ destination: ZMM, _ a: ZMM, broadcast b: Memory) {
+        evex(
+            map: 1, pp: 1, w: 0, opcode: 0xFE, length: 2, reg: destination.index, vvvv: a.index, b, tuple: 4,
+            broadcast: true)
+    }
+
+    /// `vpmaxsd dst, a, dword [memory]{1to16}`: signed int32 maximum with one value broadcast from memory.
+    public mutating func vpmaxsd(_ destination: ZMM, _ a: ZMM, broadcast b: Memory) {
+        evex(
+            map: 2, pp: 1, w: 0, opcode: 0x3D, length: 2, reg: destination.index, vvvv: a.index, b, tuple: 4,
+            broadcast: true)
+    }
+
+    /// `vpminsd dst, a, dword [memory]{1to16}`: signed int32 minimum with one value broadcast from memory.
+    public mutating func vpminsd(_ destination: ZMM, _ a: ZMM, broadcast b: Memory) {
+        evex(
+            map: 2, pp: 1, w: 0, opcode: 0x39, length: 2, reg: destination.index, vvvv: a.index, b, tuple: 4,
+            broadcast: true)
+    }
+
+    /// `vpmovsdb xmm, zmm`: the sixteen int32 lanes to bytes with signed saturation, in order, into `destination`'s
+    /// low 128 bits (the rest of it zeroed).
+    public mutating func vpmovsdb(_ destination: YMM, _ source: ZMM) {
+        evex(map: 2, pp: 2, w: 0, opcode: 0x21, length: 2, reg: source.index, vvvv: 0, rm: destination.index)
+    }
+
+    /// `vpdpwssd dst, a, zmmword [memory]` (AVX-512 VNNI): int32 lane j of `dst` += `a[2j] · b[2j] + a[2j + 1] ·
+    /// b[2j + 1]` over int16 lanes, wrapping.
+    public mutating func vpdpwssd(_ destination: ZMM, _ a: ZMM, _ b: Memory) {
+        evex(map: 2, pp: 1, w: 0, opcode: 0x52, length: 2, reg: destination.index, vvvv: a.index, b, tuple: 64)
+    }
+
+    /// `vmovdqu32 zmmword [memory], zmm`.
+    public mutating func vmovdqu32(_ destination: Memory, _ source: ZMM) {
+        evex(map: 1, pp: 2, w: 0, opcode: 0x7F, length: 2, reg: source.index, vvvv: 0, destination, tuple: 64)
+    }
+
     /// `kmovw k, r32`: the opmask = the low 16 bits of `source`.
     public mutating func kmovw(_ destination: OpMask, _ source: GPR) {
         let rm = source.rawValue
@@ -648,13 +708,14 @@ extension X86Assembler {
     }
 
     /// EVEX instruction with a memory operand; an 8-bit displacement counts in units of `tuple` bytes (disp8·N).
+    /// `broadcast` sets EVEX.b: the operand is one element repeated to every lane (`{1toN}`).
     private mutating func evex(
         map: UInt8, pp: UInt8, w: UInt8, opcode: UInt8, length: UInt8, reg: UInt8, vvvv: UInt8, _ memory: Memory,
-        tuple: Int32, mask: UInt8 = 0
+        tuple: Int32, mask: UInt8 = 0, broadcast: Bool = false
     ) {
         evexPrefix(
             map: map, pp: pp, w: w, length: length, r: reg, x: (memory.index?.rawValue ?? 0) >> 3,
-            b: memory.base.rawValue >> 3, vvvv: vvvv, mask: mask)
+            b: memory.base.rawValue >> 3, vvvv: vvvv, mask: mask | (broadcast ? 0x10 : 0))
         bytes.append(opcode)
         modRM(reg: reg, memory, displacementScale: tuple)
     }

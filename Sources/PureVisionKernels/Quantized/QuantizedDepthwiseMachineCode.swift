@@ -53,6 +53,19 @@ enum RequantizationCode {
         store(5, lane, mask >> 1)
     }
 
+    /// Emits XNNPACK's requantization of the sixteen int32 lanes of `x` in place with AVX-512, `scales` holding
+    /// their sixteen float scales (array 1 of sixteen consecutive lanes): the same steps as ``emit`` with
+    /// ``RequantizationRounding/xnnpack`` on two 8-lane halves, so the results are identical.
+    static func emitXNNPACK(_ a: inout X86Assembler, _ x: ZMM, scales: Memory, globals: GPR) {
+        a.vcvtdq2ps(x, x)
+        a.vmulps(x, x, scales)
+        a.vminps(x, x, broadcast: Memory(globals, 160))
+        a.vcvtps2dq(x, x)
+        a.vpaddd(x, x, broadcast: Memory(globals, 32))
+        a.vpmaxsd(x, x, broadcast: Memory(globals, 64))
+        a.vpminsd(x, x, broadcast: Memory(globals, 96))
+    }
+
     /// Emits the requantization of `x` in place. `temps` are clobbered; `zero` must hold zeros.
     static func emit(
         _ a: inout X86Assembler, _ x: YMM, temps: (YMM, YMM, YMM), zero: YMM, rounding: RequantizationRounding,

@@ -308,9 +308,34 @@ final class QuantizedGEMMCode: @unchecked Sendable {
             a.mov(.rcx, (1 << partial) - 1)
             a.kmovw(OpMask(1), .rcx)
         }
+        let arrayBytes = Int32(width * 4)
+        /// Stores the sixteen bytes in `x`'s low 128 bits as channels `16v…` of row `r`, masked when partial.
+        func store(_ x: YMM, row r: Int, vector v: Int) {
+            if flip != 0 { a.vpxor128(x, x, Memory(.rax, 128)) }
+            let destination = Memory(.rsi, Int32(r * outputs + 16 * v))
+            if channels - 16 * v >= 16 {
+                a.vmovupsLow128(destination, x)
+            } else {
+                a.vmovdqu8(destination, mask: OpMask(1), x)
+            }
+        }
+        if rounding == .xnnpack {
+            // All sixteen lanes at once, then narrowed to bytes in order (the clamp keeps them within int8).
+            for r in 0..<rows {
+                for v in 0..<vectors where 16 * v < channels {
+                    let x = acc(r, v)
+                    RequantizationCode.emitXNNPACK(
+                        &a, x, scales: Memory(.r11, arrayBytes + Int32(64 * v)), globals: .rax)
+                    a.vpmovsdb(x.ymm, x)
+                    store(x.ymm, row: r, vector: v)
+                }
+            }
+            a.add(.r11, 6 * arrayBytes)
+            a.add(.rsi, Int32(width))
+            return
+        }
         let zero = broadcast.ymm
         a.vxorps(zero, zero, zero)
-        let arrayBytes = Int32(width * 4)
         for r in 0..<rows {
             for v in 0..<vectors { a.vextracti64x4(upper(v).ymm, acc(r, v), half: 1) }
             for v in 0..<vectors {
@@ -327,13 +352,7 @@ final class QuantizedGEMMCode: @unchecked Sendable {
                 a.vpermq(x, x, order: 0xD8)
                 a.vextracti128(temp, x, half: 1)
                 a.vpacksswb128(x, x, temp)
-                if flip != 0 { a.vpxor128(x, x, Memory(.rax, 128)) }
-                let destination = Memory(.rsi, Int32(r * outputs + 16 * v))
-                if channels - 16 * v >= 16 {
-                    a.vmovupsLow128(destination, x)
-                } else {
-                    a.vmovdqu8(destination, mask: OpMask(1), x)
-                }
+                store(x, row: r, vector: v)
             }
         }
         a.add(.r11, 6 * arrayBytes)
