@@ -109,7 +109,7 @@ def instruction_list():
                   f"vpminsd {z}, {a}, DWORD PTR {m}{{1to16}}", f"vpdpwssd {z}, {a}, ZMMWORD PTR {m}",
                   f"vmovdqu32 ZMMWORD PTR {m}, {z}"]
     for d, s in ((0, 1), (15, 2), (3, 12), (7, 16), (12, 31), (9, 9), (20, 4)):
-        lines += [f"vcvtdq2ps zmm{d}, zmm{s}", f"vcvtps2dq zmm{d}, zmm{s}"]
+        lines += [f"vcvtdq2ps zmm{d}, zmm{s}", f"vcvtps2dq zmm{d}, zmm{s}", f"vpaddd zmm{d}, zmm{s}, zmm{(d + s) % 32}"]
         if d < 16:
             lines.append(f"vpmovsdb xmm{d}, zmm{s}")
     for k in range(1, 8):

@@ -5,7 +5,7 @@ import Testing
 /// `QuantizedDepthwiseConv2DKernel(generatesMachineCode: true)`) against the scalar reference twin, bit for bit:
 /// channel counts on both sides of the 8- and 16-channel groups (the last `channels % 8` in Swift), 1×1 to 5×5 (odd
 /// and even heights), stride 1 and 2, dilation, asymmetric padding, extreme zero points and multipliers, every
-/// rounding, uint8, 1–3 threads.
+/// rounding, uint8, 1–3 threads; AVX2 and, where the CPU has it, AVX-512 VNNI (groups of 16, a last block of 8).
 @Suite(.enabled(if: GeneratedCode.runs, GeneratedCode.skipComment)) struct QuantizedDepthwiseMachineCodeTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var h: Int, w: Int, c: Int, kernel: Int, stride: Int
@@ -44,16 +44,29 @@ import Testing
 
     @Test(arguments: cases, [1, 2, 3])
     func int8MatchesReferenceTwin(_ c: Case, threads: Int) throws {
-        try Self.checkInt8(c, threads: threads, generated: true)
+        for instructions in QuantizedGEMMMachineCodeTests.instructionSets {
+            try Self.checkInt8(c, threads: threads, generated: true, instructions: instructions)
+        }
     }
 
     @Test(arguments: [8, 21, 32], [1, 2])
     func uint8MatchesReferenceTwin(_ channels: Int, threads: Int) throws {
-        try Self.checkUInt8(channels: channels, threads: threads, generated: true)
+        for instructions in QuantizedGEMMMachineCodeTests.instructionSets {
+            try Self.checkUInt8(channels: channels, threads: threads, generated: true, instructions: instructions)
+        }
+    }
+
+    /// What generated code for `channels` channels runs when `instructions` is asked for: AVX-512 needs a group of
+    /// 16.
+    static func expectedInstructions(_ instructions: QuantizedInstructionSet, channels: Int) -> QuantizedInstructionSet
+    {
+        instructions == .avx512VNNI && channels >= 16 ? .avx512VNNI : .avx2
     }
 
     /// The int8 case `c` through the generated code or (`generated` false) the Swift loop over the same staged rows.
-    static func checkInt8(_ c: Case, threads: Int, generated: Bool) throws {
+    static func checkInt8(
+        _ c: Case, threads: Int, generated: Bool, instructions: QuantizedInstructionSet = .avx2
+    ) throws {
         var random = Random(state: UInt64(c.c * 101 + c.kernel * 7 + c.stride))
         let span = (c.kernel - 1) * c.dilation + 1
         let oh = (c.h + 2 * c.pad - span) / c.stride + 1
@@ -84,8 +97,12 @@ import Testing
                 let kernel = QuantizedDepthwiseConv2DKernel(
                     geometry: g, filter: filter, bias: bias, inputZeroPoint: zeroPoint, outputZeroPoint: -3,
                     multipliers: multipliers, range: range, rounding: rounding, threadCount: threads,
-                    generatesMachineCode: generated)
+                    generatesMachineCode: generated, instructions: instructions)
                 try #require(kernel.usesGeneratedCode == generated)
+                if generated {
+                    try #require(
+                        kernel.generatedInstructions == expectedInstructions(instructions, channels: c.c / 8 * 8))
+                }
                 let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
                 defer { scratch.deallocate() }
                 var actual = [Int8](repeating: 55, count: expected.count + 1)
@@ -93,13 +110,15 @@ import Testing
                 #expect(actual.last == 55, "\(c.testDescription): wrote past the output")
                 #expect(
                     Array(actual.dropLast()) == expected,
-                    "\(c.testDescription) \(rounding) zp \(zeroPoint) threads \(threads)")
+                    "\(c.testDescription) \(rounding) zp \(zeroPoint) threads \(threads) \(instructions)")
             }
         }
     }
 
     /// TFLite's uint8 scheme (products of two ±255 values) through the generated code or the Swift loop.
-    static func checkUInt8(channels: Int, threads: Int, generated: Bool) throws {
+    static func checkUInt8(
+        channels: Int, threads: Int, generated: Bool, instructions: QuantizedInstructionSet = .avx2
+    ) throws {
         var random = Random(state: UInt64(channels * 3 + threads))
         let g = DepthwiseConv2DGeometry(
             batch: 1, inputHeight: 7, inputWidth: 9, inputChannels: channels, outputHeight: 4, outputWidth: 5,
@@ -117,8 +136,11 @@ import Testing
         let kernel = QuantizedDepthwiseConv2DKernel(
             geometry: g, weight: { Int32(filter[$0]) - 119 }, bias: bias, inputZeroPoint: 131, outputZeroPoint: 125,
             multipliers: multipliers, range: range, unsigned: true, rounding: .double, threadCount: threads,
-            generatesMachineCode: generated)
+            generatesMachineCode: generated, instructions: instructions)
         try #require(kernel.usesGeneratedCode == generated)
+        if generated {
+            try #require(kernel.generatedInstructions == expectedInstructions(instructions, channels: channels / 8 * 8))
+        }
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
         defer { scratch.deallocate() }
         var actual = [Int8](repeating: 0, count: expected.count)
@@ -127,6 +149,6 @@ import Testing
                 input: bytes.baseAddress!.assumingMemoryBound(to: Int8.self), output: &actual, scratch: scratch,
                 pool: ThreadPool(threadCount: threads))
         }
-        #expect(actual.map { UInt8(bitPattern: $0) } == expected)
+        #expect(actual.map { UInt8(bitPattern: $0) } == expected, "\(channels) channels \(instructions)")
     }
 }

@@ -39,7 +39,7 @@ import Testing
     ]
 
     /// Every instruction set this CPU runs: AVX2 always, AVX-512 VNNI where the CPU has it.
-    static let instructionSets: [QuantizedGEMMInstructions] =
+    static let instructionSets: [QuantizedInstructionSet] =
         HostCPU.supportsGeneratedAVX512VNNI ? [.avx2, .avx512VNNI] : [.avx2]
 
     @Test(arguments: cases, [1, 2, 3])
@@ -49,7 +49,7 @@ import Testing
         }
     }
 
-    private func int8MatchesReferenceTwin(_ c: Case, threads: Int, instructions: QuantizedGEMMInstructions) throws {
+    private func int8MatchesReferenceTwin(_ c: Case, threads: Int, instructions: QuantizedInstructionSet) throws {
         var random = Random(state: UInt64(c.c * 7919 + c.out * 31 + c.kernel))
         let oh = (c.h + 2 * c.pad - c.kernel) / c.stride + 1
         let ow = (c.w + 2 * c.pad - c.kernel) / c.stride + 1
@@ -100,7 +100,7 @@ import Testing
     /// every weight fits and VNNI runs.
     @Test(arguments: [(10, 9), (20, 16), (3, 29), (40, 35)], [1, 2])
     func uint8MatchesReferenceTwin(_ channels: (input: Int, output: Int), threads: Int) throws {
-        for (weightZeroPoint, instructions) in [(Int32(120), QuantizedGEMMInstructions.avx2), (128, .best)] {
+        for (weightZeroPoint, instructions) in [(Int32(120), QuantizedInstructionSet.avx2), (128, .best)] {
             try uint8MatchesReferenceTwin(
                 channels, threads: threads, weightZeroPoint: weightZeroPoint, instructions: instructions)
         }
@@ -108,7 +108,7 @@ import Testing
 
     private func uint8MatchesReferenceTwin(
         _ channels: (input: Int, output: Int), threads: Int, weightZeroPoint: Int32,
-        instructions: QuantizedGEMMInstructions
+        instructions: QuantizedInstructionSet
     ) throws {
         var random = Random(state: UInt64(channels.input * 100 + channels.output))
         let g = Conv2DGeometry(

@@ -188,6 +188,7 @@ import Testing
         case ("vpmaxsd", .zmm(let d), .zmm(let x)?, .broadcastMemory(let m)?): a.vpmaxsd(d, x, broadcast: m)
         case ("vpminsd", .zmm(let d), .zmm(let x)?, .broadcastMemory(let m)?): a.vpminsd(d, x, broadcast: m)
         case ("vpdpwssd", .zmm(let d), .zmm(let x)?, .memory(let m)?): a.vpdpwssd(d, x, m)
+        case ("vpaddd", .zmm(let d), .zmm(let x)?, .zmm(let y)?): a.vpaddd(d, x, y)
         case ("vmovdqu32", .memory(let m), .zmm(let s)?, nil): a.vmovdqu32(m, s)
         case ("vcvtdq2ps", .zmm(let d), .zmm(let x)?, nil): a.vcvtdq2ps(d, x)
         case ("vcvtps2dq", .zmm(let d), .zmm(let x)?, nil): a.vcvtps2dq(d, x)

@@ -670,6 +670,11 @@ extension X86Assembler {
         evex(map: 2, pp: 1, w: 0, opcode: 0x52, length: 2, reg: destination.index, vvvv: a.index, b, tuple: 64)
     }
 
+    /// `vpaddd dst, a, b` on 512-bit vectors: int32 lanes, wrapping.
+    public mutating func vpaddd(_ destination: ZMM, _ a: ZMM, _ b: ZMM) {
+        evex(map: 1, pp: 1, w: 0, opcode: 0xFE, length: 2, reg: destination.index, vvvv: a.index, rm: b.index)
+    }
+
     /// `vmovdqu32 zmmword [memory], zmm`.
     public mutating func vmovdqu32(_ destination: Memory, _ source: ZMM) {
         evex(map: 1, pp: 2, w: 0, opcode: 0x7F, length: 2, reg: source.index, vvvv: 0, destination, tuple: 64)

@@ -105,7 +105,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     public var usesGeneratedCode: Bool { generated != nil }
 
     /// The generated code's multiply-adds, or nil without generated code.
-    public var generatedInstructions: QuantizedGEMMInstructions? { generated?.instructions }
+    public var generatedInstructions: QuantizedInstructionSet? { generated?.instructions }
 
     /// Whether runs multiply in float through ``GEMM`` (see ``QuantizedGEMMArithmetic``).
     public var multipliesInFloat: Bool { floatWeights != nil }
@@ -123,7 +123,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         geometry: Conv2DGeometry, filter: UnsafePointer<Int8>, bias: UnsafePointer<Int32>?, inputZeroPoint: Int32,
         outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange,
         rounding: RequantizationRounding = .ruy, threadCount: Int = 1, generatesMachineCode: Bool = false,
-        arithmetic: QuantizedGEMMArithmetic = .automatic, instructions: QuantizedGEMMInstructions = .best
+        arithmetic: QuantizedGEMMArithmetic = .automatic, instructions: QuantizedInstructionSet = .best
     ) {
         self.init(
             geometry: geometry, weight: { Int32(filter[$0]) }, bias: bias, inputZeroPoint: inputZeroPoint,
@@ -142,7 +142,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         geometry: Conv2DGeometry, weight: (Int) -> Int32, bias: UnsafePointer<Int32>?, inputZeroPoint: Int32,
         outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange, unsigned: Bool,
         rounding: RequantizationRounding = .ruy, threadCount: Int = 1, generatesMachineCode: Bool = false,
-        arithmetic: QuantizedGEMMArithmetic = .automatic, instructions: QuantizedGEMMInstructions = .best
+        arithmetic: QuantizedGEMMArithmetic = .automatic, instructions: QuantizedInstructionSet = .best
     ) {
         let shift: Int32 = unsigned ? 128 : 0
         let inputZeroPoint = inputZeroPoint - shift

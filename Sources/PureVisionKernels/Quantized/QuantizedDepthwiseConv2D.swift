@@ -65,28 +65,34 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     /// Whether runs use generated machine code (else the Swift SIMD loops).
     public var usesGeneratedCode: Bool { generated != nil }
 
+    /// The generated code's instructions, or nil without generated code.
+    public var generatedInstructions: QuantizedInstructionSet? { generated?.instructions }
+
     /// Widens `filter` (`KH · KW · Cout` int8 values) and copies `bias` (Cout int32 values, or nil for zeros).
     public convenience init(
         geometry: DepthwiseConv2DGeometry, filter: UnsafePointer<Int8>, bias: UnsafePointer<Int32>?,
         inputZeroPoint: Int32, outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange,
-        rounding: RequantizationRounding = .channelBlocksOf8, threadCount: Int = 1, generatesMachineCode: Bool = false
+        rounding: RequantizationRounding = .channelBlocksOf8, threadCount: Int = 1, generatesMachineCode: Bool = false,
+        instructions: QuantizedInstructionSet = .best
     ) {
         self.init(
             geometry: geometry, weight: { Int32(filter[$0]) }, bias: bias, inputZeroPoint: inputZeroPoint,
             outputZeroPoint: outputZeroPoint, multipliers: multipliers, range: range, unsigned: false,
-            rounding: rounding, threadCount: threadCount, generatesMachineCode: generatesMachineCode)
+            rounding: rounding, threadCount: threadCount, generatesMachineCode: generatesMachineCode,
+            instructions: instructions)
     }
 
     /// The general form: `weight(i)` is the i-th weight minus its zero point (within ±255); with `unsigned` the
     /// activations are uint8 (TFLite's uint8 scheme; zero points and `range` on the uint8 scale), computed on the
     /// scalar path (a product of two ±255 values does not fit the int16 lanes). With `generatesMachineCode`, on a CPU
     /// with AVX2, depth multiplier 1 and no multiplier needing a left shift, rows run as generated code
-    /// (``QuantizedDepthwiseCode``, int32 products, so uint8 too) for all but the last `channels % 8` channels.
+    /// (``QuantizedDepthwiseCode``, int32 products, so uint8 too) for all but the last `channels % 8` channels;
+    /// `instructions` picks AVX2 or AVX-512 VNNI (the default where the CPU has it).
     public init(
         geometry: DepthwiseConv2DGeometry, weight: (Int) -> Int32, bias: UnsafePointer<Int32>?,
         inputZeroPoint: Int32, outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange,
         unsigned: Bool, rounding: RequantizationRounding = .channelBlocksOf8, threadCount: Int = 1,
-        generatesMachineCode: Bool = false
+        generatesMachineCode: Bool = false, instructions: QuantizedInstructionSet = .best
     ) {
         isUnsigned = unsigned
         precondition(geometry.isValid, "invalid depthwise geometry")
@@ -145,8 +151,8 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
             generated = QuantizedDepthwiseCode(
                 geometry: geometry, pairedWeights: UnsafeRawPointer(pairedWeights), bias: { biases[$0] },
                 multipliers: { perChannel[$0] }, rounding: rounding.forChannel(0, of: outputs),
-                zeroPoint: outputZeroPoint - shift, range: shiftedRange, flip: unsigned ? 0x80 : 0
-            )
+                zeroPoint: outputZeroPoint - shift, range: shiftedRange, flip: unsigned ? 0x80 : 0,
+                instructions: instructions)
         } else {
             generated = nil
         }

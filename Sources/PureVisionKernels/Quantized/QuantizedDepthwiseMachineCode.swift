@@ -116,10 +116,19 @@ enum RequantizationCode {
 /// `rdi` points to the addresses of the row's staged row pairs (`QuantizedDepthwiseConv2DKernel.StagedLayout`), pixel
 /// `ox · strideWidth + kx · dilationWidth` of a pair at `channels · 4` bytes per pixel. `rsi` is the output row.
 /// Channels from ``channels`` on (fewer than 8) are left to the caller.
+///
+/// With ``QuantizedInstructionSet/avx512VNNI`` the channels go 16 at a time in zmm registers (a last block of 8 as
+/// above): each tap is one `vpdpwssd` of the staged pairs with the weights (multiply, add pairs, accumulate), the taps
+/// alternating between two accumulators; the code keeps its own copy of the weights with the two 8-channel blocks of
+/// each 16 side by side. XNNPACK's rounding then runs on all sixteen lanes at once, the others on two halves.
 final class QuantizedDepthwiseCode: @unchecked Sendable {
     /// Output channels the code writes (a multiple of 8).
     let channels: Int
+    /// The instructions the code uses.
+    let instructions: QuantizedInstructionSet
     private let constants: UnsafeMutableRawPointer
+    /// The AVX-512 code's weights, `[group of 16][pair][kx]` 64 bytes each (empty for AVX2).
+    private let wideWeights: UnsafeMutableRawPointer
     private let code: ExecutableCode
 
     /// Generates the code, or returns nil when the depth multiplier is not 1, fewer than 8 channels, a multiplier
@@ -132,11 +141,15 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
     init?(
         geometry g: DepthwiseConv2DGeometry, pairedWeights: UnsafeRawPointer, bias: (Int) -> Int32,
         multipliers: (Int) -> QuantizedMultiplier, rounding: RequantizationRounding, zeroPoint: Int32,
-        range: QuantizedRange, flip: UInt8
+        range: QuantizedRange, flip: UInt8, instructions: QuantizedInstructionSet = .avx2
     ) {
         let cout = g.outputChannels
         guard g.depthMultiplier == 1, cout >= 8 else { return nil }
         let channels = cout / 8 * 8
+        let wide = instructions == .avx512VNNI && HostCPU.supportsGeneratedAVX512VNNI && channels >= 16
+        self.instructions = wide ? .avx512VNNI : .avx2
+        // Groups of 16 channels in zmm registers, then a block of 8 in ymm.
+        let wideGroups = wide ? channels / 16 : 0
         for c in 0..<channels {
             let m = multipliers(c)
             guard rounding == .xnnpack || (m.shift <= 0 && m.shift >= -31) else { return nil }
@@ -149,19 +162,36 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
         else { return nil }
         self.channels = channels
 
-        // One vector of per-lane constants per block of 8 channels, lanes in channel order.
+        // Per-lane constants, lanes in channel order: six arrays of 8 lanes per block of 8 channels, or of 16 lanes
+        // per AVX-512 group of 16.
         let vectorBytes = 192
-        let constantBytes = RequantizationCode.globalsBytes + channels / 8 * vectorBytes
+        let wideBytes = 2 * vectorBytes
+        let constantBytes =
+            RequantizationCode.globalsBytes + wideGroups * wideBytes + (channels - 16 * wideGroups) / 8 * vectorBytes
         let constants = UnsafeMutableRawPointer.allocate(byteCount: constantBytes, alignment: 64)
         constants.initializeMemory(as: UInt8.self, repeating: 0, count: constantBytes)
         RequantizationCode.writeGlobals(constants, zeroPoint: zeroPoint, range: range, flip: flip)
         for c in 0..<channels {
-            let vector = RequantizationCode.globalsBytes + (c / 8) * vectorBytes
-            let lane = c % 8
+            let inWide = c < 16 * wideGroups
+            let lanes = inWide ? 16 : 8
+            let vector =
+                RequantizationCode.globalsBytes
+                + (inWide ? (c / 16) * wideBytes : wideGroups * wideBytes + (c - 16 * wideGroups) / 8 * vectorBytes)
             RequantizationCode.laneConstants(
-                lane: lane, bias: bias(c), multiplier: multipliers(c), rounding: rounding
+                lane: c % lanes, bias: bias(c), multiplier: multipliers(c), rounding: rounding
             ) { array, lane, value in
-                constants.storeBytes(of: value, toByteOffset: vector + array * 32 + lane * 4, as: Int32.self)
+                constants.storeBytes(of: value, toByteOffset: vector + (array * lanes + lane) * 4, as: Int32.self)
+            }
+        }
+        // The AVX-512 weights: per group, row pair and column, the 32 bytes of block 2g then those of block 2g + 1.
+        let tapBytes = layout.pairs * g.kernelWidth * 64
+        let wideWeights = UnsafeMutableRawPointer.allocate(byteCount: max(64, wideGroups * tapBytes), alignment: 64)
+        for group in 0..<wideGroups {
+            for tap in 0..<(layout.pairs * g.kernelWidth) {
+                for half in 0..<2 {
+                    (wideWeights + group * tapBytes + tap * 64 + half * 32).copyMemory(
+                        from: pairedWeights + (2 * group + half) * blockBytes + tap * 32, byteCount: 32)
+                }
             }
         }
 
@@ -178,8 +208,49 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
         a.mov(.rdx, 0)
         let pixelLoop = a.makeLabel()
         a.bind(pixelLoop)
-        a.mov(.r9, Int(bitPattern: pairedWeights))
+        a.mov(.r9, Int(bitPattern: wide ? UnsafeRawPointer(wideWeights) : pairedWeights))
         a.mov(.r11, Int(bitPattern: constants + RequantizationCode.globalsBytes))
+        /// One AVX-512 group of 16 channels.
+        func wideGroup() {
+            let sums = [ZMM(0), ZMM(1)]
+            let taps = [ZMM(2), ZMM(3)]
+            a.vmovdqu32(sums[0], Memory(.r11))
+            a.vxorps(sums[1].ymm, sums[1].ymm, sums[1].ymm)  // a VEX write zeroes the whole zmm
+            var tap = 0
+            for pair in 0..<layout.pairs {
+                a.mov(.r8, Memory(.rdi, Int32(8 * pair)))
+                for kx in 0..<g.kernelWidth {
+                    let input = Int32(kx * g.dilationWidth * cout * 4)
+                    a.vmovdqu32(taps[tap % 2], Memory(.r8, index: .rdx, scale: 1, input))
+                    a.vpdpwssd(sums[tap % 2], taps[tap % 2], Memory(.r9, Int32((pair * g.kernelWidth + kx) * 64)))
+                    tap += 1
+                }
+            }
+            let x = sums[0]
+            a.vpaddd(x, x, sums[1])
+            if rounding == .xnnpack {
+                RequantizationCode.emitXNNPACK(&a, x, scales: Memory(.r11, 64), globals: .rax)
+                a.vpmovsdb(x.ymm, x)
+            } else {
+                let upper = sums[1].ymm
+                a.vextracti64x4(upper, x, half: 1)
+                for (half, y) in [(0, x.ymm), (1, upper)] {
+                    RequantizationCode.emit(
+                        &a, y, temps: temps, zero: zero, rounding: rounding, addsBias: false, globals: .rax,
+                        array: { Memory(.r11, Int32($0 * 64 + 32 * half)) })
+                }
+                a.vpackssdw(x.ymm, x.ymm, upper)
+                a.vpermq(x.ymm, x.ymm, order: 0xD8)
+                a.vextracti128(high, x.ymm, half: 1)
+                a.vpacksswb128(x.ymm, x.ymm, high)
+            }
+            if flip != 0 { a.vpxor128(x.ymm, x.ymm, Memory(.rax, 128)) }
+            a.vmovupsLow128(Memory(.rsi), x.ymm)
+            a.add(.rsi, 16)
+            a.add(.rdx, 64)
+            a.add(.r9, Int32(tapBytes))
+            a.add(.r11, Int32(wideBytes))
+        }
         /// `blocks` (1 or 2) blocks of 8 channels.
         func group(blocks: Int) {
             for b in 0..<blocks { a.vmovups(accumulators[b], Memory(.r11, Int32(b * vectorBytes))) }
@@ -218,11 +289,14 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
             let groupLoop = a.makeLabel()
             a.mov(.r10, channels / 16)
             a.bind(groupLoop)
-            group(blocks: 2)
+            if wide { wideGroup() } else { group(blocks: 2) }
             a.dec(.r10)
             a.jnz(groupLoop)
         }
-        if channels % 16 == 8 { group(blocks: 1) }
+        if channels % 16 == 8 {
+            if wide { a.mov(.r9, Int(bitPattern: pairedWeights + (channels / 8 - 1) * blockBytes)) }
+            group(blocks: 1)
+        }
         if cout > channels { a.add(.rsi, Int32(cout - channels)) }
         // The groups advanced rdx by 4 bytes per channel written.
         a.add(.rdx, Int32(g.strideWidth * cout * 4 - channels * 4))
@@ -234,12 +308,17 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
             code = try ExecutableCode(a.finish())
         } catch {
             constants.deallocate()
+            wideWeights.deallocate()
             return nil
         }
         self.constants = constants
+        self.wideWeights = wideWeights
     }
 
-    deinit { constants.deallocate() }
+    deinit {
+        constants.deallocate()
+        wideWeights.deallocate()
+    }
 
     /// Computes one output row's first ``channels`` channels of every pixel from its staged row pairs.
     @inline(__always)
