@@ -112,6 +112,17 @@ def instruction_list():
         lines += [f"vcvtdq2ps zmm{d}, zmm{s}", f"vcvtps2dq zmm{d}, zmm{s}", f"vpaddd zmm{d}, zmm{s}, zmm{(d + s) % 32}"]
         if d < 16:
             lines.append(f"vpmovsdb xmm{d}, zmm{s}")
+    # AVX-512 float GEMM: loads, stores (plain and masked), broadcasts, FMA, min/max, add.
+    for i, m in enumerate(evex_mems[::2]):
+        z, a, k = f"zmm{(i * 5) % 32}", f"zmm{(i * 13 + 7) % 32}", f"k{1 + i % 7}"
+        lines += [f"vmovups {z}, ZMMWORD PTR {m}", f"vmovups ZMMWORD PTR {m}, {z}",
+                  f"vmovups ZMMWORD PTR {m}{{{k}}}, {z}", f"vmovups {z}{{{k}}}{{z}}, ZMMWORD PTR {m}",
+                  f"vbroadcastss {z}, DWORD PTR {m}", f"vfmadd231ps {z}, {a}, ZMMWORD PTR {m}",
+                  f"vaddps {z}, {a}, ZMMWORD PTR {m}"]
+    for d, a, b in ((0, 1, 2), (8, 1, 2), (0, 9, 2), (0, 1, 10), (15, 14, 13), (16, 1, 2), (0, 17, 2), (0, 1, 18),
+                    (31, 30, 29), (24, 8, 27), (3, 12, 7)):
+        for op in ("vfmadd231ps", "vmaxps", "vminps", "vaddps"):
+            lines.append(f"{op} zmm{d}, zmm{a}, zmm{b}")
     for k in range(1, 8):
         for r in ("eax", "ecx", "edx", "r8d", "r11d", "r15d"):
             lines.append(f"kmovw k{k}, {r}")

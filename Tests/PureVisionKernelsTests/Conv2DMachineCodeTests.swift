@@ -148,38 +148,51 @@ struct Conv2DMachineCodeTests {
                 arithmetic: .xnnpack)
         }
         for pool in testPools {
-            let kernel = Conv2DKernel(
-                geometry: g, filter: filter, bias: bias, clamp: c.clamp, threadCount: pool.threadCount,
-                generatesMachineCode: true)
-            #expect(kernel.usesGeneratedCode)
-            let actual = OutputEpilogueTests.run(count: outputCount, scratch: kernel.scratchFloatCount, residual: nil) {
-                y, _, scratch in
-                kernel.run(input: input, output: y, scratch: scratch, pool: pool)
+            for instructions in GeneratedCode.instructionSets {
+                generatedMatchesReference(
+                    c, input: input, filter: filter, bias: bias, expected: expected, pool: pool,
+                    instructions: instructions)
             }
-            // Bit for bit: the code starts at the bias and fuses each product in k order, as the twin does.
-            let mismatch = actual.indices.first { actual[$0].bitPattern != expected[$0].bitPattern }
-            #expect(
-                mismatch == nil,
-                "\(c) threads=\(pool.threadCount): \(mismatch.map { "element \($0): \(actual[$0]) vs \(expected[$0])" } ?? "")"
-            )
-            // The same kernel taking its bias with the run (prepared without it; a decoy bias runs first).
-            let runtime = Conv2DKernel(
-                geometry: g, filter: filter, bias: nil, clamp: c.clamp, threadCount: pool.threadCount,
-                generatesMachineCode: true, biasAtRunTime: true)
-            #expect(runtime.takesBiasAtRunTime && runtime.runBiasFloatCount >= g.outputChannels)
-            var runBias = [Float](repeating: 0, count: runtime.runBiasFloatCount)
-            for (index, value) in (bias ?? []).enumerated() { runBias[index] = value }
-            let decoy = [Float](repeating: 1e6, count: runtime.runBiasFloatCount)
-            let withRunBias = OutputEpilogueTests.run(
-                count: outputCount, scratch: runtime.scratchFloatCount, residual: nil
-            ) { y, _, scratch in
-                runtime.run(input: input, output: y, bias: decoy, scratch: scratch, pool: pool)
-                runtime.run(input: input, output: y, bias: runBias, scratch: scratch, pool: pool)
-            }
-            let runMismatch = withRunBias.indices.first { withRunBias[$0].bitPattern != expected[$0].bitPattern }
-            #expect(
-                runMismatch == nil, "\(c) threads=\(pool.threadCount), bias at run time: element \(runMismatch ?? -1)")
         }
+    }
+
+    private func generatedMatchesReference(
+        _ c: Case, input: [Float], filter: [Float], bias: [Float]?, expected: [Float], pool: ThreadPool,
+        instructions: GeneratedInstructionSet
+    ) {
+        let g = c.geometry
+        let outputCount = expected.count
+        let kernel = Conv2DKernel(
+            geometry: g, filter: filter, bias: bias, clamp: c.clamp, threadCount: pool.threadCount,
+            generatesMachineCode: true, instructions: instructions)
+        #expect(kernel.generatedInstructions == instructions)
+        let actual = OutputEpilogueTests.run(count: outputCount, scratch: kernel.scratchFloatCount, residual: nil) {
+            y, _, scratch in
+            kernel.run(input: input, output: y, scratch: scratch, pool: pool)
+        }
+        // Bit for bit: the code starts at the bias and fuses each product in k order, as the twin does.
+        let mismatch = actual.indices.first { actual[$0].bitPattern != expected[$0].bitPattern }
+        #expect(
+            mismatch == nil,
+            "\(c) threads=\(pool.threadCount) \(instructions): \(mismatch.map { "element \($0): \(actual[$0]) vs \(expected[$0])" } ?? "")"
+        )
+        // The same kernel taking its bias with the run (prepared without it; a decoy bias runs first).
+        let runtime = Conv2DKernel(
+            geometry: g, filter: filter, bias: nil, clamp: c.clamp, threadCount: pool.threadCount,
+            generatesMachineCode: true, biasAtRunTime: true, instructions: instructions)
+        #expect(runtime.takesBiasAtRunTime && runtime.runBiasFloatCount >= g.outputChannels)
+        var runBias = [Float](repeating: 0, count: runtime.runBiasFloatCount)
+        for (index, value) in (bias ?? []).enumerated() { runBias[index] = value }
+        let decoy = [Float](repeating: 1e6, count: runtime.runBiasFloatCount)
+        let withRunBias = OutputEpilogueTests.run(
+            count: outputCount, scratch: runtime.scratchFloatCount, residual: nil
+        ) { y, _, scratch in
+            runtime.run(input: input, output: y, bias: decoy, scratch: scratch, pool: pool)
+            runtime.run(input: input, output: y, bias: runBias, scratch: scratch, pool: pool)
+        }
+        let runMismatch = withRunBias.indices.first { withRunBias[$0].bitPattern != expected[$0].bitPattern }
+        #expect(
+            runMismatch == nil, "\(c) threads=\(pool.threadCount), bias at run time: element \(runMismatch ?? -1)")
     }
 
     enum Chain: String, CaseIterable, Sendable {

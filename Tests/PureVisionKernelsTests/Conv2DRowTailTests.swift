@@ -1,10 +1,11 @@
+import PureVisionKernels
+import Testing
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import PureVisionKernels
-import Testing
 
 /// The generated CONV_2D GEMM on small and odd shapes against `Reference`: output channel counts that are not a
 /// multiple of 8 (each row's last vector stored in pieces, no staging) and the 24-column panel of 4-row tiles, small K
@@ -107,25 +108,29 @@ struct Conv2DRowTailTests {
         guardedResidual.pointer.update(from: residual, count: residual.count)
         let guardedOutput = try #require(GuardedFloats(count: outputCount, atPageEnd: true))
         for threads in 1...3 {
-            let pool = threads == 1 ? ThreadPool.serial : ThreadPool(threadCount: threads)
-            let kernel = Conv2DKernel(
-                geometry: g, filter: filter, bias: bias, clamp: clamp, threadCount: threads,
-                generatesMachineCode: true
-            ).withEpilogue(OutputEpilogue(steps))
-            #expect(kernel.usesGeneratedCode)
-            #expect(kernel.generatedEpilogueStepCount == steps.count)
-            guardedOutput.pointer.update(repeating: .nan, count: outputCount)
-            var scratch = [Float](repeating: .nan, count: max(1, kernel.scratchFloatCount))
-            scratch.withUnsafeMutableBufferPointer { s in
-                guard let scratchPointer = s.baseAddress else { return }
-                kernel.run(
-                    input: guardedInput.pointer, output: guardedOutput.pointer,
-                    residual: OutputEpilogue(steps).addsResidual ? UnsafePointer(guardedResidual.pointer) : nil,
-                    scratch: scratchPointer,
-                    pool: pool)
+            for instructions in GeneratedCode.instructionSets {
+                let pool = threads == 1 ? ThreadPool.serial : ThreadPool(threadCount: threads)
+                let kernel = Conv2DKernel(
+                    geometry: g, filter: filter, bias: bias, clamp: clamp, threadCount: threads,
+                    generatesMachineCode: true, instructions: instructions
+                ).withEpilogue(OutputEpilogue(steps))
+                #expect(kernel.generatedInstructions == instructions)
+                #expect(kernel.generatedEpilogueStepCount == steps.count)
+                guardedOutput.pointer.update(repeating: .nan, count: outputCount)
+                var scratch = [Float](repeating: .nan, count: max(1, kernel.scratchFloatCount))
+                scratch.withUnsafeMutableBufferPointer { s in
+                    guard let scratchPointer = s.baseAddress else { return }
+                    kernel.run(
+                        input: guardedInput.pointer, output: guardedOutput.pointer,
+                        residual: OutputEpilogue(steps).addsResidual ? UnsafePointer(guardedResidual.pointer) : nil,
+                        scratch: scratchPointer,
+                        pool: pool)
+                }
+                let actual = Array(UnsafeBufferPointer(start: guardedOutput.pointer, count: outputCount))
+                expectNearlyEqual(
+                    actual, expected, tolerance: tolerance,
+                    "\(g) \(steps.count) steps threads=\(threads) \(instructions)")
             }
-            let actual = Array(UnsafeBufferPointer(start: guardedOutput.pointer, count: outputCount))
-            expectNearlyEqual(actual, expected, tolerance: tolerance, "\(g) \(steps.count) steps threads=\(threads)")
         }
     }
 }

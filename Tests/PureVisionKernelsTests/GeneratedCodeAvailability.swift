@@ -14,6 +14,9 @@ enum GeneratedCode {
     static let isRequired = ProcessInfo.processInfo.environment["PUREVISION_REQUIRE_GENERATED_CODE"] == "1"
     /// The condition of every generated-code suite.
     static let runs = HostCPU.supportsGeneratedAVX2 || isRequired
+    /// The instruction sets generated float code can use here: AVX2, and AVX-512 where the CPU has it.
+    static let instructionSets: [GeneratedInstructionSet] =
+        HostCPU.supportsGeneratedAVX512 ? [.avx2, .avx512] : [.avx2]
     static let skipComment: Comment =
         "SKIPPED on this CPU: generated machine code needs Linux x86-64 with AVX2 + FMA (HostCPU.supportsGeneratedAVX2 is false)"
 }

@@ -58,14 +58,14 @@ import Testing
 
     /// What generated code for `channels` channels runs when `instructions` is asked for: AVX-512 needs a group of
     /// 16.
-    static func expectedInstructions(_ instructions: QuantizedInstructionSet, channels: Int) -> QuantizedInstructionSet
+    static func expectedInstructions(_ instructions: GeneratedInstructionSet, channels: Int) -> GeneratedInstructionSet
     {
-        instructions == .avx512VNNI && channels >= 16 ? .avx512VNNI : .avx2
+        instructions == .avx512 && channels >= 16 ? .avx512 : .avx2
     }
 
     /// The int8 case `c` through the generated code or (`generated` false) the Swift loop over the same staged rows.
     static func checkInt8(
-        _ c: Case, threads: Int, generated: Bool, instructions: QuantizedInstructionSet = .avx2
+        _ c: Case, threads: Int, generated: Bool, instructions: GeneratedInstructionSet = .avx2
     ) throws {
         var random = Random(state: UInt64(c.c * 101 + c.kernel * 7 + c.stride))
         let span = (c.kernel - 1) * c.dilation + 1
@@ -117,7 +117,7 @@ import Testing
 
     /// TFLite's uint8 scheme (products of two ±255 values) through the generated code or the Swift loop.
     static func checkUInt8(
-        channels: Int, threads: Int, generated: Bool, instructions: QuantizedInstructionSet = .avx2
+        channels: Int, threads: Int, generated: Bool, instructions: GeneratedInstructionSet = .avx2
     ) throws {
         var random = Random(state: UInt64(channels * 3 + threads))
         let g = DepthwiseConv2DGeometry(

@@ -39,8 +39,8 @@ import Testing
     ]
 
     /// Every instruction set this CPU runs: AVX2 always, AVX-512 VNNI where the CPU has it.
-    static let instructionSets: [QuantizedInstructionSet] =
-        HostCPU.supportsGeneratedAVX512VNNI ? [.avx2, .avx512VNNI] : [.avx2]
+    static let instructionSets: [GeneratedInstructionSet] =
+        HostCPU.supportsGeneratedAVX512VNNI ? [.avx2, .avx512] : [.avx2]
 
     @Test(arguments: cases, [1, 2, 3])
     func int8MatchesReferenceTwin(_ c: Case, threads: Int) throws {
@@ -49,7 +49,7 @@ import Testing
         }
     }
 
-    private func int8MatchesReferenceTwin(_ c: Case, threads: Int, instructions: QuantizedInstructionSet) throws {
+    private func int8MatchesReferenceTwin(_ c: Case, threads: Int, instructions: GeneratedInstructionSet) throws {
         var random = Random(state: UInt64(c.c * 7919 + c.out * 31 + c.kernel))
         let oh = (c.h + 2 * c.pad - c.kernel) / c.stride + 1
         let ow = (c.w + 2 * c.pad - c.kernel) / c.stride + 1
@@ -100,7 +100,7 @@ import Testing
     /// every weight fits and VNNI runs.
     @Test(arguments: [(10, 9), (20, 16), (3, 29), (40, 35)], [1, 2])
     func uint8MatchesReferenceTwin(_ channels: (input: Int, output: Int), threads: Int) throws {
-        for (weightZeroPoint, instructions) in [(Int32(120), QuantizedInstructionSet.avx2), (128, .best)] {
+        for (weightZeroPoint, instructions) in [(Int32(120), GeneratedInstructionSet.avx2), (128, .best)] {
             try uint8MatchesReferenceTwin(
                 channels, threads: threads, weightZeroPoint: weightZeroPoint, instructions: instructions)
         }
@@ -108,7 +108,7 @@ import Testing
 
     private func uint8MatchesReferenceTwin(
         _ channels: (input: Int, output: Int), threads: Int, weightZeroPoint: Int32,
-        instructions: QuantizedInstructionSet
+        instructions: GeneratedInstructionSet
     ) throws {
         var random = Random(state: UInt64(channels.input * 100 + channels.output))
         let g = Conv2DGeometry(
@@ -128,7 +128,7 @@ import Testing
         let kernel = QuantizedConv2DKernel(
             geometry: g, weight: { Int32(filter[$0]) - weightZeroPoint }, bias: bias, inputZeroPoint: 140,
             outputZeroPoint: 128, multipliers: multipliers, range: range, unsigned: true, threadCount: threads,
-            generatesMachineCode: true, instructions: .avx512VNNI)
+            generatesMachineCode: true, instructions: .avx512)
         try #require(kernel.generatedInstructions == instructions)
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
         defer { scratch.deallocate() }

@@ -97,6 +97,8 @@ import Testing
         case gpr32(GPR)
         /// A dword memory operand broadcast to every lane, `[…]{1to16}`.
         case broadcastMemory(Memory)
+        /// A zmm destination with a zeroing write mask, `zmmN{kN}{z}`.
+        case maskedZMM(ZMM, OpMask)
     }
 
     private func emit(_ text: String, into a: inout X86Assembler) throws {
@@ -189,6 +191,17 @@ import Testing
         case ("vpminsd", .zmm(let d), .zmm(let x)?, .broadcastMemory(let m)?): a.vpminsd(d, x, broadcast: m)
         case ("vpdpwssd", .zmm(let d), .zmm(let x)?, .memory(let m)?): a.vpdpwssd(d, x, m)
         case ("vpaddd", .zmm(let d), .zmm(let x)?, .zmm(let y)?): a.vpaddd(d, x, y)
+        case ("vmovups", .zmm(let d), .memory(let m)?, nil): a.vmovups(d, m)
+        case ("vmovups", .maskedZMM(let d, let k), .memory(let m)?, nil): a.vmovups(d, mask: k, m)
+        case ("vmovups", .memory(let m), .zmm(let s)?, nil): a.vmovups(m, s)
+        case ("vmovups", .maskedMemory(let m, let k), .zmm(let s)?, nil): a.vmovups(m, mask: k, s)
+        case ("vbroadcastss", .zmm(let d), .memory(let m)?, nil): a.vbroadcastss(d, m)
+        case ("vfmadd231ps", .zmm(let d), .zmm(let x)?, .zmm(let y)?): a.vfmadd231ps(d, x, y)
+        case ("vfmadd231ps", .zmm(let d), .zmm(let x)?, .memory(let m)?): a.vfmadd231ps(d, x, m)
+        case ("vmaxps", .zmm(let d), .zmm(let x)?, .zmm(let y)?): a.vmaxps(d, x, y)
+        case ("vminps", .zmm(let d), .zmm(let x)?, .zmm(let y)?): a.vminps(d, x, y)
+        case ("vaddps", .zmm(let d), .zmm(let x)?, .zmm(let y)?): a.vaddps(d, x, y)
+        case ("vaddps", .zmm(let d), .zmm(let x)?, .memory(let m)?): a.vaddps(d, x, m)
         case ("vmovdqu32", .memory(let m), .zmm(let s)?, nil): a.vmovdqu32(m, s)
         case ("vcvtdq2ps", .zmm(let d), .zmm(let x)?, nil): a.vcvtdq2ps(d, x)
         case ("vcvtps2dq", .zmm(let d), .zmm(let x)?, nil): a.vcvtps2dq(d, x)
@@ -206,6 +219,12 @@ import Testing
         for size in ["ZMMWORD PTR ", "YMMWORD PTR ", "XMMWORD PTR ", "DWORD PTR ", "QWORD PTR "]
         where text.hasPrefix(size) {
             text.removeFirst(size.count)
+        }
+        if text.hasPrefix("zmm"), text.hasSuffix("}{z}"), let brace = text.firstIndex(of: "{"),
+            let index = Int(text[text.index(text.startIndex, offsetBy: 3)..<brace]),
+            let mask = Int(text[brace...].dropFirst(2).dropLast(4))
+        {
+            return .maskedZMM(ZMM(index), OpMask(mask))
         }
         if text.hasSuffix("{1to16}"), case .memory(let memory) = try operand(Substring(text.dropLast(7))) {
             return .broadcastMemory(memory)

@@ -74,10 +74,12 @@ public struct Conv2DKernel: Sendable {
     /// shape does (see ``usesGeneratedCode``), else the CBLAS path runs.
     /// With `biasAtRunTime`, `bias` is ignored and every run passes the bias its sums start from
     /// (``run(input:output:residual:bias:scratch:pool:)``, ``runBiasFloatCount`` floats): the same arithmetic as a
-    /// kernel prepared with that bias.
+    /// kernel prepared with that bias. `instructions` picks the generated code's vectors (AVX-512 where the CPU has
+    /// it, by default).
     public init(
         geometry: Conv2DGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, clamp: ClampRange,
-        threadCount: Int = 1, generatesMachineCode: Bool = false, biasAtRunTime: Bool = false
+        threadCount: Int = 1, generatesMachineCode: Bool = false, biasAtRunTime: Bool = false,
+        instructions: GeneratedInstructionSet = .best
     ) {
         precondition(geometry.isValid, "Conv2DKernel: invalid geometry \(geometry)")
         let g = geometry
@@ -89,7 +91,7 @@ public struct Conv2DKernel: Sendable {
         isDirect = g.readsPixelsInPlace
         if generatesMachineCode && HostCPU.supportsGeneratedAVX2 {
             let zeros = [Float](repeating: 0, count: n)
-            let panels = Conv2DFilterPanels(filter: filter, k: k, outputChannels: n)
+            let panels = Conv2DFilterPanels(filter: filter, k: k, outputChannels: n, instructions: instructions)
             let inPlace =
                 !isDirect && g.dilationHeight == 1 && g.dilationWidth == 1
                 && g.interiorColumns.count >= Conv2DGEMMCode.tileRows
@@ -197,6 +199,9 @@ public struct Conv2DKernel: Sendable {
 
     /// Whether runs use the generated AVX2/FMA GEMM rather than CBLAS.
     public var usesGeneratedCode: Bool { generated != nil }
+
+    /// The generated code's vectors, or nil without generated code.
+    public var generatedInstructions: GeneratedInstructionSet? { generated?.panels.instructions }
 
     /// Floats of the bias a kernel that ``takesBiasAtRunTime`` reads each run: one per output channel, rounded up to
     /// the generated code's panels (the extra ones zero).

@@ -1,7 +1,8 @@
 /// A convolution's filter repacked for the generated GEMM: the output channels rounded up to a multiple of 8 (the
-/// extra columns zero), in column panels of ``panelWidths`` (16 columns each, and one of 8 when that count
-/// `% 16 == 8`; a single panel of 24 when it is 24), each `K × width` floats row-major, panels one after another.
-/// Owned memory at a fixed, 64-byte aligned address, because the generated code embeds it.
+/// extra columns zero), in column panels of ``panelWidths`` (for AVX2 16 columns each, and one of 8 when that count
+/// `% 16 == 8`, a single panel of 24 when it is 24; for AVX-512 32 columns each, then AVX2's panels for the rest),
+/// each `K × width` floats row-major, panels one after another. Owned memory at a fixed, 64-byte aligned address,
+/// because the generated code embeds it.
 final class Conv2DFilterPanels: @unchecked Sendable {
     /// `K · n` floats.
     let floats: UnsafeMutablePointer<Float>
@@ -13,15 +14,20 @@ final class Conv2DFilterPanels: @unchecked Sendable {
     let outputChannels: Int
     /// Columns of each panel, in order (multiples of 8 adding up to `n`).
     let panelWidths: [Int]
+    /// Whether the panels are laid out for AVX-512 code (32-column panels, run as two 16-lane vectors).
+    let instructions: GeneratedInstructionSet
 
-    /// Packs `filter`, OHWI flattened to `[outputChannels, k]` (row `o` holds output channel `o`'s `k` weights).
-    init(filter: UnsafePointer<Float>, k: Int, outputChannels: Int) {
+    /// Packs `filter`, OHWI flattened to `[outputChannels, k]` (row `o` holds output channel `o`'s `k` weights), for
+    /// `instructions` (AVX-512 only where the CPU has it).
+    init(filter: UnsafePointer<Float>, k: Int, outputChannels: Int, instructions: GeneratedInstructionSet = .best) {
         precondition(k > 0 && outputChannels > 0, "Conv2DFilterPanels: k=\(k) outputChannels=\(outputChannels)")
         let n = (outputChannels + 7) / 8 * 8
         self.k = k
         self.n = n
         self.outputChannels = outputChannels
-        panelWidths = Self.panelWidths(n: n)
+        let wide = instructions == .avx512 && HostCPU.supportsGeneratedAVX512
+        self.instructions = wide ? .avx512 : .avx2
+        panelWidths = wide ? Self.wideWidths(n: n) : Self.panelWidths(n: n)
         let raw = UnsafeMutableRawPointer.allocate(byteCount: k * n * 4, alignment: 64)
         floats = raw.bindMemory(to: Float.self, capacity: k * n)
         var panelStart = 0
@@ -43,6 +49,13 @@ final class Conv2DFilterPanels: @unchecked Sendable {
     static func panelWidths(n: Int) -> [Int] {
         if n == 24 { return [24] }
         return [Int](repeating: 16, count: n / 16) + (n % 16 == 8 ? [8] : [])
+    }
+
+    /// AVX-512 panels: 32 columns (6 rows × 2 zmm accumulators), then 16 and 8 for the rest (AVX2 tiles, 12
+    /// accumulators for 16 columns where one zmm would give 6).
+    static func wideWidths(n: Int) -> [Int] {
+        let rest = n % 32
+        return [Int](repeating: 32, count: n / 32) + (rest >= 16 ? [16] : []) + (rest % 16 == 8 ? [8] : [])
     }
 
     deinit { floats.deallocate() }
@@ -237,9 +250,18 @@ final class Conv2DGEMMCode: @unchecked Sendable {
     /// residual covers (8, part, or 0 past a padded residual's channels) and how many lanes of the last vector are
     /// stored (8, or fewer at the end of a row whose length is not a multiple of 8).
     private struct PanelKind: Hashable {
+        /// 8 (ymm) or 16 (zmm, a 32-column AVX-512 panel).
+        var lanes: Int
         var vectors: Int
         var residualLanes: [Int]
         var storedLanes: Int
+
+        /// Columns of the panel.
+        var width: Int { lanes * vectors }
+        /// Bytes of one vector.
+        var vectorBytes: Int32 { Int32(4 * lanes) }
+        /// Whether the tile runs in zmm registers.
+        var isWide: Bool { lanes == 16 }
     }
 
     /// Consecutive panels of one kind.
@@ -339,7 +361,7 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                 var count = 1
                 while index + count < groups.count && groups[index + count] == groups[index] { count += 1 }
                 emitGroups(groups[index], count: count, firstColumn: firstColumn)
-                let groupColumns = groups[index].reduce(0) { $0 + $1.kind.vectors * 8 * $1.count }
+                let groupColumns = groups[index].reduce(0) { $0 + $1.kind.width * $1.count }
                 firstColumn += groupColumns * count
                 index += count
             }
@@ -351,18 +373,19 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         }
 
         private func panelKind(column: Int, width: Int) -> PanelKind {
-            let vectors = width / 8
-            let residualLanes = (0..<vectors).map { j in min(8, max(0, residualColumns - (column + 8 * j))) }
+            let lanes = width == 32 ? 16 : 8
+            let vectors = width / lanes
+            let residualLanes = (0..<vectors).map { j in min(lanes, max(0, residualColumns - (column + lanes * j))) }
             return PanelKind(
-                vectors: vectors, residualLanes: residualLanes,
-                storedLanes: min(8, outputColumns - (column + width - 8))
+                lanes: lanes, vectors: vectors, residualLanes: residualLanes,
+                storedLanes: min(lanes, outputColumns - (column + width - lanes))
             )
         }
 
         /// `count` consecutive groups of panels laid out as `runs`, starting at output column `firstColumn`.
         private mutating func emitGroups(_ runs: [PanelRun], count: Int, firstColumn: Int) {
             let rows = tileRows
-            let groupColumns = runs.reduce(0) { $0 + $1.kind.vectors * 8 * $1.count }
+            let groupColumns = runs.reduce(0) { $0 + $1.kind.width * $1.count }
             asm.mov(.rbp, Int(bitPattern: panels.floats + firstColumn * k))
             asm.mov(.rax, firstColumn * 4)
             asm.storeQuadword(.rax, at: Self.groupColumnSlot)
@@ -431,7 +454,7 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                 }
                 // Each tile leaves `rax` at the next panel.
                 emitTile(rows: rows, kind: run.kind)
-                if run.count > 1 || index + 1 < runs.count { asm.add(.rbx, Int32(run.kind.vectors * 32)) }
+                if run.count > 1 || index + 1 < runs.count { asm.add(.rbx, Int32(run.kind.width * 4)) }
                 if run.count > 1 {
                     asm.dec(.r13)
                     asm.jnz(panelLoop)
@@ -439,7 +462,38 @@ final class Conv2DGEMMCode: @unchecked Sendable {
             }
         }
 
-        private func accumulator(_ row: Int, _ vector: Int, vectors: Int) -> YMM { YMM(row * vectors + vector) }
+        private func accumulator(_ row: Int, _ vector: Int, vectors: Int) -> Int { row * vectors + vector }
+
+        // Vector operations on register indices, as ymm (VEX) or zmm (EVEX) for `wide`.
+        private mutating func load(_ r: Int, _ m: Memory, wide: Bool) {
+            if wide { asm.vmovups(ZMM(r), m) } else { asm.vmovups(YMM(r), m) }
+        }
+        private mutating func store(_ m: Memory, _ r: Int, wide: Bool) {
+            if wide { asm.vmovups(m, ZMM(r)) } else { asm.vmovups(m, YMM(r)) }
+        }
+        private mutating func broadcast(_ r: Int, _ m: Memory, wide: Bool) {
+            if wide { asm.vbroadcastss(ZMM(r), m) } else { asm.vbroadcastss(YMM(r), m) }
+        }
+        private mutating func fma(_ d: Int, _ a: Int, _ b: Int, wide: Bool) {
+            if wide { asm.vfmadd231ps(ZMM(d), ZMM(a), ZMM(b)) } else { asm.vfmadd231ps(YMM(d), YMM(a), YMM(b)) }
+        }
+        private mutating func fma(_ d: Int, _ a: Int, _ m: Memory, wide: Bool) {
+            if wide { asm.vfmadd231ps(ZMM(d), ZMM(a), m) } else { asm.vfmadd231ps(YMM(d), YMM(a), m) }
+        }
+        private mutating func maximum(_ d: Int, _ a: Int, _ b: Int, wide: Bool) {
+            if wide { asm.vmaxps(ZMM(d), ZMM(a), ZMM(b)) } else { asm.vmaxps(YMM(d), YMM(a), YMM(b)) }
+        }
+        private mutating func minimum(_ d: Int, _ a: Int, _ b: Int, wide: Bool) {
+            if wide { asm.vminps(ZMM(d), ZMM(a), ZMM(b)) } else { asm.vminps(YMM(d), YMM(a), YMM(b)) }
+        }
+        private mutating func add(_ d: Int, _ a: Int, _ m: Memory, wide: Bool) {
+            if wide { asm.vaddps(ZMM(d), ZMM(a), m) } else { asm.vaddps(YMM(d), YMM(a), m) }
+        }
+        /// `k` = the low `lanes` bits set (through `rdx`, free outside the k loop).
+        private mutating func setMask(_ k: OpMask, lanes: Int) {
+            asm.mov(.rdx, (1 << lanes) - 1)
+            asm.kmovw(k, .rdx)
+        }
 
         /// Row `row` of the tile's A at byte offset `offset`: rows 0…2 from `r14`, 3…5 from `r15`, + 0/1/2 · lda.
         private func aAddress(_ row: Int, _ offset: Int32) -> Memory {
@@ -455,7 +509,8 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         /// next panel), the bias, the epilogue, the store.
         private mutating func emitTile(rows: Int, kind: PanelKind) {
             let vectors = kind.vectors
-            let width = vectors * 8
+            let width = kind.width
+            let (wide, vectorBytes) = (kind.isWide, kind.vectorBytes)
             // Every sum starts at the bias and takes the products in k order, one FMA each: XNNPACK's order. A run's
             // own bias is addressed through rdx, free until the k loop counts in it.
             let biasBase: GPR = biasAtRunTime ? .rdx : .r12
@@ -463,7 +518,7 @@ final class Conv2DGEMMCode: @unchecked Sendable {
             for i in 0..<rows {
                 for j in 0..<vectors {
                     let y = accumulator(i, j, vectors: vectors)
-                    asm.vmovups(y, Memory(biasBase, index: .rbx, scale: 1, Int32(32 * j)))
+                    load(y, Memory(biasBase, index: .rbx, scale: 1, vectorBytes * Int32(j)), wide: wide)
                 }
             }
             asm.mov(.r14, .r9)
@@ -481,8 +536,7 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                     asm.bind(kLoop)
                     for step in 0..<unroll {
                         emitStep(
-                            rows: rows, vectors: vectors, aOffset: Int32(step * 4),
-                            weightOffset: Int32(step * width * 4))
+                            rows: rows, kind: kind, aOffset: Int32(step * 4), weightOffset: Int32(step * width * 4))
                     }
                     asm.add(.rax, Int32(unroll * width * 4))
                     asm.add(.r14, Int32(unroll * 4))
@@ -493,8 +547,7 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                 let leftover = length % unroll
                 for step in 0..<leftover {
                     emitStep(
-                        rows: rows, vectors: vectors, aOffset: Int32(step * 4),
-                        weightOffset: Int32(step * width * 4))
+                        rows: rows, kind: kind, aOffset: Int32(step * 4), weightOffset: Int32(step * width * 4))
                 }
                 if leftover > 0 { asm.add(.rax, Int32(leftover * width * 4)) }
                 if segment + 1 < segments.count {
@@ -504,14 +557,21 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                 }
             }
             emitEpilogue(rows: rows, kind: kind)
+            let partial = kind.storedLanes < kind.lanes
+            if wide && partial { setMask(OpMask(1), lanes: kind.storedLanes) }
             for i in 0..<rows {
                 for j in 0..<vectors {
-                    let address = Memory(.r10, index: .rbx, scale: 1, Int32(i * outputColumns * 4 + 32 * j))
+                    let address = Memory(
+                        .r10, index: .rbx, scale: 1, Int32(i * outputColumns * 4) + vectorBytes * Int32(j))
                     let y = accumulator(i, j, vectors: vectors)
-                    if j == vectors - 1 && kind.storedLanes < 8 {
-                        emitPartialStore(y, lanes: kind.storedLanes, at: address)
+                    if j == vectors - 1 && partial {
+                        if wide {
+                            asm.vmovups(address, mask: OpMask(1), ZMM(y))
+                        } else {
+                            emitPartialStore(YMM(y), lanes: kind.storedLanes, at: address)
+                        }
                     } else {
-                        asm.vmovups(address, y)
+                        store(address, y, wide: wide)
                     }
                 }
             }
@@ -544,16 +604,17 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         }
 
         /// One k step at byte offsets `aOffset` (from `r14`/`r15`) and `weightOffset` (from `rax`).
-        private mutating func emitStep(rows: Int, vectors: Int, aOffset: Int32, weightOffset: Int32) {
-            let weights = (0..<vectors).map { YMM(12 + $0) }
-            let broadcast = YMM(12 + vectors)
+        private mutating func emitStep(rows: Int, kind: PanelKind, aOffset: Int32, weightOffset: Int32) {
+            let (vectors, wide) = (kind.vectors, kind.isWide)
+            let weights = (0..<vectors).map { 12 + $0 }
+            let value = 12 + vectors
             for j in 0..<vectors {
-                asm.vmovups(weights[j], Memory(.rax, weightOffset + Int32(j * 32)))
+                load(weights[j], Memory(.rax, weightOffset + kind.vectorBytes * Int32(j)), wide: wide)
             }
             for i in 0..<rows {
-                asm.vbroadcastss(broadcast, aAddress(i, aOffset))
+                broadcast(value, aAddress(i, aOffset), wide: wide)
                 for j in 0..<vectors {
-                    asm.vfmadd231ps(accumulator(i, j, vectors: vectors), weights[j], broadcast)
+                    fma(accumulator(i, j, vectors: vectors), weights[j], value, wide: wide)
                 }
             }
         }
@@ -561,62 +622,72 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         /// The clamp and epilogue steps on the accumulators, in order. Operand order follows Swift's `max(y, b)` /
         /// `min(y, b)`: the bound is the first source, so a NaN accumulator stays NaN.
         private mutating func emitEpilogue(rows: Int, kind: PanelKind) {
-            let vectors = kind.vectors
-            let scratch = YMM(14)
-            let bound = YMM(15)
+            let (vectors, wide, vectorBytes) = (kind.vectors, kind.isWide, kind.vectorBytes)
+            let scratch = 14
+            let bound = 15
             for operation in epilogue {
                 switch operation {
                 case .clamp(let lowerOffset, let upperOffset):
                     if let lowerOffset {
-                        asm.vbroadcastss(bound, Memory(.r12, lowerOffset))
+                        broadcast(bound, Memory(.r12, lowerOffset), wide: wide)
                         for i in 0..<rows {
                             for j in 0..<vectors {
                                 let y = accumulator(i, j, vectors: vectors)
-                                asm.vmaxps(y, bound, y)
+                                maximum(y, bound, y, wide: wide)
                             }
                         }
                     }
                     if let upperOffset {
-                        asm.vbroadcastss(bound, Memory(.r12, upperOffset))
+                        broadcast(bound, Memory(.r12, upperOffset), wide: wide)
                         for i in 0..<rows {
                             for j in 0..<vectors {
                                 let y = accumulator(i, j, vectors: vectors)
-                                asm.vminps(y, bound, y)
+                                minimum(y, bound, y, wide: wide)
                             }
                         }
                     }
                 case .prelu(let slopeOffset):
                     // max(y, 0) + alpha · min(y, 0): one term is an exact zero, so the fused multiply-add rounds
                     // exactly like PReLU's own alpha · y.
-                    asm.vxorps(bound, bound, bound)
+                    asm.vxorps(YMM(bound), YMM(bound), YMM(bound))  // a VEX write zeroes the whole zmm too
                     for i in 0..<rows {
                         for j in 0..<vectors {
                             let y = accumulator(i, j, vectors: vectors)
-                            asm.vminps(scratch, bound, y)
-                            asm.vmaxps(y, bound, y)
-                            asm.vfmadd231ps(
-                                y, scratch, Memory(.r12, index: .rbx, scale: 1, slopeOffset + Int32(32 * j)))
+                            minimum(scratch, bound, y, wide: wide)
+                            maximum(y, bound, y, wide: wide)
+                            fma(
+                                y, scratch, Memory(.r12, index: .rbx, scale: 1, slopeOffset + vectorBytes * Int32(j)),
+                                wide: wide)
                         }
                     }
                 case .addResidual:
                     // Columns past a padded residual's channels add its zero padding: nothing. A vector the
                     // residual covers in part is loaded under a mask (the lanes past it read as zero, unread).
                     let mask = YMM(12)
-                    let loaded = YMM(13)
+                    let loaded = 13
                     for j in 0..<vectors {
                         let lanes = kind.residualLanes[j]
-                        if lanes > 0 && lanes < 8 {
-                            asm.vmovups(mask, Memory(.r12, maskOffset + Int32((8 - lanes) * 4)))
+                        if lanes > 0 && lanes < kind.lanes {
+                            if wide {
+                                setMask(OpMask(2), lanes: lanes)
+                            } else {
+                                asm.vmovups(mask, Memory(.r12, maskOffset + Int32((8 - lanes) * 4)))
+                            }
                         }
                         for i in 0..<rows {
                             let y = accumulator(i, j, vectors: vectors)
                             let address = Memory(
-                                .r11, index: .rbx, scale: 1, Int32(i * residualColumns * 4 + 32 * j))
-                            if lanes == 8 {
-                                asm.vaddps(y, y, address)
+                                .r11, index: .rbx, scale: 1, Int32(i * residualColumns * 4) + vectorBytes * Int32(j))
+                            if lanes == kind.lanes {
+                                add(y, y, address, wide: wide)
                             } else if lanes > 0 {
-                                asm.vmaskmovps(loaded, mask: mask, address)
-                                asm.vaddps(y, y, loaded)
+                                if wide {
+                                    asm.vmovups(ZMM(loaded), mask: OpMask(2), address)
+                                    asm.vaddps(ZMM(y), ZMM(y), ZMM(loaded))
+                                } else {
+                                    asm.vmaskmovps(YMM(loaded), mask: mask, address)
+                                    asm.vaddps(YMM(y), YMM(y), YMM(loaded))
+                                }
                             }
                         }
                     }

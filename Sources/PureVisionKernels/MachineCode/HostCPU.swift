@@ -18,13 +18,24 @@ public enum HostCPU {
         #endif
     }()
 
-    /// Whether the 8-bit kernels may also generate AVX-512 VNNI code (512-bit `vpdpbusd`, byte-masked stores): on
-    /// top of ``supportsGeneratedAVX2``, the kernel reports `avx512f`, `avx512bw`, `avx512vl` and `avx512_vnni` (it
-    /// reports them only when it also saves the ZMM and opmask state).
-    public static let supportsGeneratedAVX512VNNI: Bool = {
+    /// Whether kernels may also generate AVX-512 code (512-bit vectors, opmasks, byte-masked stores): on top of
+    /// ``supportsGeneratedAVX2``, the kernel reports `avx512f`, `avx512bw` and `avx512vl` (it reports them only when
+    /// it also saves the ZMM and opmask state).
+    public static let supportsGeneratedAVX512: Bool = {
         #if arch(x86_64) && os(Linux)
             guard supportsGeneratedAVX2, let flags = cpuFlags() else { return false }
-            return ["avx512f", "avx512bw", "avx512vl", "avx512_vnni"].allSatisfy { flags.contains(Substring($0)) }
+            return ["avx512f", "avx512bw", "avx512vl"].allSatisfy { flags.contains(Substring($0)) }
+        #else
+            return false
+        #endif
+    }()
+
+    /// Whether the 8-bit kernels may generate AVX-512 VNNI code (`vpdpbusd`, `vpdpwssd`): ``supportsGeneratedAVX512``
+    /// and the `avx512_vnni` flag.
+    public static let supportsGeneratedAVX512VNNI: Bool = {
+        #if arch(x86_64) && os(Linux)
+            guard supportsGeneratedAVX512, let flags = cpuFlags() else { return false }
+            return flags.contains("avx512_vnni")
         #else
             return false
         #endif

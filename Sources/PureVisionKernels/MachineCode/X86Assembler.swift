@@ -545,7 +545,7 @@ extension X86Assembler {
     }
 }
 
-// MARK: AVX-512 (EVEX): 512-bit integer multiply-adds (VNNI), masked stores
+// MARK: AVX-512 (EVEX): 512-bit float and integer arithmetic, VNNI multiply-adds, masked loads and stores
 
 /// A 512-bit AVX-512 register `zmm0`…`zmm31`; `zmm0`…`zmm15` share their low halves with ``YMM`` 0…15.
 public struct ZMM: Sendable, Hashable, CustomStringConvertible {
@@ -680,6 +680,67 @@ extension X86Assembler {
         evex(map: 1, pp: 2, w: 0, opcode: 0x7F, length: 2, reg: source.index, vvvv: 0, destination, tuple: 64)
     }
 
+    /// `vmovups zmm, zmmword [memory]`.
+    public mutating func vmovups(_ destination: ZMM, _ source: Memory) {
+        evex(map: 1, pp: 0, w: 0, opcode: 0x10, length: 2, reg: destination.index, vvvv: 0, source, tuple: 64)
+    }
+
+    /// `vmovups zmm{mask}{z}, zmmword [memory]`: loads the lanes whose `mask` bit is set and zeroes the others;
+    /// masked lanes are not read (no fault past a buffer's end).
+    public mutating func vmovups(_ destination: ZMM, mask: OpMask, _ source: Memory) {
+        evex(
+            map: 1, pp: 0, w: 0, opcode: 0x10, length: 2, reg: destination.index, vvvv: 0, source, tuple: 64,
+            mask: mask.index, zeroing: true)
+    }
+
+    /// `vmovups zmmword [memory], zmm`.
+    public mutating func vmovups(_ destination: Memory, _ source: ZMM) {
+        evex(map: 1, pp: 0, w: 0, opcode: 0x11, length: 2, reg: source.index, vvvv: 0, destination, tuple: 64)
+    }
+
+    /// `vmovups zmmword [memory]{mask}, zmm`: stores the lanes whose `mask` bit is set; the others are neither
+    /// written nor accessed.
+    public mutating func vmovups(_ destination: Memory, mask: OpMask, _ source: ZMM) {
+        evex(
+            map: 1, pp: 0, w: 0, opcode: 0x11, length: 2, reg: source.index, vvvv: 0, destination, tuple: 64,
+            mask: mask.index)
+    }
+
+    /// `vbroadcastss zmm, dword [memory]`: one float to all sixteen lanes.
+    public mutating func vbroadcastss(_ destination: ZMM, _ source: Memory) {
+        evex(map: 2, pp: 1, w: 0, opcode: 0x18, length: 2, reg: destination.index, vvvv: 0, source, tuple: 4)
+    }
+
+    /// `vfmadd231ps dst, a, b` on 512-bit vectors: `dst = a · b + dst`, rounded once.
+    public mutating func vfmadd231ps(_ destination: ZMM, _ a: ZMM, _ b: ZMM) {
+        evex(map: 2, pp: 1, w: 0, opcode: 0xB8, length: 2, reg: destination.index, vvvv: a.index, rm: b.index)
+    }
+
+    /// `vfmadd231ps dst, a, zmmword [memory]`.
+    public mutating func vfmadd231ps(_ destination: ZMM, _ a: ZMM, _ b: Memory) {
+        evex(map: 2, pp: 1, w: 0, opcode: 0xB8, length: 2, reg: destination.index, vvvv: a.index, b, tuple: 64)
+    }
+
+    /// `vmaxps dst, a, b` on 512-bit vectors (where either is NaN, or both are zeros, the result is `b`).
+    public mutating func vmaxps(_ destination: ZMM, _ a: ZMM, _ b: ZMM) {
+        evex(map: 1, pp: 0, w: 0, opcode: 0x5F, length: 2, reg: destination.index, vvvv: a.index, rm: b.index)
+    }
+
+    /// `vminps dst, a, b` on 512-bit vectors (where either is NaN, or both are zeros, the result is `b`).
+    public mutating func vminps(_ destination: ZMM, _ a: ZMM, _ b: ZMM) {
+        evex(map: 1, pp: 0, w: 0, opcode: 0x5D, length: 2, reg: destination.index, vvvv: a.index, rm: b.index)
+    }
+
+    /// `vaddps dst, a, b` on 512-bit vectors.
+    public mutating func vaddps(_ destination: ZMM, _ a: ZMM, _ b: ZMM) {
+        evex(map: 1, pp: 0, w: 0, opcode: 0x58, length: 2, reg: destination.index, vvvv: a.index, rm: b.index)
+    }
+
+    /// `vaddps dst, a, zmmword [memory]`.
+    public mutating func vaddps(_ destination: ZMM, _ a: ZMM, _ b: Memory) {
+        evex(map: 1, pp: 0, w: 0, opcode: 0x58, length: 2, reg: destination.index, vvvv: a.index, b, tuple: 64)
+    }
+
     /// `kmovw k, r32`: the opmask = the low 16 bits of `source`.
     public mutating func kmovw(_ destination: OpMask, _ source: GPR) {
         let rm = source.rawValue
@@ -695,11 +756,12 @@ extension X86Assembler {
     /// V' stored inverted. `length` 0/1/2 is 128/256/512 bits; without a `vvvv` operand its field is 1111 (and V'
     /// 1), i.e. register 0 before inversion.
     private mutating func evexPrefix(
-        map: UInt8, pp: UInt8, w: UInt8, length: UInt8, r: UInt8, x: UInt8, b: UInt8, vvvv: UInt8, mask: UInt8
+        map: UInt8, pp: UInt8, w: UInt8, length: UInt8, r: UInt8, x: UInt8, b: UInt8, vvvv: UInt8, mask: UInt8,
+        zeroing: Bool = false
     ) {
         let p0 = ((~r >> 3 & 1) << 7) | ((~x & 1) << 6) | ((~b & 1) << 5) | ((~r >> 4 & 1) << 4) | map
         let p1 = (w << 7) | ((~vvvv & 0xF) << 3) | 0x04 | pp
-        let p2 = (length << 5) | ((~vvvv >> 4 & 1) << 3) | mask
+        let p2 = (zeroing ? 0x80 : 0) | (length << 5) | ((~vvvv >> 4 & 1) << 3) | mask
         bytes += [0x62, p0, p1, p2]
     }
 
@@ -713,14 +775,15 @@ extension X86Assembler {
     }
 
     /// EVEX instruction with a memory operand; an 8-bit displacement counts in units of `tuple` bytes (disp8·N).
-    /// `broadcast` sets EVEX.b: the operand is one element repeated to every lane (`{1toN}`).
+    /// `broadcast` sets EVEX.b: the operand is one element repeated to every lane (`{1toN}`); `zeroing` sets EVEX.z:
+    /// lanes a `mask` leaves out are zeroed rather than kept.
     private mutating func evex(
         map: UInt8, pp: UInt8, w: UInt8, opcode: UInt8, length: UInt8, reg: UInt8, vvvv: UInt8, _ memory: Memory,
-        tuple: Int32, mask: UInt8 = 0, broadcast: Bool = false
+        tuple: Int32, mask: UInt8 = 0, broadcast: Bool = false, zeroing: Bool = false
     ) {
         evexPrefix(
             map: map, pp: pp, w: w, length: length, r: reg, x: (memory.index?.rawValue ?? 0) >> 3,
-            b: memory.base.rawValue >> 3, vvvv: vvvv, mask: mask | (broadcast ? 0x10 : 0))
+            b: memory.base.rawValue >> 3, vvvv: vvvv, mask: mask | (broadcast ? 0x10 : 0), zeroing: zeroing)
         bytes.append(opcode)
         modRM(reg: reg, memory, displacementScale: tuple)
     }

@@ -105,7 +105,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     public var usesGeneratedCode: Bool { generated != nil }
 
     /// The generated code's multiply-adds, or nil without generated code.
-    public var generatedInstructions: QuantizedInstructionSet? { generated?.instructions }
+    public var generatedInstructions: GeneratedInstructionSet? { generated?.instructions }
 
     /// Whether runs multiply in float through ``GEMM`` (see ``QuantizedGEMMArithmetic``).
     public var multipliesInFloat: Bool { floatWeights != nil }
@@ -123,7 +123,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         geometry: Conv2DGeometry, filter: UnsafePointer<Int8>, bias: UnsafePointer<Int32>?, inputZeroPoint: Int32,
         outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange,
         rounding: RequantizationRounding = .ruy, threadCount: Int = 1, generatesMachineCode: Bool = false,
-        arithmetic: QuantizedGEMMArithmetic = .automatic, instructions: QuantizedInstructionSet = .best
+        arithmetic: QuantizedGEMMArithmetic = .automatic, instructions: GeneratedInstructionSet = .best
     ) {
         self.init(
             geometry: geometry, weight: { Int32(filter[$0]) }, bias: bias, inputZeroPoint: inputZeroPoint,
@@ -142,7 +142,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         geometry: Conv2DGeometry, weight: (Int) -> Int32, bias: UnsafePointer<Int32>?, inputZeroPoint: Int32,
         outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange, unsigned: Bool,
         rounding: RequantizationRounding = .ruy, threadCount: Int = 1, generatesMachineCode: Bool = false,
-        arithmetic: QuantizedGEMMArithmetic = .automatic, instructions: QuantizedInstructionSet = .best
+        arithmetic: QuantizedGEMMArithmetic = .automatic, instructions: GeneratedInstructionSet = .best
     ) {
         let shift: Int32 = unsigned ? 128 : 0
         let inputZeroPoint = inputZeroPoint - shift
@@ -197,7 +197,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             let depth = depth
             // Fewer pixels than channels (a classifier head, the last small layers): the threads share the
             // channels, each part's weights read by one thread only, rather than rows that are too few to share.
-            let unit = instructions == .avx512VNNI && HostCPU.supportsGeneratedAVX512VNNI ? 32 : 16
+            let unit = instructions == .avx512 && HostCPU.supportsGeneratedAVX512VNNI ? 32 : 16
             let panels = QuantizedGEMMCode.panelWidths(outputChannels: outputs, unit: unit).count
             let partCount =
                 threads > 1 && outputs > pixels && panels >= threads
@@ -311,7 +311,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             let part = byColumns ? task : 0
             let columns = generated.parts[part]
             let outputs = g.outputChannels
-            let gathersBytes = generated.instructions == .avx512VNNI
+            let gathersBytes = generated.instructions == .avx512
             for index in first..<last {
                 let start = index * size
                 let count = min(size, pixels - start)

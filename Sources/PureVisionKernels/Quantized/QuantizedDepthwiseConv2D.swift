@@ -66,14 +66,14 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     public var usesGeneratedCode: Bool { generated != nil }
 
     /// The generated code's instructions, or nil without generated code.
-    public var generatedInstructions: QuantizedInstructionSet? { generated?.instructions }
+    public var generatedInstructions: GeneratedInstructionSet? { generated?.instructions }
 
     /// Widens `filter` (`KH · KW · Cout` int8 values) and copies `bias` (Cout int32 values, or nil for zeros).
     public convenience init(
         geometry: DepthwiseConv2DGeometry, filter: UnsafePointer<Int8>, bias: UnsafePointer<Int32>?,
         inputZeroPoint: Int32, outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange,
         rounding: RequantizationRounding = .channelBlocksOf8, threadCount: Int = 1, generatesMachineCode: Bool = false,
-        instructions: QuantizedInstructionSet = .best
+        instructions: GeneratedInstructionSet = .best
     ) {
         self.init(
             geometry: geometry, weight: { Int32(filter[$0]) }, bias: bias, inputZeroPoint: inputZeroPoint,
@@ -92,7 +92,7 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         geometry: DepthwiseConv2DGeometry, weight: (Int) -> Int32, bias: UnsafePointer<Int32>?,
         inputZeroPoint: Int32, outputZeroPoint: Int32, multipliers: [QuantizedMultiplier], range: QuantizedRange,
         unsigned: Bool, rounding: RequantizationRounding = .channelBlocksOf8, threadCount: Int = 1,
-        generatesMachineCode: Bool = false, instructions: QuantizedInstructionSet = .best
+        generatesMachineCode: Bool = false, instructions: GeneratedInstructionSet = .best
     ) {
         isUnsigned = unsigned
         precondition(geometry.isValid, "invalid depthwise geometry")

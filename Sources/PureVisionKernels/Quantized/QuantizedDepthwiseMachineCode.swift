@@ -117,7 +117,7 @@ enum RequantizationCode {
 /// `ox · strideWidth + kx · dilationWidth` of a pair at `channels · 4` bytes per pixel. `rsi` is the output row.
 /// Channels from ``channels`` on (fewer than 8) are left to the caller.
 ///
-/// With ``QuantizedInstructionSet/avx512VNNI`` the channels go 16 at a time in zmm registers (a last block of 8 as
+/// With ``GeneratedInstructionSet/avx512`` the channels go 16 at a time in zmm registers (a last block of 8 as
 /// above): each tap is one `vpdpwssd` of the staged pairs with the weights (multiply, add pairs, accumulate), the taps
 /// alternating between two accumulators; the code keeps its own copy of the weights with the two 8-channel blocks of
 /// each 16 side by side. XNNPACK's rounding then runs on all sixteen lanes at once, the others on two halves.
@@ -125,7 +125,7 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
     /// Output channels the code writes (a multiple of 8).
     let channels: Int
     /// The instructions the code uses.
-    let instructions: QuantizedInstructionSet
+    let instructions: GeneratedInstructionSet
     private let constants: UnsafeMutableRawPointer
     /// The AVX-512 code's weights, `[group of 16][pair][kx]` 64 bytes each (empty for AVX2).
     private let wideWeights: UnsafeMutableRawPointer
@@ -141,13 +141,13 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
     init?(
         geometry g: DepthwiseConv2DGeometry, pairedWeights: UnsafeRawPointer, bias: (Int) -> Int32,
         multipliers: (Int) -> QuantizedMultiplier, rounding: RequantizationRounding, zeroPoint: Int32,
-        range: QuantizedRange, flip: UInt8, instructions: QuantizedInstructionSet = .avx2
+        range: QuantizedRange, flip: UInt8, instructions: GeneratedInstructionSet = .avx2
     ) {
         let cout = g.outputChannels
         guard g.depthMultiplier == 1, cout >= 8 else { return nil }
         let channels = cout / 8 * 8
-        let wide = instructions == .avx512VNNI && HostCPU.supportsGeneratedAVX512VNNI && channels >= 16
-        self.instructions = wide ? .avx512VNNI : .avx2
+        let wide = instructions == .avx512 && HostCPU.supportsGeneratedAVX512VNNI && channels >= 16
+        self.instructions = wide ? .avx512 : .avx2
         // Groups of 16 channels in zmm registers, then a block of 8 in ymm.
         let wideGroups = wide ? channels / 16 : 0
         for c in 0..<channels {

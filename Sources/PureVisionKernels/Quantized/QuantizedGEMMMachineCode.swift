@@ -1,29 +1,13 @@
-/// The instructions the generated 8-bit kernels (``QuantizedGEMMCode``, ``QuantizedDepthwiseCode``) use.
-public enum QuantizedInstructionSet: Sendable, Hashable {
-    /// AVX2 `vpmaddwd` on int16 values, 8 int32 lanes per vector.
-    case avx2
-    /// AVX-512 with VNNI: 16 int32 lanes per vector, `vpdpbusd` on bytes in the GEMM (the activations offset to
-    /// unsigned, int8 weights) and `vpdpwssd` on int16 pairs in the depthwise convolution, byte-masked stores. Used
-    /// only where the CPU has it (``HostCPU/supportsGeneratedAVX512VNNI``) and, in the GEMM, every weight fits int8;
-    /// elsewhere ``avx2`` runs.
-    case avx512VNNI
-
-    /// The widest the CPU running this process allows.
-    public static var best: QuantizedInstructionSet {
-        HostCPU.supportsGeneratedAVX512VNNI ? .avx512VNNI : .avx2
-    }
-}
-
 /// Generated x86-64 code for the GEMM of ``QuantizedConv2DKernel``: a tile of ``tileRows`` gathered rows times every
 /// output channel's weights, accumulated exactly in int32 and requantized in registers (ruy's or XNNPACK's rounding,
 /// output zero point, clamp) before a single store of 8-bit results.
 ///
-/// With ``QuantizedInstructionSet/avx2`` the rows are int16 (`paddedDepth` values each) and the weights are packed
+/// With ``GeneratedInstructionSet/avx2`` the rows are int16 (`paddedDepth` values each) and the weights are packed
 /// for `vpmaddwd` in channel panels of 16 (the last one 8 when at most 8 channels remain): per pair of k, the panel's
 /// channels in order, each as `(w[k], w[k + 1])`, so one 256-bit multiply-add of a broadcast input pair gives 8
 /// channels' int32 partial sums in natural order. A tile of 6 rows × 16 channels keeps 12 accumulators in registers.
 ///
-/// With ``QuantizedInstructionSet/avx512VNNI`` the rows are bytes `x + 128` (``rowBytes`` each, a multiple of 4)
+/// With ``GeneratedInstructionSet/avx512`` the rows are bytes `x + 128` (``rowBytes`` each, a multiple of 4)
 /// and the weights int8, packed in panels of 32 channels (the last one 16 when at most 16 remain): per group of four
 /// k, each channel's `(w[k], …, w[k + 3])`, so one `vpdpbusd` of a broadcast group of four input bytes adds 16
 /// channels' partial sums; the accumulators start at `bias − 128 · Σ w`, which takes the offset back out. A tile of
@@ -43,9 +27,9 @@ public enum QuantizedInstructionSet: Sendable, Hashable {
 final class QuantizedGEMMCode: @unchecked Sendable {
     /// Output pixels per call.
     static let tileRows = 6
-    /// The instructions the code multiplies with (``QuantizedInstructionSet/avx2`` when VNNI was asked for but is
+    /// The instructions the code multiplies with (``GeneratedInstructionSet/avx2`` when VNNI was asked for but is
     /// not available or a weight does not fit int8).
-    let instructions: QuantizedInstructionSet
+    let instructions: GeneratedInstructionSet
     /// Bytes per gathered row: `2 · paddedDepth` int16 values for AVX2, the depth rounded up to 4 bytes for VNNI.
     let rowBytes: Int
     /// The first output channel of the panel written to the tail buffer.
@@ -77,13 +61,13 @@ final class QuantizedGEMMCode: @unchecked Sendable {
     init?(
         depth: Int, paddedDepth: Int, outputChannels: Int, weight: (Int, Int) -> Int16, biasTerms: UnsafePointer<Int32>,
         multipliers: (Int) -> QuantizedMultiplier, rounding: RequantizationRounding = .ruy, zeroPoint: Int32,
-        range: QuantizedRange, flip: UInt8, partCount: Int = 1, instructions: QuantizedInstructionSet = .avx2
+        range: QuantizedRange, flip: UInt8, partCount: Int = 1, instructions: GeneratedInstructionSet = .avx2
     ) {
         let outputs = outputChannels
         let vnni =
-            instructions == .avx512VNNI && HostCPU.supportsGeneratedAVX512VNNI
+            instructions == .avx512 && HostCPU.supportsGeneratedAVX512VNNI
             && (0..<outputs).allSatisfy { o in (0..<depth).allSatisfy { (-128...127).contains(weight(o, $0)) } }
-        self.instructions = vnni ? .avx512VNNI : .avx2
+        self.instructions = vnni ? .avx512 : .avx2
         let unit = vnni ? 32 : 16
         let widths = Self.panelWidths(outputChannels: outputs, unit: unit)
         // k per multiply-add step, and the padded depth the rows and weights hold.
