@@ -7,7 +7,8 @@ import Testing
     import Darwin
 #endif
 
-/// The depthwise kernel with generated AVX2 code for its rows, against `Reference` (bit for bit).
+/// The depthwise kernel with generated AVX2 code for its rows, against `Reference` (bit for bit); where the CPU has
+/// it, with AVX-512 code as well (blocks of 16 channels, a partial last block overlapping the one before).
 struct DepthwiseConv2DMachineCodeTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var geometry: DepthwiseConv2DGeometry
@@ -127,15 +128,24 @@ struct DepthwiseConv2DMachineCodeTests {
         let g = c.geometry
         let (input, filter, bias) = data(g)
         let expected = reference(g, input: input, filter: filter, bias: bias, clamp: c.clamp)
-        let kernel = DepthwiseConv2DKernel(
-            geometry: g, filter: filter, bias: bias, clamp: c.clamp, generatesMachineCode: true)
-        #expect(kernel.usesGeneratedCode)
-        for pool in pools {
-            let actual = DepthwiseConv2DTests.runKernel(kernel, input: input, pool: pool)
-            let firstDifference = actual.indices.first { actual[$0].bitPattern != expected[$0].bitPattern }
-            let detail = firstDifference.map { "element \($0): \(actual[$0]) vs \(expected[$0])" } ?? ""
-            #expect(firstDifference == nil, "\(c) threads=\(pool.threadCount): \(detail)")
+        for instructions in GeneratedCode.instructionSets {
+            let kernel = DepthwiseConv2DKernel(
+                geometry: g, filter: filter, bias: bias, clamp: c.clamp, generatesMachineCode: true,
+                instructions: instructions)
+            #expect(kernel.generatedInstructions == expectedInstructions(instructions, channels: g.outputChannels))
+            for pool in pools {
+                let actual = DepthwiseConv2DTests.runKernel(kernel, input: input, pool: pool)
+                let firstDifference = actual.indices.first { actual[$0].bitPattern != expected[$0].bitPattern }
+                let detail = firstDifference.map { "element \($0): \(actual[$0]) vs \(expected[$0])" } ?? ""
+                #expect(firstDifference == nil, "\(c) threads=\(pool.threadCount) \(instructions): \(detail)")
+            }
         }
+    }
+
+    /// What the generated rows run when `instructions` is asked for: AVX-512 needs 16 channels.
+    static func expectedInstructions(_ instructions: GeneratedInstructionSet, channels: Int) -> GeneratedInstructionSet
+    {
+        instructions == .avx512 && channels >= 16 ? .avx512 : .avx2
     }
 
     @Test(.enabled(if: GeneratedCode.runs, GeneratedCode.skipComment), arguments: cases)
@@ -327,23 +337,28 @@ struct DepthwiseConv2DMachineCodeTests {
             let (input, filter, bias) = Self.data(g)
             let outputCount = g.batch * g.outputHeight * g.outputWidth * g.outputChannels
             let expected = Self.reference(g, input: input, filter: filter, bias: bias, clamp: .relu6)
-            let kernel = DepthwiseConv2DKernel(
-                geometry: g, filter: filter, bias: bias, clamp: .relu6, generatesMachineCode: true)
-            #expect(kernel.usesGeneratedCode)
-            let guardedInput = try #require(GuardedFloats(count: input.count, atPageEnd: inputAtPageEnd))
-            let guardedOutput = try #require(GuardedFloats(count: outputCount, atPageEnd: true))
-            guardedInput.pointer.update(from: input, count: input.count)
-            var scratch: [Float] = [0]
-            for pool in [ThreadPool.serial, Self.twoThreads, Self.threeThreads] {
-                guardedOutput.pointer.update(repeating: .nan, count: outputCount)
-                scratch.withUnsafeMutableBufferPointer { s in
-                    guard let scratchPointer = s.baseAddress else { return }
-                    kernel.run(
-                        input: guardedInput.pointer, output: guardedOutput.pointer, scratch: scratchPointer,
-                        pool: pool)
+            for instructions in GeneratedCode.instructionSets {
+                let kernel = DepthwiseConv2DKernel(
+                    geometry: g, filter: filter, bias: bias, clamp: .relu6, generatesMachineCode: true,
+                    instructions: instructions)
+                #expect(
+                    kernel.generatedInstructions == Self.expectedInstructions(instructions, channels: g.outputChannels))
+                let guardedInput = try #require(GuardedFloats(count: input.count, atPageEnd: inputAtPageEnd))
+                let guardedOutput = try #require(GuardedFloats(count: outputCount, atPageEnd: true))
+                guardedInput.pointer.update(from: input, count: input.count)
+                var scratch: [Float] = [0]
+                for pool in [ThreadPool.serial, Self.twoThreads, Self.threeThreads] {
+                    guardedOutput.pointer.update(repeating: .nan, count: outputCount)
+                    scratch.withUnsafeMutableBufferPointer { s in
+                        guard let scratchPointer = s.baseAddress else { return }
+                        kernel.run(
+                            input: guardedInput.pointer, output: guardedOutput.pointer, scratch: scratchPointer,
+                            pool: pool)
+                    }
+                    let actual = Array(UnsafeBufferPointer(start: guardedOutput.pointer, count: outputCount))
+                    expectNearlyEqual(
+                        actual, expected, tolerance: 1e-5 * 4, "\(g) threads=\(pool.threadCount) \(instructions)")
                 }
-                let actual = Array(UnsafeBufferPointer(start: guardedOutput.pointer, count: outputCount))
-                expectNearlyEqual(actual, expected, tolerance: 1e-5 * 4, "\(g) threads=\(pool.threadCount)")
             }
         }
     }

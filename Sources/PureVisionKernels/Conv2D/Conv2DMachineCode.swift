@@ -262,6 +262,8 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         var vectorBytes: Int32 { Int32(4 * lanes) }
         /// Whether the tile runs in zmm registers.
         var isWide: Bool { lanes == 16 }
+        /// The tile's vector instructions.
+        var vector: FloatVectorWidth { isWide ? .avx512 : .avx2 }
     }
 
     /// Consecutive panels of one kind.
@@ -464,31 +466,6 @@ final class Conv2DGEMMCode: @unchecked Sendable {
 
         private func accumulator(_ row: Int, _ vector: Int, vectors: Int) -> Int { row * vectors + vector }
 
-        // Vector operations on register indices, as ymm (VEX) or zmm (EVEX) for `wide`.
-        private mutating func load(_ r: Int, _ m: Memory, wide: Bool) {
-            if wide { asm.vmovups(ZMM(r), m) } else { asm.vmovups(YMM(r), m) }
-        }
-        private mutating func store(_ m: Memory, _ r: Int, wide: Bool) {
-            if wide { asm.vmovups(m, ZMM(r)) } else { asm.vmovups(m, YMM(r)) }
-        }
-        private mutating func broadcast(_ r: Int, _ m: Memory, wide: Bool) {
-            if wide { asm.vbroadcastss(ZMM(r), m) } else { asm.vbroadcastss(YMM(r), m) }
-        }
-        private mutating func fma(_ d: Int, _ a: Int, _ b: Int, wide: Bool) {
-            if wide { asm.vfmadd231ps(ZMM(d), ZMM(a), ZMM(b)) } else { asm.vfmadd231ps(YMM(d), YMM(a), YMM(b)) }
-        }
-        private mutating func fma(_ d: Int, _ a: Int, _ m: Memory, wide: Bool) {
-            if wide { asm.vfmadd231ps(ZMM(d), ZMM(a), m) } else { asm.vfmadd231ps(YMM(d), YMM(a), m) }
-        }
-        private mutating func maximum(_ d: Int, _ a: Int, _ b: Int, wide: Bool) {
-            if wide { asm.vmaxps(ZMM(d), ZMM(a), ZMM(b)) } else { asm.vmaxps(YMM(d), YMM(a), YMM(b)) }
-        }
-        private mutating func minimum(_ d: Int, _ a: Int, _ b: Int, wide: Bool) {
-            if wide { asm.vminps(ZMM(d), ZMM(a), ZMM(b)) } else { asm.vminps(YMM(d), YMM(a), YMM(b)) }
-        }
-        private mutating func add(_ d: Int, _ a: Int, _ m: Memory, wide: Bool) {
-            if wide { asm.vaddps(ZMM(d), ZMM(a), m) } else { asm.vaddps(YMM(d), YMM(a), m) }
-        }
         /// `k` = the low `lanes` bits set (through `rdx`, free outside the k loop).
         private mutating func setMask(_ k: OpMask, lanes: Int) {
             asm.mov(.rdx, (1 << lanes) - 1)
@@ -510,7 +487,7 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         private mutating func emitTile(rows: Int, kind: PanelKind) {
             let vectors = kind.vectors
             let width = kind.width
-            let (wide, vectorBytes) = (kind.isWide, kind.vectorBytes)
+            let (wide, vectorBytes, vector) = (kind.isWide, kind.vectorBytes, kind.vector)
             // Every sum starts at the bias and takes the products in k order, one FMA each: XNNPACK's order. A run's
             // own bias is addressed through rdx, free until the k loop counts in it.
             let biasBase: GPR = biasAtRunTime ? .rdx : .r12
@@ -518,7 +495,7 @@ final class Conv2DGEMMCode: @unchecked Sendable {
             for i in 0..<rows {
                 for j in 0..<vectors {
                     let y = accumulator(i, j, vectors: vectors)
-                    load(y, Memory(biasBase, index: .rbx, scale: 1, vectorBytes * Int32(j)), wide: wide)
+                    vector.load(&asm, y, Memory(biasBase, index: .rbx, scale: 1, vectorBytes * Int32(j)))
                 }
             }
             asm.mov(.r14, .r9)
@@ -571,7 +548,7 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                             emitPartialStore(YMM(y), lanes: kind.storedLanes, at: address)
                         }
                     } else {
-                        store(address, y, wide: wide)
+                        vector.store(&asm, address, y)
                     }
                 }
             }
@@ -605,16 +582,16 @@ final class Conv2DGEMMCode: @unchecked Sendable {
 
         /// One k step at byte offsets `aOffset` (from `r14`/`r15`) and `weightOffset` (from `rax`).
         private mutating func emitStep(rows: Int, kind: PanelKind, aOffset: Int32, weightOffset: Int32) {
-            let (vectors, wide) = (kind.vectors, kind.isWide)
+            let (vectors, vector) = (kind.vectors, kind.vector)
             let weights = (0..<vectors).map { 12 + $0 }
             let value = 12 + vectors
             for j in 0..<vectors {
-                load(weights[j], Memory(.rax, weightOffset + kind.vectorBytes * Int32(j)), wide: wide)
+                vector.load(&asm, weights[j], Memory(.rax, weightOffset + kind.vectorBytes * Int32(j)))
             }
             for i in 0..<rows {
-                broadcast(value, aAddress(i, aOffset), wide: wide)
+                vector.broadcast(&asm, value, aAddress(i, aOffset))
                 for j in 0..<vectors {
-                    fma(accumulator(i, j, vectors: vectors), weights[j], value, wide: wide)
+                    vector.fma(&asm, accumulator(i, j, vectors: vectors), weights[j], value)
                 }
             }
         }
@@ -622,42 +599,42 @@ final class Conv2DGEMMCode: @unchecked Sendable {
         /// The clamp and epilogue steps on the accumulators, in order. Operand order follows Swift's `max(y, b)` /
         /// `min(y, b)`: the bound is the first source, so a NaN accumulator stays NaN.
         private mutating func emitEpilogue(rows: Int, kind: PanelKind) {
-            let (vectors, wide, vectorBytes) = (kind.vectors, kind.isWide, kind.vectorBytes)
+            let (vectors, wide, vectorBytes, vector) = (kind.vectors, kind.isWide, kind.vectorBytes, kind.vector)
             let scratch = 14
             let bound = 15
             for operation in epilogue {
                 switch operation {
                 case .clamp(let lowerOffset, let upperOffset):
                     if let lowerOffset {
-                        broadcast(bound, Memory(.r12, lowerOffset), wide: wide)
+                        vector.broadcast(&asm, bound, Memory(.r12, lowerOffset))
                         for i in 0..<rows {
                             for j in 0..<vectors {
                                 let y = accumulator(i, j, vectors: vectors)
-                                maximum(y, bound, y, wide: wide)
+                                vector.maximum(&asm, y, bound, y)
                             }
                         }
                     }
                     if let upperOffset {
-                        broadcast(bound, Memory(.r12, upperOffset), wide: wide)
+                        vector.broadcast(&asm, bound, Memory(.r12, upperOffset))
                         for i in 0..<rows {
                             for j in 0..<vectors {
                                 let y = accumulator(i, j, vectors: vectors)
-                                minimum(y, bound, y, wide: wide)
+                                vector.minimum(&asm, y, bound, y)
                             }
                         }
                     }
                 case .prelu(let slopeOffset):
                     // max(y, 0) + alpha · min(y, 0): one term is an exact zero, so the fused multiply-add rounds
                     // exactly like PReLU's own alpha · y.
-                    asm.vxorps(YMM(bound), YMM(bound), YMM(bound))  // a VEX write zeroes the whole zmm too
+                    vector.zero(&asm, bound)
                     for i in 0..<rows {
                         for j in 0..<vectors {
                             let y = accumulator(i, j, vectors: vectors)
-                            minimum(scratch, bound, y, wide: wide)
-                            maximum(y, bound, y, wide: wide)
-                            fma(
-                                y, scratch, Memory(.r12, index: .rbx, scale: 1, slopeOffset + vectorBytes * Int32(j)),
-                                wide: wide)
+                            vector.minimum(&asm, scratch, bound, y)
+                            vector.maximum(&asm, y, bound, y)
+                            vector.fma(
+                                &asm, y, scratch,
+                                Memory(.r12, index: .rbx, scale: 1, slopeOffset + vectorBytes * Int32(j)))
                         }
                     }
                 case .addResidual:
@@ -679,7 +656,7 @@ final class Conv2DGEMMCode: @unchecked Sendable {
                             let address = Memory(
                                 .r11, index: .rbx, scale: 1, Int32(i * residualColumns * 4) + vectorBytes * Int32(j))
                             if lanes == kind.lanes {
-                                add(y, y, address, wide: wide)
+                                vector.add(&asm, y, y, address)
                             } else if lanes > 0 {
                                 if wide {
                                     asm.vmovups(ZMM(loaded), mask: OpMask(2), address)

@@ -27,11 +27,12 @@ public struct DepthwiseConv2DKernel: Sendable {
     public private(set) var epilogue: OutputEpilogue = .none
 
     /// Copies `filter` (`[1, kernelHeight, kernelWidth, outputChannels]`) and `bias` (`[outputChannels]` or `nil`).
-    /// Neither pointer is retained. With `generatesMachineCode`, generates AVX2 code for the rows when the CPU
-    /// and the geometry allow (see ``usesGeneratedCode``); otherwise, and by default, all of a run is Swift.
+    /// Neither pointer is retained. With `generatesMachineCode`, generates AVX2 (or, by `instructions`, AVX-512)
+    /// code for the rows when the CPU and the geometry allow (see ``usesGeneratedCode``); otherwise, and by default,
+    /// all of a run is Swift.
     public init(
         geometry: DepthwiseConv2DGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-        clamp: ClampRange, generatesMachineCode: Bool = false
+        clamp: ClampRange, generatesMachineCode: Bool = false, instructions: GeneratedInstructionSet = .best
     ) {
         precondition(geometry.isValid, "DepthwiseConv2DKernel: invalid geometry \(geometry)")
         self.geometry = geometry
@@ -46,12 +47,16 @@ public struct DepthwiseConv2DKernel: Sendable {
         }
         self.machineCode =
             generatesMachineCode
-            ? DepthwiseConv2DMachineCode(geometry: geometry, clamp: clamp, filter: filter, bias: bias) : nil
+            ? DepthwiseConv2DMachineCode(
+                geometry: geometry, clamp: clamp, filter: filter, bias: bias, instructions: instructions) : nil
     }
 
     /// Whether runs use generated machine code (false when it was not asked for, or the CPU or geometry does not
     /// allow it).
     public var usesGeneratedCode: Bool { machineCode != nil }
+
+    /// The generated code's vectors, or nil without generated code.
+    public var generatedInstructions: GeneratedInstructionSet? { machineCode?.instructions }
 
     /// The same prepared convolution (weights shared) with `epilogue` applied to its output.
     public func withEpilogue(_ epilogue: OutputEpilogue) -> DepthwiseConv2DKernel {

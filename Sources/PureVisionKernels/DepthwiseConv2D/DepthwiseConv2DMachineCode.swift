@@ -1,5 +1,5 @@
-/// AVX2 machine code, generated at load for one ``DepthwiseConv2DGeometry`` with depth multiplier 1 and at
-/// least 8 channels, that computes whole output rows, clamp included.
+/// AVX2 (or AVX-512) machine code, generated at load for one ``DepthwiseConv2DGeometry`` with depth multiplier 1 and
+/// at least 8 channels, that computes whole output rows, clamp included.
 ///
 /// A row's output columns are cut at load into groups of adjacent pixels, each pixel with its own in-bounds
 /// filter columns (border columns have fewer; out-of-bounds taps are simply not emitted), so border pixels run with
@@ -19,9 +19,9 @@
 ///
 /// `bias` is `channels` floats followed by the clamp's lower and upper bound (read only when the clamp is not the
 /// identity), a copy this type owns, as it owns a copy of the filter. Strides, dilations, channel count and each
-/// pixel's filter columns are immediates and displacements. Channels go in blocks of 8; when they do not come in
-/// eights, the last block starts at channel `channels − 8` and recomputes (to the same values) channels the block
-/// before it already stored. Each pixel's block of 8 channels starts from the bias and accumulates its taps filter
+/// pixel's filter columns are immediates and displacements. Channels go in blocks of 8 (16 in zmm registers with
+/// AVX-512, for 16 channels or more); when they do not come in whole blocks, the last block starts at channel
+/// `channels − 8` (`− 16`) and recomputes (to the same values) channels the block before it already stored. Each pixel's block of 8 channels starts from the bias and accumulates its taps filter
 /// column by filter column (each column's filter rows in a runtime loop), one fused multiply-add per tap: XNNPACK's
 /// order and rounding (its packed weights are column-major), which MediaPipe runs and which
 /// `Reference.depthwiseConv2D(…, arithmetic: .xnnpack)` reproduces bit for bit. The sum is then clamped with
@@ -35,8 +35,10 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     private let geometry: DepthwiseConv2DGeometry
     /// Pixels per group of the main loop.
     package let pixelsPerGroup: Int
-    /// Channel blocks of 8 handled together in the main channel loop.
+    /// Channel blocks (of 8, or 16 with AVX-512) handled together in the main channel loop.
     package let blocksPerStep: Int
+    /// The vectors the code uses: AVX-512 (blocks of 16 channels) or AVX2 (blocks of 8).
+    package let instructions: GeneratedInstructionSet
     /// Whether each channel step sweeps the whole row (else each pixel group goes through all channels).
     package let channelsOutermost: Bool
     /// Output columns computed by the runtime loop over interior groups (the others are unrolled groups).
@@ -51,12 +53,15 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     /// cannot run AVX2 + FMA, or when code cannot be assembled or mapped (the Swift path runs instead).
     package init?(
         geometry g: DepthwiseConv2DGeometry, clamp: ClampRange, filter: UnsafePointer<Float>,
-        bias: UnsafePointer<Float>?
+        bias: UnsafePointer<Float>?, instructions: GeneratedInstructionSet = .best
     ) {
         guard HostCPU.supportsGeneratedAVX2, g.isValid, g.depthMultiplier == 1, g.outputChannels >= 8 else {
             return nil
         }
-        let blockCount = (g.outputChannels + 7) / 8
+        let vector: FloatVectorWidth =
+            instructions == .avx512 && HostCPU.supportsGeneratedAVX512 && g.outputChannels >= 16 ? .avx512 : .avx2
+        self.instructions = vector.isWide ? .avx512 : .avx2
+        let blockCount = (g.outputChannels + vector.lanes - 1) / vector.lanes
         // Twelve accumulators (4 pixels × 3 blocks) when the channels allow, else eight.
         var plan: (pixels: Int, blocks: Int) =
             switch blockCount {
@@ -72,7 +77,7 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         // Sweeping rows, steps of 2 blocks (64 bytes, a cache line when the channels come in sixteens): measured
         // faster than 3 blocks on efficientnet's wide layers, although each weight load serves 8 products, not 12.
         if channelsOutermost && plan.blocks == 3 { plan.blocks = 2 }
-        guard let layout = Layout(geometry: g, clamp: clamp),
+        guard let layout = Layout(geometry: g, clamp: clamp, vector: vector),
             let row = RowPlan(geometry: g, pixels: plan.pixels)
         else { return nil }
         do {
@@ -201,6 +206,8 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     /// Byte distances baked into the code as immediates and displacements.
     private struct Layout {
         let channels: Int
+        /// The vectors, and so the channels per block.
+        let vector: FloatVectorWidth
         /// Filter columns.
         let kernelWidth: Int
         /// Between horizontally adjacent output pixels' inputs.
@@ -215,8 +222,9 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         let clampsUpper: Bool
 
         /// Nil when a distance (up to the largest displacement the code forms) does not fit 32 bits.
-        init?(geometry g: DepthwiseConv2DGeometry, clamp: ClampRange) {
+        init?(geometry g: DepthwiseConv2DGeometry, clamp: ClampRange, vector: FloatVectorWidth) {
             channels = g.outputChannels
+            self.vector = vector
             kernelWidth = g.kernelWidth
             pixelStride = g.strideWidth * g.inputChannels * 4
             tapStride = g.dilationWidth * g.inputChannels * 4
@@ -332,24 +340,31 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     private static let cursorOutput = GPR.r15
 
     /// The channel blocks of a step, as byte offsets from `channelOffset`: a runtime loop runs `fullSteps` steps of
-    /// `blocks` blocks (offsets `0, 32, …`), then one last step covers the blocks left, the last of which starts at
-    /// channel `channels − 8` when the channels do not come in eights (it overlaps the block before it and computes
-    /// the shared channels again, to the same values).
+    /// `blocks` blocks of `lanes` channels (offsets `0, 4 · lanes, …`), then one last step covers the blocks left,
+    /// the last of which starts at channel `channels − lanes` when the channels do not come in whole blocks (it
+    /// overlaps the block before it and computes the shared channels again, to the same values).
     private struct ChannelPlan {
         let fullSteps: Int
         let blocks: Int
+        /// Bytes of one block.
+        let blockBytes: Int
         /// Offsets of the last step's blocks from `channelOffset` after the full steps (empty when none is left).
         let lastStep: [Int32]
 
-        init(channels: Int, blocks: Int) {
-            let whole = channels / 8
+        init(channels: Int, blocks: Int, lanes: Int) {
+            let whole = channels / lanes
             fullSteps = whole / blocks
             self.blocks = blocks
-            let done = fullSteps * blocks * 32
-            var last = (0..<(whole % blocks)).map { Int32($0 * 32) }
-            if channels % 8 != 0 { last.append(Int32((channels - 8) * 4 - done)) }
+            let bytes = 4 * lanes
+            blockBytes = bytes
+            let done = fullSteps * blocks * bytes
+            var last = (0..<(whole % blocks)).map { Int32($0 * bytes) }
+            if channels % lanes != 0 { last.append(Int32((channels - lanes) * 4 - done)) }
             lastStep = last
         }
+
+        /// The offsets of a full step's blocks.
+        var fullStep: [Int32] { (0..<blocks).map { Int32($0 * blockBytes) } }
     }
 
     private static let savedRegisters = [rowsLeft, loopGroupsLeft, stepInput, stepOutput, cursorInput, cursorOutput]
@@ -361,7 +376,7 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         for register in savedRegisters { a.push(register) }
         if channelsOutermost {
             // One channel step over all the rows, then the next: the step's inputs and weights stay in L1.
-            let plan = ChannelPlan(channels: layout.channels, blocks: blocks)
+            let plan = ChannelPlan(channels: layout.channels, blocks: blocks, lanes: layout.vector.lanes)
             let done = a.makeLabel()
             a.cmp(tableStart, tableEnd)
             a.jge(done)
@@ -388,10 +403,10 @@ package struct DepthwiseConv2DMachineCode: Sendable {
             if plan.fullSteps > 0 {
                 let channelLoop = a.makeLabel()
                 a.bind(channelLoop)
-                sweep(&a, offsets: (0..<blocks).map { Int32($0 * 32) })
-                a.add(channelOffset, Int32(blocks * 32))
+                sweep(&a, offsets: plan.fullStep)
+                a.add(channelOffset, Int32(blocks * plan.blockBytes))
                 if plan.fullSteps > 1 {
-                    a.cmp(channelOffset, Int32(plan.fullSteps * blocks * 32))
+                    a.cmp(channelOffset, Int32(plan.fullSteps * blocks * plan.blockBytes))
                     a.jl(channelLoop)
                 }
             }
@@ -404,17 +419,17 @@ package struct DepthwiseConv2DMachineCode: Sendable {
                 // registers for the accumulators and one weight per block).
                 let plan = ChannelPlan(
                     channels: layout.channels,
-                    blocks: group.count == pixels ? blocks : min(7, 15 / (group.count + 1)))
+                    blocks: group.count == pixels ? blocks : min(7, 15 / (group.count + 1)), lanes: layout.vector.lanes)
                 a.mov(channelOffset, 0)
                 if plan.fullSteps > 0 {
                     let channelLoop = a.makeLabel()
                     a.bind(channelLoop)
                     emitStep(
-                        &a, layout, group: group, offsets: (0..<plan.blocks).map { Int32($0 * 32) },
-                        input: input, output: output, indexed: true)
-                    a.add(channelOffset, Int32(plan.blocks * 32))
+                        &a, layout, group: group, offsets: plan.fullStep, input: input, output: output,
+                        indexed: true)
+                    a.add(channelOffset, Int32(plan.blocks * plan.blockBytes))
                     if plan.fullSteps > 1 {
-                        a.cmp(channelOffset, Int32(plan.fullSteps * plan.blocks * 32))
+                        a.cmp(channelOffset, Int32(plan.fullSteps * plan.blocks * plan.blockBytes))
                         a.jl(channelLoop)
                     }
                 }
@@ -466,14 +481,15 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     ) {
         let blocks = offsets.count
         let pixels = group.count
-        // ymm0 … ymm(pixels · blocks − 1) accumulate (pixel-major); the next `blocks` registers hold weights.
-        func accumulator(_ p: Int, _ b: Int) -> YMM { YMM(p * blocks + b) }
+        let vector = layout.vector
+        // Vectors 0 … pixels · blocks − 1 accumulate (pixel-major); the next `blocks` registers hold weights.
+        func accumulator(_ p: Int, _ b: Int) -> Int { p * blocks + b }
         let firstWeight = pixels * blocks
 
         precondition(firstWeight + max(blocks, 2) <= 15, "DepthwiseConv2DMachineCode: too many registers")
         for p in 0..<pixels {
             for b in 0..<blocks {
-                a.vmovups(accumulator(p, b), Memory(bias, index: channelOffset, scale: 1, offsets[b]))
+                vector.load(&a, accumulator(p, b), Memory(bias, index: channelOffset, scale: 1, offsets[b]))
             }
         }
         let usedColumns = group.map(\.taps).filter { !$0.isEmpty }
@@ -502,11 +518,11 @@ package struct DepthwiseConv2DMachineCode: Sendable {
                 a.jz(rowsDone)
                 a.bind(rowLoop)
                 for b in 0..<blocks {
-                    let weight = YMM(firstWeight + b)
-                    a.vmovups(weight, Memory(rowWeights, Int32(kx * layout.channels * 4) + offsets[b]))
+                    let weight = firstWeight + b
+                    vector.load(&a, weight, Memory(rowWeights, Int32(kx * layout.channels * 4) + offsets[b]))
                     for p in users {
-                        a.vfmadd231ps(
-                            accumulator(p, b), weight,
+                        vector.fma(
+                            &a, accumulator(p, b), weight,
                             Memory(rowInput, Int32(group[p].inputOffset + kx * layout.tapStride) + offsets[b]))
                     }
                 }
@@ -519,17 +535,18 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         }
         // max(lower, acc) then min(upper, acc): the accumulator is the second operand, which vmaxps / vminps
         // return when either is NaN, so a NaN sum passes through as in ClampRange.apply.
-        let lower = YMM(firstWeight)
-        let upper = YMM(firstWeight + 1)
-        if layout.clampsLower { a.vbroadcastss(lower, Memory(bias, Int32(layout.channels * 4))) }
-        if layout.clampsUpper { a.vbroadcastss(upper, Memory(bias, Int32(layout.channels * 4 + 4))) }
+        let lower = firstWeight
+        let upper = firstWeight + 1
+        if layout.clampsLower { vector.broadcast(&a, lower, Memory(bias, Int32(layout.channels * 4))) }
+        if layout.clampsUpper { vector.broadcast(&a, upper, Memory(bias, Int32(layout.channels * 4 + 4))) }
         for p in 0..<pixels {
             for b in 0..<blocks {
                 let sum = accumulator(p, b)
-                if layout.clampsLower { a.vmaxps(sum, lower, sum) }
-                if layout.clampsUpper { a.vminps(sum, upper, sum) }
+                if layout.clampsLower { vector.maximum(&a, sum, lower, sum) }
+                if layout.clampsUpper { vector.minimum(&a, sum, upper, sum) }
                 let displacement = Int32(group[p].outputOffset) + offsets[b]
-                a.vmovups(
+                vector.store(
+                    &a,
                     indexed
                         ? Memory(output, index: channelOffset, scale: 1, displacement) : Memory(output, displacement),
                     sum)
