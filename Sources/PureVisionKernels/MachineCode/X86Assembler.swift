@@ -741,6 +741,32 @@ extension X86Assembler {
         evex(map: 1, pp: 0, w: 0, opcode: 0x58, length: 2, reg: destination.index, vvvv: a.index, b, tuple: 64)
     }
 
+    /// `vpmovsxbw zmm, ymmword [memory]`: 32 int8 sign-extended to int16.
+    public mutating func vpmovsxbw(_ destination: ZMM, _ source: Memory) {
+        evex(map: 2, pp: 1, w: 0, opcode: 0x20, length: 2, reg: destination.index, vvvv: 0, source, tuple: 32)
+    }
+
+    /// `vpmovzxbw zmm, ymmword [memory]`: 32 uint8 zero-extended to int16.
+    public mutating func vpmovzxbw(_ destination: ZMM, _ source: Memory) {
+        evex(map: 2, pp: 1, w: 0, opcode: 0x30, length: 2, reg: destination.index, vvvv: 0, source, tuple: 32)
+    }
+
+    /// `vpsubw dst, a, b`: int16 lanes `a − b`, wrapping.
+    public mutating func vpsubw(_ destination: ZMM, _ a: ZMM, _ b: ZMM) {
+        evex(map: 1, pp: 1, w: 0, opcode: 0xF9, length: 2, reg: destination.index, vvvv: a.index, rm: b.index)
+    }
+
+    /// `vmovdqa64 dst, src`: a register copy.
+    public mutating func vmovdqa64(_ destination: ZMM, _ source: ZMM) {
+        evex(map: 1, pp: 1, w: 1, opcode: 0x6F, length: 2, reg: destination.index, vvvv: 0, rm: source.index)
+    }
+
+    /// `vpermt2w table, indices, other` (AVX512BW): int16 lane j of `table` becomes lane `indices[j] & 31` of
+    /// `table` (before the write) when bit 5 of that index is clear, of `other` when it is set.
+    public mutating func vpermt2w(_ table: ZMM, _ indices: ZMM, _ other: ZMM) {
+        evex(map: 2, pp: 1, w: 1, opcode: 0x7D, length: 2, reg: table.index, vvvv: indices.index, rm: other.index)
+    }
+
     /// `kmovw k, r32`: the opmask = the low 16 bits of `source`.
     public mutating func kmovw(_ destination: OpMask, _ source: GPR) {
         let rm = source.rawValue

@@ -447,6 +447,19 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
                 as: SIMD16<UInt8>.self)
             i += 16
         }
+        // Short spans (a first layer's kernel row of 3 channels is 9 bytes): 8 and 4 bytes at a time.
+        let wide = UInt64(xor) &* 0x0101_0101_0101_0101
+        if i + 8 <= count {
+            to.storeBytes(
+                of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ wide, toByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        if i + 4 <= count {
+            to.storeBytes(
+                of: from.loadUnaligned(fromByteOffset: i, as: UInt32.self) ^ UInt32(truncatingIfNeeded: wide),
+                toByteOffset: i, as: UInt32.self)
+            i += 4
+        }
         while i < count {
             destination[i] = source[i] ^ xor
             i += 1

@@ -49,6 +49,8 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
     let isUnsigned: Bool
     /// The generated row kernel, when the kernel was asked for it and the CPU, geometry and multipliers allow it.
     let generated: QuantizedDepthwiseCode?
+    /// Generated staging of row pairs, with AVX-512 (else the Swift loop stages them).
+    let generatedStaging: QuantizedDepthwiseStagingCode?
     /// Channels computed 8 at a time from staged rows (by generated code or the Swift loop): `Cout / 8 · 8` with
     /// depth multiplier 1 and vector requantization, else 0 (all channels scalar).
     let stagedChannels: Int
@@ -156,6 +158,9 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         } else {
             generated = nil
         }
+        generatedStaging =
+            generatesMachineCode && instructions == .avx512 && stagedChannels > 0
+            ? QuantizedDepthwiseStagingCode(zeroPoint: Int16(clamping: inputZeroPoint), unsigned: unsigned) : nil
     }
 
     deinit {
@@ -352,6 +357,11 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
             return (isUnsigned ? Int16(UInt8(bitPattern: row[i])) : Int16(row[i])) &- zero
         }
         var i = 0
+        let steps = count / QuantizedDepthwiseStagingCode.valuesPerStep
+        if let generatedStaging, let first, let second, steps > 0 {
+            generatedStaging.run(first: first, second: second, target: UnsafeMutableRawPointer(target), steps: steps)
+            i = steps * QuantizedDepthwiseStagingCode.valuesPerStep
+        }
         #if arch(x86_64)
             // uint8 is widened with its sign bit flipped (x − 128), so the offset subtracted is the zero point − 128.
             let flips = SIMD8<Int16>(repeating: isUnsigned ? Int16(bitPattern: 0x8000) : 0)
