@@ -128,7 +128,8 @@ def instruction_list():
         z = f"zmm{(i * 7 + 3) % 32}"
         lines += [f"vpmovsxbw {z}, YMMWORD PTR {m}", f"vpmovzxbw {z}, YMMWORD PTR {m}"]
     for d, a, b in ((0, 1, 2), (8, 1, 2), (0, 9, 2), (0, 1, 10), (16, 1, 2), (0, 17, 2), (0, 1, 18), (31, 30, 29)):
-        lines += [f"vpsubw zmm{d}, zmm{a}, zmm{b}", f"vmovdqa64 zmm{d}, zmm{b}", f"vpermt2w zmm{d}, zmm{a}, zmm{b}"]
+        lines += [f"vpsubw zmm{d}, zmm{a}, zmm{b}", f"vmovdqa64 zmm{d}, zmm{b}", f"vpermt2w zmm{d}, zmm{a}, zmm{b}",
+                  f"vpxord zmm{d}, zmm{a}, zmm{b}"]
     for k in range(1, 8):
         for r in ("eax", "ecx", "edx", "r8d", "r11d", "r15d"):
             lines.append(f"kmovw k{k}, {r}")

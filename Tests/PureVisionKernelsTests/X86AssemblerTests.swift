@@ -194,6 +194,7 @@ import Testing
         case ("vpmovsxbw", .zmm(let d), .memory(let m)?, nil): a.vpmovsxbw(d, m)
         case ("vpmovzxbw", .zmm(let d), .memory(let m)?, nil): a.vpmovzxbw(d, m)
         case ("vpsubw", .zmm(let d), .zmm(let x)?, .zmm(let y)?): a.vpsubw(d, x, y)
+        case ("vpxord", .zmm(let d), .zmm(let x)?, .zmm(let y)?): a.vpxord(d, x, y)
         case ("vmovdqa64", .zmm(let d), .zmm(let x)?, nil): a.vmovdqa64(d, x)
         case ("vpermt2w", .zmm(let d), .zmm(let x)?, .zmm(let y)?): a.vpermt2w(d, x, y)
         case ("vmovups", .zmm(let d), .memory(let m)?, nil): a.vmovups(d, m)

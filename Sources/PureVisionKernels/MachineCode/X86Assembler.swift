@@ -751,6 +751,11 @@ extension X86Assembler {
         evex(map: 2, pp: 1, w: 0, opcode: 0x30, length: 2, reg: destination.index, vvvv: 0, source, tuple: 32)
     }
 
+    /// `vpxord dst, a, b` on 512-bit vectors.
+    public mutating func vpxord(_ destination: ZMM, _ a: ZMM, _ b: ZMM) {
+        evex(map: 1, pp: 1, w: 0, opcode: 0xEF, length: 2, reg: destination.index, vvvv: a.index, rm: b.index)
+    }
+
     /// `vpsubw dst, a, b`: int16 lanes `a − b`, wrapping.
     public mutating func vpsubw(_ destination: ZMM, _ a: ZMM, _ b: ZMM) {
         evex(map: 1, pp: 1, w: 0, opcode: 0xF9, length: 2, reg: destination.index, vvvv: a.index, rm: b.index)

@@ -312,13 +312,18 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             let columns = generated.parts[part]
             let outputs = g.outputChannels
             let gathersBytes = generated.instructions == .avx512
+            // A pointwise layer whose pixels are whole rows of the VNNI code reads its full tiles in place.
+            let readsInPlace = gathersBytes && isPointwise && g.inputChannels == generated.rowBytes
             for index in first..<last {
                 let start = index * size
                 let count = min(size, pixels - start)
-                if gathersBytes {
+                var tileRows = UnsafeRawPointer(rows)
+                if readsInPlace && count == size {
+                    tileRows = UnsafeRawPointer(input + start * g.inputChannels)
+                } else if gathersBytes {
                     gatherTileBytes(
                         start: start, count: count, input: input, into: base.assumingMemoryBound(to: UInt8.self),
-                        rowBytes: generated.rowBytes)
+                        rowBytes: generated.rowBytes, rowXOR: generated.rowXOR)
                 } else {
                     gatherTile(start: start, count: count, input: input, into: rows)
                 }
@@ -327,7 +332,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
                 let tileOutput = base + size * paddedDepth * 2
                 let tail = tileOutput + size * outputs
                 let target = count == size ? out : tileOutput
-                generated.run(part: part, rows: UnsafeRawPointer(rows), output: target, tail: tail)
+                generated.run(part: part, rows: tileRows, output: target, tail: tail)
                 if generated.tailChannels > 0 && columns.upperBound == outputs {
                     for p in 0..<size {
                         (target + p * outputs + generated.tailStart).copyMemory(
@@ -383,31 +388,27 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         }
     }
 
-    /// ``gatherTile(start:count:input:into:)`` for the VNNI GEMM: each row as `rowBytes` unsigned bytes, the int8
-    /// value the kernel works on plus 128 (padding: the input zero point's), zeros past the depth.
+    /// ``gatherTile(start:count:input:into:)`` for the VNNI GEMM: each row as `rowBytes` stored activation bytes
+    /// (the code XORs them with `rowXOR`), padding the byte that becomes the input zero point's `x + 128`, zeros past
+    /// the depth (their weights are zero).
     @inline(__always)
     private func gatherTileBytes(
-        start: Int, count: Int, input: UnsafePointer<Int8>, into rows: UnsafeMutablePointer<UInt8>, rowBytes: Int
+        start: Int, count: Int, input: UnsafePointer<Int8>, into rows: UnsafeMutablePointer<UInt8>, rowBytes: Int,
+        rowXOR: UInt8
     ) {
-        // The kernel's int8 value is the stored byte XOR `flip`; + 128 flips the sign bit once more.
-        let xor = flip ^ 0x80
         let source = UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self)
         if isPointwise {
             let c = geometry.inputChannels
-            if c == rowBytes && count == tile {
-                Self.copy(source + start * c, into: rows, count: tile * c, xor: xor)
-                return
-            }
             for p in 0..<tile {
                 let row = rows + p * rowBytes
-                Self.copy(source + (start + min(p, count - 1)) * c, into: row, count: c, xor: xor)
+                Self.copy(source + (start + min(p, count - 1)) * c, into: row, count: c)
                 (row + c).update(repeating: 0, count: rowBytes - c)
             }
             return
         }
         let g = geometry
         let perImage = g.outputHeight * g.outputWidth
-        let padding = UInt8(truncatingIfNeeded: Int(inputZeroPoint) + 128)
+        let padding = UInt8(truncatingIfNeeded: Int(inputZeroPoint) + 128) ^ rowXOR
         var (b, oy, ox) = (start / perImage, (start % perImage) / g.outputWidth, start % g.outputWidth)
         for p in 0..<tile {
             let row = rows + p * rowBytes
@@ -415,7 +416,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
                 if let spanSource {
                     Self.copy(
                         UnsafeRawPointer(spanSource).assumingMemoryBound(to: UInt8.self), into: row + offset,
-                        count: spanCount, xor: xor)
+                        count: spanCount)
                 } else {
                     (row + offset).update(repeating: padding, count: spanCount)
                 }
@@ -429,39 +430,27 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         }
     }
 
-    /// `count` bytes from `source` to `destination`, each XORed with `xor`.
+    /// `count` bytes from `source` to `destination`: spans of 16 bytes or more through `memmove`, short ones (a first
+    /// layer's kernel row of 3 channels is 9 bytes) 8 and 4 bytes at a time, cheaper than the call.
     @inline(__always)
-    private static func copy(
-        _ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>, count: Int, xor: UInt8
-    ) {
-        if xor == 0 {
+    private static func copy(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>, count: Int)
+    {
+        if count >= 16 {
             destination.update(from: source, count: count)
             return
         }
-        let mask = SIMD16<UInt8>(repeating: xor)
         let (from, to) = (UnsafeRawPointer(source), UnsafeMutableRawPointer(destination))
         var i = 0
-        while i + 16 <= count {
-            to.storeBytes(
-                of: from.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self) ^ mask, toByteOffset: i,
-                as: SIMD16<UInt8>.self)
-            i += 16
-        }
-        // Short spans (a first layer's kernel row of 3 channels is 9 bytes): 8 and 4 bytes at a time.
-        let wide = UInt64(xor) &* 0x0101_0101_0101_0101
         if i + 8 <= count {
-            to.storeBytes(
-                of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ wide, toByteOffset: i, as: UInt64.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
             i += 8
         }
         if i + 4 <= count {
-            to.storeBytes(
-                of: from.loadUnaligned(fromByteOffset: i, as: UInt32.self) ^ UInt32(truncatingIfNeeded: wide),
-                toByteOffset: i, as: UInt32.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt32.self), toByteOffset: i, as: UInt32.self)
             i += 4
         }
         while i < count {
-            destination[i] = source[i] ^ xor
+            destination[i] = source[i]
             i += 1
         }
     }

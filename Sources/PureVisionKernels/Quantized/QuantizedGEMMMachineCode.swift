@@ -7,7 +7,8 @@
 /// channels in order, each as `(w[k], w[k + 1])`, so one 256-bit multiply-add of a broadcast input pair gives 8
 /// channels' int32 partial sums in natural order. A tile of 6 rows × 16 channels keeps 12 accumulators in registers.
 ///
-/// With ``GeneratedInstructionSet/avx512`` the rows are bytes `x + 128` (``rowBytes`` each, a multiple of 4)
+/// With ``GeneratedInstructionSet/avx512`` the rows are the stored activation bytes (``rowBytes`` each, a multiple of
+/// 4; a pointwise layer's input itself), XORed in registers with ``rowXOR`` into `x + 128` for the unsigned operand,
 /// and the weights int8, packed in panels of 32 channels (the last one 16 when at most 16 remain): per group of four
 /// k, each channel's `(w[k], …, w[k + 3])`, so one `vpdpbusd` of a broadcast group of four input bytes adds 16
 /// channels' partial sums; the accumulators start at `bias − 128 · Σ w`, which takes the offset back out. A tile of
@@ -32,6 +33,9 @@ final class QuantizedGEMMCode: @unchecked Sendable {
     let instructions: GeneratedInstructionSet
     /// Bytes per gathered row: `2 · paddedDepth` int16 values for AVX2, the depth rounded up to 4 bytes for VNNI.
     let rowBytes: Int
+    /// VNNI: what the code XORs into every row byte to make it `x + 128` (`flip ^ 0x80`: 0x80 for int8 activations,
+    /// 0 for uint8 ones, which are that already).
+    let rowXOR: UInt8
     /// The first output channel of the panel written to the tail buffer.
     let tailStart: Int
     /// Channels per row in the tail buffer (0: every panel stores straight to the output).
@@ -74,6 +78,8 @@ final class QuantizedGEMMCode: @unchecked Sendable {
         let step = vnni ? 4 : 2
         let stepDepth = vnni ? (depth + 3) & ~3 : paddedDepth
         rowBytes = vnni ? stepDepth : 2 * paddedDepth
+        let rowXOR = flip ^ 0x80
+        self.rowXOR = rowXOR
         guard outputs > 0, paddedDepth % 2 == 0, paddedDepth >= depth, depth > 0, rowBytes * Self.tileRows < 1 << 24,
             outputs * Self.tileRows < 1 << 24, (1...widths.count).contains(partCount)
         else { return nil }
@@ -116,8 +122,10 @@ final class QuantizedGEMMCode: @unchecked Sendable {
         // Constants: ``RequantizationCode``'s globals, then per panel its six per-lane arrays, `width` int32 each.
         let globalsBytes = RequantizationCode.globalsBytes
         let constantBytes = globalsBytes + widths.reduce(0, +) * 24
-        let constants = UnsafeMutableRawPointer.allocate(byteCount: constantBytes, alignment: 64)
+        // Then the row XOR in four bytes, for VNNI's broadcast.
+        let constants = UnsafeMutableRawPointer.allocate(byteCount: constantBytes + 4, alignment: 64)
         constants.initializeMemory(as: UInt8.self, repeating: 0, count: constantBytes)
+        constants.storeBytes(of: UInt32(rowXOR) &* 0x0101_0101, toByteOffset: constantBytes, as: UInt32.self)
         RequantizationCode.writeGlobals(constants, zeroPoint: zeroPoint, range: range, flip: flip)
         var offset = globalsBytes
         channel = 0
@@ -165,7 +173,8 @@ final class QuantizedGEMMCode: @unchecked Sendable {
                     if vnni {
                         Self.vnniPanel(
                             &a, width: width, channels: channels, groups: steps, rowStride: rowStride,
-                            outputs: outputs, flip: flip, rounding: rounding)
+                            outputs: outputs, flip: flip, rounding: rounding,
+                            rowXOR: rowXOR == 0 ? nil : Int32(constantBytes))
                     } else {
                         Self.panel(
                             &a, width: width, pairs: steps, rowStride: rowStride, outputs: outputs,
@@ -259,10 +268,11 @@ final class QuantizedGEMMCode: @unchecked Sendable {
     }
 
     /// One VNNI panel of `width` (16 or 32) channels, the first `channels` of which exist, for all tile rows: `r9`
-    /// (weights), `r11` (its constants) and `rsi` move to the next panel.
+    /// (weights), `r11` (its constants) and `rsi` move to the next panel. `rowXOR`: the offset from `rax` of the
+    /// four row-XOR bytes, nil when they are 0.
     private static func vnniPanel(
         _ a: inout X86Assembler, width: Int, channels: Int, groups: Int, rowStride: Int32, outputs: Int, flip: UInt8,
-        rounding: RequantizationRounding
+        rounding: RequantizationRounding, rowXOR: Int32?
     ) {
         let vectors = width / 16
         let rows = tileRows
@@ -274,11 +284,15 @@ final class QuantizedGEMMCode: @unchecked Sendable {
         for r in 0..<rows { for v in 0..<vectors { a.vmovdqu32(acc(r, v), Memory(.r11, Int32(64 * v))) } }
         a.mov(.r8, .rdi)
         a.mov(.rcx, groups)
+        // zmm15 (the epilogue's temporary) holds the row XOR through the k loop.
+        let xor = ZMM(15)
+        if let rowXOR { a.vpbroadcastd(xor, Memory(.rax, rowXOR)) }
         let kLoop = a.makeLabel()
         a.bind(kLoop)
         for v in 0..<vectors { a.vmovdqu32(upper(v), Memory(.r9, Int32(64 * v))) }
         for r in 0..<rows {
             a.vpbroadcastd(broadcast, Memory(.r8, Int32(r) * rowStride))
+            if rowXOR != nil { a.vpxord(broadcast, broadcast, xor) }
             for v in 0..<vectors { a.vpdpbusd(acc(r, v), broadcast, upper(v)) }
         }
         a.add(.r8, 4)
