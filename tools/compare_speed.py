@@ -16,10 +16,11 @@ one LiteRT interpreter), R/K runs each, and each side's median is over all its r
 a few seconds then falls on both sides alike too.
 
 With --peak, the bench also measures the machine's arithmetic peak per thread count (`bench --peak`: float32 FMA and
-int16 multiply-add loops in registers) before and after the models (the higher of the two counts), and a second
-table gives each model's operations (2 × the multiply-adds of its CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and
-TRANSPOSE_CONV, from the model's shapes) per second at the median latency, ours and XNNPACK's, as a share of that
-peak: the float peak for float models, the int16 one for models whose convolution weights are 8-bit. With --json
+int16 multiply-add loops in registers, and 512-bit FMA and VNNI byte-dot loops where the CPU has AVX-512) before and
+after the models (the higher of the two counts), and a second table gives each model's operations (2 × the
+multiply-adds of its CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and TRANSPOSE_CONV, from the model's shapes) per
+second at the median latency, ours and XNNPACK's, as a share of that peak: the widest float peak for float models,
+the VNNI (else int16) one for models whose convolution weights are 8-bit. With --json
 as well, the rows (with "gop", "peak_gops" and the two shares) are printed once the second peak is measured.
 
 Run from the repository root:
@@ -125,8 +126,14 @@ def model_operations(model_path):
 
 
 def add_peak_shares(rows, peaks):
-    """Gives each row its peak ("peak_gops") and ours and XNNPACK's GOP/s at the median latency as a share of it."""
+    """Gives each row its peak ("peak_gops") and ours and XNNPACK's GOP/s at the median latency as a share of it: the
+    widest loop the bench measured, AVX-512 (VNNI for 8-bit models) where the CPU has it, else AVX2."""
+    names = {name for name, _ in peaks}
     for row in rows:
+        if row.get("quantized"):
+            row["peak_name"] = "int8_dot_vnni" if "int8_dot_vnni" in names else "int16_multiply_add"
+        else:
+            row["peak_name"] = "float32_fma_avx512" if "float32_fma_avx512" in names else "float32_fma"
         peak = peaks.get((row["peak_name"], row["threads"]))
         row["peak_gops"] = peak
         for side, ms in (("ours", row["ours_median_ms"]), ("xnnpack", row["litert_xnnpack_median_ms"])):
@@ -279,7 +286,7 @@ def main():
             }
             if args.peak:
                 gop, quantized = model_operations(path)
-                row.update({"gop": gop, "peak_name": "int16_multiply_add" if quantized else "float32_fma"})
+                row.update({"gop": gop, "quantized": quantized})
             if threads == 1 and builtin is not None:
                 row.update({"litert_builtin_min_ms": builtin[0], "litert_builtin_median_ms": builtin[1],
                             "litert_builtin_p90_ms": builtin[2], "ratio_vs_builtin": _ratio(mine, builtin[1])})
@@ -312,7 +319,7 @@ def main():
               + (f" in {args.rounds} alternating rounds" if args.rounds > 1 else ""))
         if args.peak:
             print()
-            print(f"{'model':34s} {'thr':>3s} {'GOP':>6s} {'peak':>18s} {'ours GOP/s':>10s} {'share':>6s} "
+            print(f"{'model':34s} {'thr':>3s} {'GOP':>6s} {'peak':>25s} {'ours GOP/s':>10s} {'share':>6s} "
                   f"{'XNNPACK GOP/s':>13s} {'share':>6s}")
             percent = lambda v: "-" if v is None else f"{100 * v:.0f} %"  # noqa: E731
             for row in rows:
@@ -320,11 +327,11 @@ def main():
                 ours_rate = None if row["ours_median_ms"] is None else row["gop"] / row["ours_median_ms"] * 1e3
                 theirs_rate = row["gop"] / row["litert_xnnpack_median_ms"] * 1e3
                 print(f"{row['name']:34s} {row['threads']:3d} {row['gop']:6.3f} "
-                      f"{row['peak_name'][:11] + ' ' + _fmt(peak, 0):>18s} {_fmt(ours_rate, 1):>10s} "
+                      f"{row['peak_name'] + ' ' + _fmt(peak, 0):>25s} {_fmt(ours_rate, 1):>10s} "
                       f"{percent(row['ours_share_of_peak']):>6s} {theirs_rate:13.1f} "
                       f"{percent(row['xnnpack_share_of_peak']):>6s}")
             print("GOP: 2 × multiply-adds of the convolutions and fully connected layers; peak: the higher of bench "
-                  "--peak before and after the models, GOP/s (float32_fma or int16_multiply_add); share = GOP/s at "
+                  "--peak before and after the models, GOP/s (the loop named); share = GOP/s at "
                   "the median latency / peak")
         load_after = os.getloadavg()
         print("load average (1, 5, 15 min): before " + " ".join(f"{v:.2f}" for v in load_before)

@@ -2,13 +2,16 @@ import Foundation
 import PureVisionKernels
 
 /// `bench --peak`: the arithmetic ceiling of this machine, against which a model's operations per second are a
-/// share. Each figure comes from a generated AVX2 loop that only multiply-adds in registers (no memory traffic),
-/// with enough independent accumulators to hide the instructions' latency:
+/// share. Each figure comes from a generated loop that only multiply-adds in registers (no memory traffic), with
+/// enough independent accumulators to hide the instructions' latency:
 ///
-/// - `float32_fma`: 12 `vfmadd231ps` per iteration, each 8 lanes × 2 operations (what the float kernels' inner
-///   loops issue);
-/// - `int16_multiply_add`: 6 pairs of `vpmaddwd` + `vpaddd` per iteration, each pair 16 int16 products summed into
-///   int32 = 32 operations (what the int8 kernels' inner loops issue, the activations widened to int16).
+/// - `float32_fma`: 12 `vfmadd231ps` (256-bit) per iteration, each 8 lanes × 2 operations (the AVX2 float kernels'
+///   inner loops);
+/// - `int16_multiply_add`: 6 pairs of `vpmaddwd` + `vpaddd` (256-bit) per iteration, each pair 16 int16 products
+///   summed into int32 = 32 operations (the AVX2 int8 kernels' inner loops, the activations widened to int16);
+/// - where the CPU has AVX-512 (and VNNI), `float32_fma_avx512`: 12 512-bit `vfmadd231ps`, 16 lanes × 2 operations
+///   each, and `int8_dot_vnni`: 12 512-bit `vpdpbusd`, each 64 byte products summed into int32 = 128 operations
+///   (what the AVX-512 kernels issue).
 ///
 /// Each loop runs on 1 thread, then at once on every thread count asked for (each thread its own loop, operations
 /// over wall time); the best of `rounds` timings is the peak. Where generated code cannot run, nothing is measured.
@@ -32,9 +35,11 @@ struct PeakRun {
             print("peak: generated AVX2/FMA code cannot run on this machine; nothing measured")
             return
         }
-        let loops = try [Self.floatLoop(), Self.integerLoop()]
+        var loops = try [Self.floatLoop(), Self.integerLoop()]
+        if HostCPU.supportsGeneratedAVX512 { loops.append(try Self.wideFloatLoop()) }
+        if HostCPU.supportsGeneratedAVX512VNNI { loops.append(try Self.byteDotLoop()) }
         if !options.json {
-            print("peak arithmetic per thread count: generated AVX2 loops in registers, best of \(Self.rounds)")
+            print("peak arithmetic per thread count: generated loops in registers, best of \(Self.rounds)")
         }
         for loop in loops {
             for threads in options.threadCounts {
@@ -82,7 +87,23 @@ struct PeakRun {
         return Loop(name: "int16_multiply_add", unit: "GOP/s", operationsPerIteration: 6 * 16 * 2, code: code)
     }
 
-    /// `ymm0`…`ymm13` zeroed, then `body` repeated `rdi` times.
+    /// `for _ in 0..<rdi { 12 × vfmadd231ps zmm_i, zmm12, zmm13 }`.
+    static func wideFloatLoop() throws -> Loop {
+        let code = try registerLoop { a in
+            for i in 0..<12 { a.vfmadd231ps(ZMM(i), ZMM(12), ZMM(13)) }
+        }
+        return Loop(name: "float32_fma_avx512", unit: "GFLOP/s", operationsPerIteration: 12 * 16 * 2, code: code)
+    }
+
+    /// `for _ in 0..<rdi { 12 × vpdpbusd zmm_i, zmm12, zmm13 }`.
+    static func byteDotLoop() throws -> Loop {
+        let code = try registerLoop { a in
+            for i in 0..<12 { a.vpdpbusd(ZMM(i), ZMM(12), ZMM(13)) }
+        }
+        return Loop(name: "int8_dot_vnni", unit: "GOP/s", operationsPerIteration: 12 * 64 * 2, code: code)
+    }
+
+    /// `ymm0`…`ymm13` zeroed (a VEX write zeroes the whole zmm), then `body` repeated `rdi` times.
     static func registerLoop(_ body: (inout X86Assembler) -> Void) throws -> ExecutableCode {
         var a = X86Assembler()
         for i in 0..<14 { a.vxorps(YMM(i), YMM(i), YMM(i)) }
