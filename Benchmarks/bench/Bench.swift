@@ -41,7 +41,12 @@ struct Bench {
         let codegen =
             !options.generatesMachineCode
             ? "Swift (--no-codegen)"
-            : HostCPU.supportsGeneratedAVX2 ? "generated AVX2/FMA" : "Swift (no AVX2/FMA codegen on this machine)"
+            : HostCPU.supportsGeneratedAVX512VNNI
+                ? "generated AVX-512 (VNNI) and AVX2/FMA"
+                : HostCPU.supportsGeneratedAVX512
+                    ? "generated AVX-512 and AVX2/FMA"
+                    : HostCPU.supportsGeneratedAVX2
+                        ? "generated AVX2/FMA" : "Swift (no AVX2/FMA codegen on this machine)"
         if options.json {
             print(
                 #"{"kind":"environment","configuration":"\#(configuration)","cpu":"\#(cpu)","cores":\#(SystemInfo.coreCount),"codegen":"\#(codegen)"}"#

@@ -42,9 +42,11 @@ public struct InterpreterOptions: Sendable, Hashable {
     /// either way. Only in `.optimized` mode. Default true.
     public var fusesElementwiseEpilogues: Bool
     /// Whether the optimized kernels may generate machine code for their layer at load and run it: AVX2 + FMA code
-    /// on Linux x86-64 machines that have both (`HostCPU.supportsGeneratedAVX2`); ignored elsewhere, where the Swift
-    /// kernels run. Swift compiles for the x86-64 baseline (SSE2, no FMA), so this is how the convolutions use the
-    /// machine's full vector width. The generated convolutions and fully connected layers follow XNNPACK's order and
+    /// on Linux x86-64 machines that have both (`HostCPU.supportsGeneratedAVX2`), 512-bit AVX-512 code (and VNNI for
+    /// the 8-bit convolutions) where the CPU also has that (`HostCPU.supportsGeneratedAVX512`,
+    /// `supportsGeneratedAVX512VNNI`), with the same results; ignored elsewhere, where the Swift kernels run. Swift
+    /// compiles for the x86-64 baseline (SSE2, no FMA), so this is how the convolutions use the machine's full vector
+    /// width. The generated convolutions and fully connected layers follow XNNPACK's order and
     /// rounding (one fused multiply-add per product, from the bias), which is MediaPipe's; the Swift kernels round as
     /// LiteRT's builtin kernels do, so the two agree within float rounding. Only in `.optimized` mode. Default true.
     public var generatesMachineCode: Bool
