@@ -130,6 +130,15 @@ def instruction_list():
     for d, a, b in ((0, 1, 2), (8, 1, 2), (0, 9, 2), (0, 1, 10), (16, 1, 2), (0, 17, 2), (0, 1, 18), (31, 30, 29)):
         lines += [f"vpsubw zmm{d}, zmm{a}, zmm{b}", f"vmovdqa64 zmm{d}, zmm{b}", f"vpermt2w zmm{d}, zmm{a}, zmm{b}",
                   f"vpxord zmm{d}, zmm{a}, zmm{b}"]
+    # The 8-bit ADD: widen bytes to int32, multiply by a broadcast, shift, narrow.
+    for i, m in enumerate(evex_mems[::3]):
+        z, a = f"zmm{(i * 5 + 1) % 32}", f"zmm{(i * 3 + 2) % 32}"
+        lines += [f"vpmovsxbd {z}, XMMWORD PTR {m}", f"vpmovzxbd {z}, XMMWORD PTR {m}",
+                  f"vpmulld {z}, {a}, DWORD PTR {m}{{1to16}}"]
+    for d, s in ((0, 1), (15, 2), (3, 12), (7, 16), (12, 31), (9, 9), (20, 4)):
+        lines.append(f"vpsrad zmm{d}, zmm{s}, {d + 1}")
+        if d < 16:
+            lines.append(f"vpmovdb xmm{d}, zmm{s}")
     for k in range(1, 8):
         for r in ("eax", "ecx", "edx", "r8d", "r11d", "r15d"):
             lines.append(f"kmovw k{k}, {r}")

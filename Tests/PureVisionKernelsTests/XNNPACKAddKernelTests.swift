@@ -4,7 +4,7 @@ import Testing
 /// `XNNPACKAddKernel` (the SSE2 step on x86-64 and the portable 16-lane step) against its reference twin,
 /// `Quantized.add` with XNNPACK's terms, bit for bit: counts with and without a tail after the last 16-element step,
 /// int8 and uint8, extreme zero points, scale ratios at both ends of XNNPACK's range (shifts 13 and 30), narrowed
-/// output ranges, 1–3 threads.
+/// output ranges, 1–3 threads; and the generated AVX-512 steps where the CPU has them.
 @Suite struct XNNPACKAddKernelTests {
     struct Scales: Sendable, CustomTestStringConvertible {
         var lhs: Float, rhs: Float, output: Float
@@ -20,7 +20,8 @@ import Testing
     ]
 
     static func check<T: QuantizedElement>(
-        _: T.Type, scales s: Scales, count: Int, threads: Int, portable: Bool, seed: UInt64
+        _: T.Type, scales s: Scales, count: Int, threads: Int, portable: Bool, seed: UInt64,
+        generatesMachineCode: Bool = false
     ) throws {
         var random = Random(state: seed)
         let lhs = (0..<count).map { _ in T(truncatingIfNeeded: random.next()) }
@@ -47,12 +48,12 @@ import Testing
             let kernel = try #require(
                 XNNPACKAddKernel(
                     count: count, terms: terms, zeroPoint: outputZero, range: range, threadCount: threads,
-                    portable: portable))
+                    portable: portable, generatesMachineCode: generatesMachineCode))
             var output = [T](repeating: 0, count: count)
             kernel.run(lhs: lhs, rhs: rhs, output: &output, pool: ThreadPool(threadCount: threads))
             #expect(
                 output == wanted,
-                "\(T.self) count \(count) zero points \(lhsZero) \(rhsZero) \(outputZero) range \(range) shift \(terms.shift)"
+                "\(T.self) count \(count) zero points \(lhsZero) \(rhsZero) \(outputZero) range \(range) shift \(terms.shift) generated \(generatesMachineCode)"
             )
         }
     }
@@ -67,6 +68,22 @@ import Testing
             try Self.check(
                 UInt8.self, scales: scales, count: count, threads: threads, portable: portable, seed: UInt64(index + 50)
             )
+        }
+    }
+
+    /// The generated AVX-512 steps (64 elements) where the CPU has them, with counts that leave 16-element steps
+    /// and a scalar tail after them, and chunks split over threads.
+    @Test(.enabled(if: HostCPU.supportsGeneratedAVX512, "SKIPPED: no AVX-512 on this CPU"), arguments: scales)
+    func generatedStepsMatchTheReference(scales: Scales) throws {
+        for (index, (count, threads)) in [(63, 1), (64, 1), (65, 2), (64 * 3 + 47, 1), (40_009, 3), (100_000, 2)]
+            .enumerated()
+        {
+            try Self.check(
+                Int8.self, scales: scales, count: count, threads: threads, portable: false, seed: UInt64(index + 100),
+                generatesMachineCode: true)
+            try Self.check(
+                UInt8.self, scales: scales, count: count, threads: threads, portable: false,
+                seed: UInt64(index + 150), generatesMachineCode: true)
         }
     }
 

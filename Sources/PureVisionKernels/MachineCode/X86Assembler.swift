@@ -756,6 +756,35 @@ extension X86Assembler {
         evex(map: 1, pp: 1, w: 0, opcode: 0xEF, length: 2, reg: destination.index, vvvv: a.index, rm: b.index)
     }
 
+    /// `vpmovsxbd zmm, xmmword [memory]`: 16 int8 sign-extended to int32.
+    public mutating func vpmovsxbd(_ destination: ZMM, _ source: Memory) {
+        evex(map: 2, pp: 1, w: 0, opcode: 0x21, length: 2, reg: destination.index, vvvv: 0, source, tuple: 16)
+    }
+
+    /// `vpmovzxbd zmm, xmmword [memory]`: 16 uint8 zero-extended to int32.
+    public mutating func vpmovzxbd(_ destination: ZMM, _ source: Memory) {
+        evex(map: 2, pp: 1, w: 0, opcode: 0x31, length: 2, reg: destination.index, vvvv: 0, source, tuple: 16)
+    }
+
+    /// `vpmulld dst, a, dword [memory]{1to16}`: the low 32 bits of each lane's product with one broadcast int32.
+    public mutating func vpmulld(_ destination: ZMM, _ a: ZMM, broadcast b: Memory) {
+        evex(
+            map: 2, pp: 1, w: 0, opcode: 0x40, length: 2, reg: destination.index, vvvv: a.index, b, tuple: 4,
+            broadcast: true)
+    }
+
+    /// `vpsrad dst, src, count` on 512-bit vectors: int32 lanes shifted right arithmetically.
+    public mutating func vpsrad(_ destination: ZMM, _ source: ZMM, _ count: UInt8) {
+        evex(map: 1, pp: 1, w: 0, opcode: 0x72, length: 2, reg: 4, vvvv: destination.index, rm: source.index)
+        bytes.append(count)
+    }
+
+    /// `vpmovdb xmm, zmm`: the low byte of each of the sixteen int32 lanes, in order, into `destination`'s low 128
+    /// bits (the rest of it zeroed).
+    public mutating func vpmovdb(_ destination: YMM, _ source: ZMM) {
+        evex(map: 2, pp: 2, w: 0, opcode: 0x31, length: 2, reg: source.index, vvvv: 0, rm: destination.index)
+    }
+
     /// `vpsubw dst, a, b`: int16 lanes `a − b`, wrapping.
     public mutating func vpsubw(_ destination: ZMM, _ a: ZMM, _ b: ZMM) {
         evex(map: 1, pp: 1, w: 0, opcode: 0xF9, length: 2, reg: destination.index, vvvv: a.index, rm: b.index)

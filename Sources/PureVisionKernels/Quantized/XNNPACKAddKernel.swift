@@ -10,7 +10,9 @@
 /// `a · lhsLow + b · rhsLow` exactly; `(first << 11) + second` is then `a · lhsMultiplier + b · rhsMultiplier` modulo
 /// 2^32, as the reference's wrapping int32 arithmetic computes it. The zero point is added in int32; the saturating
 /// pack to int16, the clamp there and the pack to bytes equal the reference's int32 clamp, because the output range
-/// lies inside int16's. Elsewhere a step widens to 16 int32 lanes and multiplies directly.
+/// lies inside int16's. Elsewhere a step widens to 16 int32 lanes and multiplies directly. Prepared with
+/// `generatesMachineCode` on a CPU with AVX-512, runs go 64 elements a step through generated code
+/// (``XNNPACKAddCode``), the remainder through the steps above.
 public final class XNNPACKAddKernel: @unchecked Sendable {
     /// Elements per run.
     public let count: Int
@@ -19,16 +21,20 @@ public final class XNNPACKAddKernel: @unchecked Sendable {
     private let range: QuantizedRange
     private let taskCount: Int
     private let portable: Bool
+    /// Generated AVX-512 code for int8 and for uint8 elements (nil without it).
+    private let signedCode: XNNPACKAddCode?
+    private let unsignedCode: XNNPACKAddCode?
 
     /// Elements per task at least: below this a second thread costs more than it saves.
     static let minimumChunk = 1 << 14
 
     /// Prepares the kernel, or returns nil when the terms are outside what XNNPACK produces (a multiplier outside
     /// `0..<2^26`, a shift outside `1...31`), which the reference then runs. `portable` runs the portable step even
-    /// on x86-64 (tests compare both with the reference).
+    /// on x86-64 (tests compare both with the reference); `generatesMachineCode` asks for the AVX-512 code, used where
+    /// the CPU has it and `portable` is false.
     public init?(
         count: Int, terms: XNNPACKAddTerms, zeroPoint: Int32, range: QuantizedRange, threadCount: Int,
-        portable: Bool = false
+        portable: Bool = false, generatesMachineCode: Bool = false
     ) {
         let multipliers: Range<Int32> = 0..<(1 << 26)
         guard count >= 0, multipliers.contains(terms.lhsMultiplier), multipliers.contains(terms.rhsMultiplier),
@@ -39,6 +45,9 @@ public final class XNNPACKAddKernel: @unchecked Sendable {
         self.zeroPoint = zeroPoint
         self.range = range
         self.portable = portable
+        let generates = generatesMachineCode && !portable
+        signedCode = generates ? XNNPACKAddCode(terms: terms, zeroPoint: zeroPoint, range: range, signed: true) : nil
+        unsignedCode = generates ? XNNPACKAddCode(terms: terms, zeroPoint: zeroPoint, range: range, signed: false) : nil
         taskCount = ThreadPool.chunkCount(count / Self.minimumChunk, threads: threadCount)
     }
 
@@ -76,14 +85,22 @@ public final class XNNPACKAddKernel: @unchecked Sendable {
         _ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, count: Int, signed: Bool
     ) {
         let done = count / 16 * 16
+        // Generated steps of 64 first, where there are any; the 16-element steps take what they leave.
+        var generated = 0
+        if let code = signed ? signedCode : unsignedCode, count >= XNNPACKAddCode.elementsPerStep {
+            let steps = count / XNNPACKAddCode.elementsPerStep
+            code.run(lhs, rhs, output, steps: steps)
+            generated = steps * XNNPACKAddCode.elementsPerStep
+        }
+        let (a, b, y, rest) = (lhs + generated, rhs + generated, output + generated, done - generated)
         #if arch(x86_64)
             if portable {
-                addLanes(lhs, rhs, output, count: done, signed: signed)
+                addLanes(a, b, y, count: rest, signed: signed)
             } else {
-                addSSE2(lhs, rhs, output, count: done, signed: signed)
+                addSSE2(a, b, y, count: rest, signed: signed)
             }
         #else
-            addLanes(lhs, rhs, output, count: done, signed: signed)
+            addLanes(a, b, y, count: rest, signed: signed)
         #endif
         for i in done..<count {
             let a = lhs.load(fromByteOffset: i, as: UInt8.self)

@@ -60,7 +60,8 @@ enum QuantizedBinaryOperator: OperatorLowering {
         let count = context.output(0).elementCount
         if !context.useReference, lhs.shape == rhs.shape, let terms = parameters.xnnpack,
             let kernel = XNNPACKAddKernel(
-                count: count, terms: terms, zeroPoint: outZero, range: range, threadCount: context.pool.threadCount)
+                count: count, terms: terms, zeroPoint: outZero, range: range, threadCount: context.pool.threadCount,
+                generatesMachineCode: context.generatesMachineCode)
         {
             let pool = context.pool
             return context.lowered(reading: [lhs, rhs]) { binder in
