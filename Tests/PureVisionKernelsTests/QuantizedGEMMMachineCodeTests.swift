@@ -34,6 +34,10 @@ import Testing
         Case(h: 1, w: 7, c: 700, out: 45, kernel: 1, stride: 1, pad: 0, cutsByColumnsAt: [2, 3]),
         // An 8-wide last panel stored in place; too little work for three threads.
         Case(h: 2, w: 3, c: 600, out: 40, kernel: 1, stride: 1, pad: 0, cutsByColumnsAt: [2]),
+        // Wide enough for whole tiles inside the input (the gather's interior path): a 3-channel first layer, and
+        // 5 channels at stride 1.
+        Case(h: 20, w: 23, c: 3, out: 24, kernel: 3, stride: 2, pad: 1),
+        Case(h: 16, w: 19, c: 5, out: 40, kernel: 3, stride: 1, pad: 1),
         // 3×3, stride 2, padded, over 4 pixels.
         Case(h: 3, w: 3, c: 64, out: 72, kernel: 3, stride: 2, pad: 1, cutsByColumnsAt: [2]),
     ]

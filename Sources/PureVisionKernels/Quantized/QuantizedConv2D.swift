@@ -401,7 +401,9 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             let c = geometry.inputChannels
             for p in 0..<tile {
                 let row = rows + p * rowBytes
-                Self.copy(source + (start + min(p, count - 1)) * c, into: row, count: c)
+                Self.copy(
+                    UnsafeRawPointer(source + (start + min(p, count - 1)) * c), into: UnsafeMutableRawPointer(row),
+                    count: c)
                 (row + c).update(repeating: 0, count: rowBytes - c)
             }
             return
@@ -410,18 +412,37 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         let perImage = g.outputHeight * g.outputWidth
         let padding = UInt8(truncatingIfNeeded: Int(inputZeroPoint) + 128) ^ rowXOR
         var (b, oy, ox) = (start / perImage, (start % perImage) / g.outputWidth, start % g.outputWidth)
+        // A full tile in one output row whose every tap is inside the input (most tiles of a first layer): each
+        // kernel row is one contiguous span, copied without the general walk.
+        let (x0, y0) = (ox * g.strideWidth - g.paddingLeft, oy * g.strideHeight - g.paddingTop)
+        if count == tile, g.dilationWidth == 1, ox + tile <= g.outputWidth, x0 >= 0,
+            x0 + (tile - 1) * g.strideWidth + g.kernelWidth <= g.inputWidth, y0 >= 0,
+            y0 + (g.kernelHeight - 1) * g.dilationHeight < g.inputHeight
+        {
+            let c = g.inputChannels
+            let (span, inputRow) = (g.kernelWidth * c, g.inputWidth * c)
+            var pixel = UnsafeRawPointer(source) + ((b * g.inputHeight + y0) * g.inputWidth + x0) * c
+            for p in 0..<tile {
+                let row = UnsafeMutableRawPointer(rows + p * rowBytes)
+                for ky in 0..<g.kernelHeight {
+                    Self.copy(pixel + ky * g.dilationHeight * inputRow, into: row + ky * span, count: span)
+                }
+                for k in depth..<rowBytes { row.storeBytes(of: 0, toByteOffset: k, as: UInt8.self) }
+                pixel += g.strideWidth * c
+            }
+            return
+        }
         for p in 0..<tile {
             let row = rows + p * rowBytes
             forEachReceptiveSpan(image: b, row: oy, column: ox, input: input) { spanSource, offset, spanCount in
                 if let spanSource {
                     Self.copy(
-                        UnsafeRawPointer(spanSource).assumingMemoryBound(to: UInt8.self), into: row + offset,
-                        count: spanCount)
+                        UnsafeRawPointer(spanSource), into: UnsafeMutableRawPointer(row + offset), count: spanCount)
                 } else {
                     (row + offset).update(repeating: padding, count: spanCount)
                 }
             }
-            (row + depth).update(repeating: 0, count: rowBytes - depth)
+            for k in depth..<rowBytes { row[k] = 0 }
             if p + 1 < count {
                 ox += 1
                 if ox == g.outputWidth { (ox, oy) = (0, oy + 1) }
@@ -430,28 +451,38 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         }
     }
 
-    /// `count` bytes from `source` to `destination`: spans of 16 bytes or more through `memmove`, short ones (a first
-    /// layer's kernel row of 3 channels is 9 bytes) 8 and 4 bytes at a time, cheaper than the call.
+    /// `count` bytes from `source` to `destination`, without a call: 16 bytes at a time with the last 16 (or 8, or 4)
+    /// overlapping the ones before, so a span of any length from 4 up is a few loads and stores.
     @inline(__always)
-    private static func copy(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>, count: Int)
-    {
+    private static func copy(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, count: Int) {
         if count >= 16 {
-            destination.update(from: source, count: count)
-            return
-        }
-        let (from, to) = (UnsafeRawPointer(source), UnsafeMutableRawPointer(destination))
-        var i = 0
-        if i + 8 <= count {
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
-            i += 8
-        }
-        if i + 4 <= count {
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt32.self), toByteOffset: i, as: UInt32.self)
-            i += 4
-        }
-        while i < count {
-            destination[i] = source[i]
-            i += 1
+            var i = 0
+            while i + 16 < count {
+                destination.storeBytes(
+                    of: source.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self), toByteOffset: i,
+                    as: SIMD16<UInt8>.self)
+                i += 16
+            }
+            destination.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: count - 16, as: SIMD16<UInt8>.self), toByteOffset: count - 16,
+                as: SIMD16<UInt8>.self)
+        } else if count >= 8 {
+            let (first, last) = (
+                source.loadUnaligned(as: UInt64.self), source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            )
+            destination.storeBytes(of: first, as: UInt64.self)
+            destination.storeBytes(of: last, toByteOffset: count - 8, as: UInt64.self)
+        } else if count >= 4 {
+            let (first, last) = (
+                source.loadUnaligned(as: UInt32.self), source.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            )
+            destination.storeBytes(of: first, as: UInt32.self)
+            destination.storeBytes(of: last, toByteOffset: count - 4, as: UInt32.self)
+        } else {
+            for i in 0..<count {
+                destination.storeBytes(
+                    of: source.load(fromByteOffset: i, as: UInt8.self), toByteOffset: i, as: UInt8.self)
+            }
         }
     }
 
