@@ -50,3 +50,25 @@ public final class ExecutableCode: @unchecked Sendable {
 
     deinit { munmap(pages, byteCount) }
 }
+
+/// Generated code together with the constants block it reads (its address is embedded in the code): mapped from an
+/// assembler's output, freed together, so a generator that fails to map its code leaks nothing.
+final class ExecutableCodeWithConstants: @unchecked Sendable {
+    /// The mapped code.
+    let code: ExecutableCode
+    private let constants: UnsafeMutableRawPointer
+
+    /// Maps `assembler`'s code, taking ownership of `constants`; nil (with `constants` freed) when the code has an
+    /// unbound label or cannot be mapped.
+    init?(_ assembler: X86Assembler, constants: UnsafeMutableRawPointer) {
+        do {
+            code = try ExecutableCode(assembler.finish())
+        } catch {
+            constants.deallocate()
+            return nil
+        }
+        self.constants = constants
+    }
+
+    deinit { constants.deallocate() }
+}

@@ -5,9 +5,9 @@
 final class QuantizedDepthwiseStagingCode: @unchecked Sendable {
     /// Values of each row per step.
     static let valuesPerStep = 32
-    /// The two interleaving index vectors and the zero point in every int16 lane, 64 bytes each.
-    private let constants: UnsafeMutableRawPointer
-    private let code: ExecutableCode
+    /// The code, and its constants: the two interleaving index vectors and the zero point in every int16 lane, 64
+    /// bytes each.
+    private let code: ExecutableCodeWithConstants
 
     /// Generates the code, or returns nil without AVX-512 (or when it cannot be mapped). `unsigned`: the values are
     /// uint8 (zero-extended), else int8.
@@ -55,21 +55,14 @@ final class QuantizedDepthwiseStagingCode: @unchecked Sendable {
         a.jnz(loop)
         a.vzeroupper()
         a.ret()
-        do {
-            code = try ExecutableCode(a.finish())
-        } catch {
-            constants.deallocate()
-            return nil
-        }
-        self.constants = constants
+        guard let code = ExecutableCodeWithConstants(a, constants: constants) else { return nil }
+        self.code = code
     }
-
-    deinit { constants.deallocate() }
 
     /// Stages `steps` (at least 1) steps: `steps · valuesPerStep` values of each row, `4 · valuesPerStep` bytes of
     /// pairs a step at `target`.
     @inline(__always)
     func run(first: UnsafePointer<Int8>, second: UnsafePointer<Int8>, target: UnsafeMutableRawPointer, steps: Int) {
-        code.entry(Int(bitPattern: first), Int(bitPattern: second), Int(bitPattern: target), steps, 0, 0)
+        code.code.entry(Int(bitPattern: first), Int(bitPattern: second), Int(bitPattern: target), steps, 0, 0)
     }
 }

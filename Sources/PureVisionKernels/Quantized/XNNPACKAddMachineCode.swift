@@ -5,9 +5,9 @@
 final class XNNPACKAddCode: @unchecked Sendable {
     /// Elements per step.
     static let elementsPerStep = 64
-    /// The broadcast operands: lhs multiplier, rhs multiplier, constant term, zero point, lower and upper bound.
-    private let constants: UnsafeMutableRawPointer
-    private let code: ExecutableCode
+    /// The code, and its constants: the broadcast operands lhs multiplier, rhs multiplier, constant term, zero
+    /// point, lower and upper bound.
+    private let code: ExecutableCodeWithConstants
 
     /// Generates the code for `signed` (int8) or unsigned (uint8) elements, or returns nil without AVX-512 or when the
     /// code cannot be mapped.
@@ -54,20 +54,13 @@ final class XNNPACKAddCode: @unchecked Sendable {
         a.jnz(loop)
         a.vzeroupper()
         a.ret()
-        do {
-            code = try ExecutableCode(a.finish())
-        } catch {
-            constants.deallocate()
-            return nil
-        }
-        self.constants = constants
+        guard let code = ExecutableCodeWithConstants(a, constants: constants) else { return nil }
+        self.code = code
     }
-
-    deinit { constants.deallocate() }
 
     /// Adds `steps` (at least 1) steps of ``elementsPerStep`` elements.
     @inline(__always)
     func run(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, steps: Int) {
-        code.entry(Int(bitPattern: lhs), Int(bitPattern: rhs), Int(bitPattern: output), steps, 0, 0)
+        code.code.entry(Int(bitPattern: lhs), Int(bitPattern: rhs), Int(bitPattern: output), steps, 0, 0)
     }
 }
