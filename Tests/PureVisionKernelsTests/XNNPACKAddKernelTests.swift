@@ -49,6 +49,7 @@ import Testing
                 XNNPACKAddKernel(
                     count: count, terms: terms, zeroPoint: outputZero, range: range, threadCount: threads,
                     portable: portable, generatesMachineCode: generatesMachineCode))
+            try #require(kernel.usesGeneratedCode == generatesMachineCode)
             var output = [T](repeating: 0, count: count)
             kernel.run(lhs: lhs, rhs: rhs, output: &output, pool: ThreadPool(threadCount: threads))
             #expect(

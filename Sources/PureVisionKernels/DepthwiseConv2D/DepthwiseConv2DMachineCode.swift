@@ -21,8 +21,9 @@
 /// identity), a copy this type owns, as it owns a copy of the filter. Strides, dilations, channel count and each
 /// pixel's filter columns are immediates and displacements. Channels go in blocks of 8 (16 in zmm registers with
 /// AVX-512, for 16 channels or more); when they do not come in whole blocks, the last block starts at channel
-/// `channels − 8` (`− 16`) and recomputes (to the same values) channels the block before it already stored. Each pixel's block of 8 channels starts from the bias and accumulates its taps filter
-/// column by filter column (each column's filter rows in a runtime loop), one fused multiply-add per tap: XNNPACK's
+/// `channels − 8` (`− 16`) and recomputes (to the same values) channels the block before it already stored. Each
+/// pixel's block of channels starts from the bias and accumulates its taps filter column by filter column (each
+/// column's filter rows in a runtime loop), one fused multiply-add per tap: XNNPACK's
 /// order and rounding (its packed weights are column-major), which MediaPipe runs and which
 /// `Reference.depthwiseConv2D(…, arithmetic: .xnnpack)` reproduces bit for bit. The sum is then clamped with
 /// `max(lower, ·)` then `min(upper, ·)` (a NaN sum stays NaN, as in ``ClampRange/apply(_:)``) and stored once. Each

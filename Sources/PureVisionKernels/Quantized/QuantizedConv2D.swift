@@ -197,7 +197,8 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             let depth = depth
             // Fewer pixels than channels (a classifier head, the last small layers): the threads share the
             // channels, each part's weights read by one thread only, rather than rows that are too few to share.
-            let unit = instructions == .avx512 && HostCPU.supportsGeneratedAVX512VNNI ? 32 : 16
+            // VNNI panels are 32 channels wide (16 if a weight turns out not to fit int8, which only adds panels).
+            let unit = QuantizedGEMMCode.allowsVNNI(instructions) ? 32 : 16
             let panels = QuantizedGEMMCode.panelWidths(outputChannels: outputs, unit: unit).count
             let partCount =
                 threads > 1 && outputs > pixels && panels >= threads
@@ -404,7 +405,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
                 Self.copy(
                     UnsafeRawPointer(source + (start + min(p, count - 1)) * c), into: UnsafeMutableRawPointer(row),
                     count: c)
-                (row + c).update(repeating: 0, count: rowBytes - c)
+                for k in c..<rowBytes { row[k] = 0 }
             }
             return
         }

@@ -12,8 +12,9 @@
 /// and the weights int8, packed in panels of 32 channels (the last one 16 when at most 16 remain): per group of four
 /// k, each channel's `(w[k], …, w[k + 3])`, so one `vpdpbusd` of a broadcast group of four input bytes adds 16
 /// channels' partial sums; the accumulators start at `bias − 128 · Σ w`, which takes the offset back out. A tile of
-/// 6 rows × 32 channels keeps 12 zmm accumulators; each is split into two 8-lane halves for the AVX2 requantization,
-/// and a panel's channels past the last are masked off its stores, so there is never a tail buffer.
+/// 6 rows × 32 channels keeps 12 zmm accumulators, requantized sixteen lanes at a time with XNNPACK's rounding or
+/// in two 8-lane halves by the AVX2 code with ruy's, and a panel's channels past the last are masked off its stores,
+/// so there is never a tail buffer.
 ///
 /// Accumulators start at the bias; requantization is ``RequantizationCode`` with ruy's rounding (TFLite) or XNNPACK's.
 ///
@@ -46,6 +47,11 @@ final class QuantizedGEMMCode: @unchecked Sendable {
     private let constants: UnsafeMutableRawPointer
     private let codes: [ExecutableCode]
 
+    /// Whether code asked for `instructions` multiplies with VNNI when its weights fit int8: the CPU must have it.
+    static func allowsVNNI(_ instructions: GeneratedInstructionSet) -> Bool {
+        instructions == .avx512 && HostCPU.supportsGeneratedAVX512VNNI
+    }
+
     /// Panels of `outputChannels` channels: `unit` (16 for AVX2, 32 for VNNI) wide, the last one `unit / 2` when at
     /// most that many channels remain.
     static func panelWidths(outputChannels outputs: Int, unit: Int = 16) -> [Int] {
@@ -69,7 +75,7 @@ final class QuantizedGEMMCode: @unchecked Sendable {
     ) {
         let outputs = outputChannels
         let vnni =
-            instructions == .avx512 && HostCPU.supportsGeneratedAVX512VNNI
+            Self.allowsVNNI(instructions)
             && (0..<outputs).allSatisfy { o in (0..<depth).allSatisfy { (-128...127).contains(weight(o, $0)) } }
         self.instructions = vnni ? .avx512 : .avx2
         let unit = vnni ? 32 : 16

@@ -21,9 +21,11 @@ public final class XNNPACKAddKernel: @unchecked Sendable {
     private let range: QuantizedRange
     private let taskCount: Int
     private let portable: Bool
-    /// Generated AVX-512 code for int8 and for uint8 elements (nil without it).
-    private let signedCode: XNNPACKAddCode?
-    private let unsignedCode: XNNPACKAddCode?
+    /// Generated AVX-512 code (nil without it).
+    private let generated: XNNPACKAddCode?
+
+    /// Whether runs start with the generated AVX-512 steps.
+    package var usesGeneratedCode: Bool { generated != nil }
 
     /// Elements per task at least: below this a second thread costs more than it saves.
     static let minimumChunk = 1 << 14
@@ -45,9 +47,8 @@ public final class XNNPACKAddKernel: @unchecked Sendable {
         self.zeroPoint = zeroPoint
         self.range = range
         self.portable = portable
-        let generates = generatesMachineCode && !portable
-        signedCode = generates ? XNNPACKAddCode(terms: terms, zeroPoint: zeroPoint, range: range, signed: true) : nil
-        unsignedCode = generates ? XNNPACKAddCode(terms: terms, zeroPoint: zeroPoint, range: range, signed: false) : nil
+        generated =
+            generatesMachineCode && !portable ? XNNPACKAddCode(terms: terms, zeroPoint: zeroPoint, range: range) : nil
         taskCount = ThreadPool.chunkCount(count / Self.minimumChunk, threads: threadCount)
     }
 
@@ -86,13 +87,15 @@ public final class XNNPACKAddKernel: @unchecked Sendable {
     ) {
         let done = count / 16 * 16
         // Generated steps of 64 first, where there are any; the 16-element steps take what they leave.
-        var generated = 0
-        if let code = signed ? signedCode : unsignedCode, count >= XNNPACKAddCode.elementsPerStep {
+        var generatedCount = 0
+        if let generated, count >= XNNPACKAddCode.elementsPerStep {
             let steps = count / XNNPACKAddCode.elementsPerStep
-            code.run(lhs, rhs, output, steps: steps)
-            generated = steps * XNNPACKAddCode.elementsPerStep
+            generated.run(lhs, rhs, output, steps: steps, signed: signed)
+            generatedCount = steps * XNNPACKAddCode.elementsPerStep
         }
-        let (a, b, y, rest) = (lhs + generated, rhs + generated, output + generated, done - generated)
+        let (a, b, y, rest) = (
+            lhs + generatedCount, rhs + generatedCount, output + generatedCount, done - generatedCount
+        )
         #if arch(x86_64)
             if portable {
                 addLanes(a, b, y, count: rest, signed: signed)

@@ -9,9 +9,9 @@ final class XNNPACKAddCode: @unchecked Sendable {
     /// point, lower and upper bound.
     private let code: ExecutableCodeWithConstants
 
-    /// Generates the code for `signed` (int8) or unsigned (uint8) elements, or returns nil without AVX-512 or when the
-    /// code cannot be mapped.
-    init?(terms: XNNPACKAddTerms, zeroPoint: Int32, range: QuantizedRange, signed: Bool) {
+    /// Generates the code, one loop for int8 elements and one for uint8 (``run(_:_:_:steps:signed:)`` picks), or
+    /// returns nil without AVX-512 or when the code cannot be mapped.
+    init?(terms: XNNPACKAddTerms, zeroPoint: Int32, range: QuantizedRange) {
         guard HostCPU.supportsGeneratedAVX512, (1...31).contains(terms.shift) else { return nil }
         let constants = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
         let values: [Int32] = [
@@ -23,44 +23,52 @@ final class XNNPACKAddCode: @unchecked Sendable {
         }
         var a = X86Assembler()
         a.mov(.rax, Int(bitPattern: constants))
-        let loop = a.makeLabel()
-        a.bind(loop)
-        for group in 0..<4 {
-            let (x, y) = (ZMM(2 * group), ZMM(2 * group + 1))
-            let offset = Int32(16 * group)
-            if signed {
-                a.vpmovsxbd(x, Memory(.rdi, offset))
-                a.vpmovsxbd(y, Memory(.rsi, offset))
-            } else {
-                a.vpmovzxbd(x, Memory(.rdi, offset))
-                a.vpmovzxbd(y, Memory(.rsi, offset))
+        let unsignedLoop = a.makeLabel()
+        a.test(.r8, .r8)
+        a.jz(unsignedLoop)
+        for signed in [true, false] {
+            let loop = a.makeLabel()
+            if signed { a.bind(loop) } else { a.bind(unsignedLoop) }
+            for group in 0..<4 {
+                let (x, y) = (ZMM(2 * group), ZMM(2 * group + 1))
+                let offset = Int32(16 * group)
+                if signed {
+                    a.vpmovsxbd(x, Memory(.rdi, offset))
+                    a.vpmovsxbd(y, Memory(.rsi, offset))
+                } else {
+                    a.vpmovzxbd(x, Memory(.rdi, offset))
+                    a.vpmovzxbd(y, Memory(.rsi, offset))
+                }
+                a.vpmulld(x, x, broadcast: Memory(.rax, 0))
+                a.vpmulld(y, y, broadcast: Memory(.rax, 4))
+                a.vpaddd(x, x, y)
+                a.vpaddd(x, x, broadcast: Memory(.rax, 8))
+                a.vpsrad(x, x, UInt8(terms.shift))
+                a.vpaddd(x, x, broadcast: Memory(.rax, 12))
+                a.vpmaxsd(x, x, broadcast: Memory(.rax, 16))
+                a.vpminsd(x, x, broadcast: Memory(.rax, 20))
+                // The clamp keeps every lane within the element's range, so its low byte is the result.
+                a.vpmovdb(x.ymm, x)
+                a.vmovupsLow128(Memory(.rdx, offset), x.ymm)
             }
-            a.vpmulld(x, x, broadcast: Memory(.rax, 0))
-            a.vpmulld(y, y, broadcast: Memory(.rax, 4))
-            a.vpaddd(x, x, y)
-            a.vpaddd(x, x, broadcast: Memory(.rax, 8))
-            a.vpsrad(x, x, UInt8(terms.shift))
-            a.vpaddd(x, x, broadcast: Memory(.rax, 12))
-            a.vpmaxsd(x, x, broadcast: Memory(.rax, 16))
-            a.vpminsd(x, x, broadcast: Memory(.rax, 20))
-            // The clamp keeps every lane within the element's range, so its low byte is the result.
-            a.vpmovdb(x.ymm, x)
-            a.vmovupsLow128(Memory(.rdx, offset), x.ymm)
+            a.add(.rdi, Int32(Self.elementsPerStep))
+            a.add(.rsi, Int32(Self.elementsPerStep))
+            a.add(.rdx, Int32(Self.elementsPerStep))
+            a.dec(.rcx)
+            a.jnz(signed ? loop : unsignedLoop)
+            a.vzeroupper()
+            a.ret()
         }
-        a.add(.rdi, Int32(Self.elementsPerStep))
-        a.add(.rsi, Int32(Self.elementsPerStep))
-        a.add(.rdx, Int32(Self.elementsPerStep))
-        a.dec(.rcx)
-        a.jnz(loop)
-        a.vzeroupper()
-        a.ret()
         guard let code = ExecutableCodeWithConstants(a, constants: constants) else { return nil }
         self.code = code
     }
 
-    /// Adds `steps` (at least 1) steps of ``elementsPerStep`` elements.
+    /// Adds `steps` (at least 1) steps of ``elementsPerStep`` elements, int8 when `signed`, else uint8.
     @inline(__always)
-    func run(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, steps: Int) {
-        code.code.entry(Int(bitPattern: lhs), Int(bitPattern: rhs), Int(bitPattern: output), steps, 0, 0)
+    func run(
+        _ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, steps: Int, signed: Bool
+    ) {
+        code.code.entry(
+            Int(bitPattern: lhs), Int(bitPattern: rhs), Int(bitPattern: output), steps, signed ? 1 : 0, 0)
     }
 }
