@@ -98,25 +98,30 @@ public enum DetectionDecoder {
                 options.allowedClasses.isEmpty
                     ? !options.ignoredClasses.contains($0) : options.allowedClasses.contains($0)
             }
+        let rawScoresCompare = allowed == nil && !options.sigmoidScore
         var detections: [NormalizedDetection] = []
         for box in range {
             if options.maxResults > 0 && detections.count == options.maxResults { break }
             var classID = -1
             var maxScore = -Float.greatestFiniteMagnitude
             let scoreRow = scores + box * numClasses
-            for classIndex in 0..<numClasses {
-                if let allowed, !allowed[classIndex] { continue }
-                var score = scoreRow[classIndex]
-                if options.sigmoidScore {
-                    if let clip {
-                        score = score < -clip ? -clip : score
-                        score = score > clip ? clip : score
+            if rawScoresCompare {
+                (classID, maxScore) = firstBestClass(scoreRow, count: numClasses)
+            } else {
+                for classIndex in 0..<numClasses {
+                    if let allowed, !allowed[classIndex] { continue }
+                    var score = scoreRow[classIndex]
+                    if options.sigmoidScore {
+                        if let clip {
+                            score = score < -clip ? -clip : score
+                            score = score > clip ? clip : score
+                        }
+                        score = 1 / (1 + expf(-score))
                     }
-                    score = 1 / (1 + expf(-score))
-                }
-                if maxScore < score {
-                    maxScore = score
-                    classID = classIndex
+                    if maxScore < score {
+                        maxScore = score
+                        classID = classIndex
+                    }
                 }
             }
             if let threshold = options.minScoreThresh, maxScore < threshold { continue }
@@ -163,6 +168,32 @@ public enum DetectionDecoder {
                 ))
         }
         return detections
+    }
+
+    /// The scan's answer for raw scores (no sigmoid, every class allowed): the first class whose score is strictly
+    /// above all before it, starting from −FLT_MAX with class −1 — that is, the first class equal to the largest
+    /// score that is above −FLT_MAX (a NaN never wins).
+    ///
+    /// Vectorized: a lane-wise running maximum with the scan's rule, then a search for the first class equal to it.
+    /// Equal-comparing scores (0 and −0) return the first one's value, as the scan does.
+    package static func firstBestClass(_ row: UnsafePointer<Float>, count: Int) -> (classID: Int, score: Float) {
+        typealias Lanes = SIMD8<Float>
+        var lanes = Lanes(repeating: -.greatestFiniteMagnitude)
+        var index = 0
+        while index + Lanes.scalarCount <= count {
+            let scores = UnsafeRawPointer(row + index).loadUnaligned(as: Lanes.self)
+            lanes.replace(with: scores, where: lanes .< scores)
+            index += Lanes.scalarCount
+        }
+        // No lane holds a NaN, so the reduction is an ordinary maximum.
+        var maximum = lanes.max()
+        while index < count {
+            if maximum < row[index] { maximum = row[index] }
+            index += 1
+        }
+        guard -Float.greatestFiniteMagnitude < maximum else { return (-1, -.greatestFiniteMagnitude) }
+        for classIndex in 0..<count where row[classIndex] == maximum { return (classIndex, row[classIndex]) }
+        return (-1, -.greatestFiniteMagnitude)  // unreachable: `maximum` is one of the scores
     }
 
     private static func validate(_ options: DetectionDecoderOptions) throws(DetectionError) {

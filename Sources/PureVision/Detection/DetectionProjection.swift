@@ -31,20 +31,21 @@ public enum DetectionProjection {
             }
             let xMin = detection.xMin
             let yMin = detection.yMin
-            let corners = [
-                project(xMin, yMin), project(xMin + detection.width, yMin),
-                project(xMin + detection.width, yMin + detection.height), project(xMin, yMin + detection.height),
-            ]
             var left = Float.greatestFiniteMagnitude
             var top = Float.greatestFiniteMagnitude
             var right = -Float.greatestFiniteMagnitude
             var bottom = -Float.greatestFiniteMagnitude
-            for corner in corners {
+            /// Widens the bounds to a projected corner (the corners in MediaPipe's order).
+            func include(_ corner: (x: Float, y: Float)) {
                 left = cppMin(left, corner.x)
                 top = cppMin(top, corner.y)
                 right = cppMax(right, corner.x)
                 bottom = cppMax(bottom, corner.y)
             }
+            include(project(xMin, yMin))
+            include(project(xMin + detection.width, yMin))
+            include(project(xMin + detection.width, yMin + detection.height))
+            include(project(xMin, yMin + detection.height))
             result.xMin = left
             result.yMin = top
             result.width = right - left

@@ -1,3 +1,5 @@
+import PureVisionKernels
+
 /// Non-maximum suppression of single-label detections, as MediaPipe's `NonMaxSuppressionCalculator` does
 /// for one input stream without an image (boxes already relative).
 ///
@@ -22,13 +24,20 @@ public enum NonMaxSuppression {
     public static func suppress(
         _ detections: [NormalizedDetection], options: NonMaxSuppressionOptions
     ) -> [NormalizedDetection]? {
+        suppress(detections, options: options, pool: .serial)
+    }
+
+    /// ``suppress(_:options:)`` with the greedy algorithm's overlap tests spread over `pool` (same result).
+    package static func suppress(
+        _ detections: [NormalizedDetection], options: NonMaxSuppressionOptions, pool: ThreadPool
+    ) -> [NormalizedDetection]? {
         if detections.isEmpty {
             return options.returnEmptyDetections ? [] : nil
         }
         let order = ScoreOrder.indices(detections.map(\.score))
         switch options.algorithm {
         case .default:
-            return greedy(detections, order: order, options: options)
+            return greedy(detections, order: order, options: options, pool: pool)
         case .weighted:
             return weighted(detections, order: order, options: options)
         }
@@ -41,23 +50,68 @@ public enum NonMaxSuppression {
         similarity(RelativeRect(first), RelativeRect(second), overlapType)
     }
 
+    /// Candidates whose tests against the kept boxes run as one parallel batch.
+    private static let batchSize = 256
+
+    /// Greedy suppression. With more than one thread, the candidates are taken in batches of ``batchSize`` (in
+    /// visiting order): the threads first test each of a batch against the boxes kept before the batch, then one
+    /// thread walks the batch in order, testing the survivors against the boxes kept earlier in the same batch.
+    /// A candidate is kept exactly when no earlier kept box overlaps it, so the result is the serial loop's.
     private static func greedy(
-        _ detections: [NormalizedDetection], order: [Int], options: NonMaxSuppressionOptions
+        _ detections: [NormalizedDetection], order: [Int], options: NonMaxSuppressionOptions, pool: ThreadPool
     ) -> [NormalizedDetection] {
         let maxCount = options.maxNumDetections > -1 ? options.maxNumDetections : order.count
         var output: [NormalizedDetection] = []
         let rects = detections.map(RelativeRect.init)
         let retained = RetainedRectGrid(
             covering: rects, type: options.overlapType, threshold: options.minSuppressionThreshold)
-        for index in order {
-            let detection = detections[index]
-            if options.minScoreThreshold > 0 && detection.score < options.minScoreThreshold { break }
-            let rect = rects[index]
-            if !retained.suppresses(rect) {
-                output.append(detection)
-                retained.append(rect)
+        /// Whether to stop before `index` (scores are visited in descending order).
+        func belowThreshold(_ index: Int) -> Bool {
+            options.minScoreThreshold > 0 && detections[index].score < options.minScoreThreshold
+        }
+        guard pool.threadCount > 1, order.count > batchSize else {
+            for index in order {
+                if belowThreshold(index) { break }
+                let rect = rects[index]
+                if !retained.suppresses(rect) {
+                    output.append(detections[index])
+                    retained.append(rect)
+                }
+                if output.count >= maxCount { break }
             }
-            if output.count >= maxCount { break }
+            return output
+        }
+        let keptInBatch = RetainedRects()
+        var suppressedBefore = [Bool](repeating: false, count: batchSize)
+        var start = 0
+        batches: while start < order.count {
+            let end = min(start + batchSize, order.count)
+            suppressedBefore.withUnsafeMutableBufferPointer { flags in
+                let count = end - start
+                let tasks = ThreadPool.chunkCount(count / 32, threads: pool.threadCount)
+                pool.parallelFor(tasks) { task in
+                    for position in count * task / tasks..<count * (task + 1) / tasks {
+                        flags[position] = retained.suppresses(rects[order[start + position]])
+                    }
+                }
+            }
+            keptInBatch.removeAll()
+            for position in 0..<(end - start) {
+                let index = order[start + position]
+                if belowThreshold(index) { break batches }
+                let rect = rects[index]
+                let suppressed =
+                    suppressedBefore[position]
+                    || keptInBatch.anyOverlaps(
+                        rect, type: options.overlapType, threshold: options.minSuppressionThreshold)
+                if !suppressed {
+                    output.append(detections[index])
+                    retained.append(rect)
+                    keptInBatch.append(rect)
+                }
+                if output.count >= maxCount { break batches }
+            }
+            start = end
         }
         return output
     }
@@ -87,7 +141,9 @@ public enum NonMaxSuppression {
         return output
     }
 
-    private static func weightedMean(of candidates: [Int], top: NormalizedDetection, in detections: [NormalizedDetection]) -> NormalizedDetection {
+    private static func weightedMean(
+        of candidates: [Int], top: NormalizedDetection, in detections: [NormalizedDetection]
+    ) -> NormalizedDetection {
         let keypointCount = top.keypoints.count
         var keypointSums = [Float](repeating: 0, count: keypointCount * 2)
         var xMinSum: Float = 0

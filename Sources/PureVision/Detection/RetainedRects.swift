@@ -28,8 +28,11 @@ final class RetainedRects {
         count += 1
     }
 
-    /// Doubles the columns (at least one lane group); they stay whole lane groups, zero-filled past `count`, so that
-    /// the last group's loads read initialized memory.
+    /// Forgets every kept box, keeping the storage.
+    func removeAll() { count = 0 }
+
+    /// Doubles the columns (at least one lane group); they stay whole lane groups, initialized past `count` (zeros, or
+    /// boxes from before `removeAll()`), so that the last group's loads read initialized memory.
     private func grow() {
         let newCapacity = max(Lanes.scalarCount, capacity * 2)
         func moved(_ column: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> {
@@ -54,50 +57,123 @@ final class RetainedRects {
         guard count > 0 else { return false }
         // An empty candidate intersects nothing: every similarity is 0.
         if candidate.isEmpty { return 0 > threshold }
-        let c = (
-            xMin: Lanes(repeating: candidate.xMin), yMin: Lanes(repeating: candidate.yMin),
-            xMax: Lanes(repeating: candidate.xMax), yMax: Lanes(repeating: candidate.yMax),
-            area: Lanes(repeating: candidate.area)
-        )
-        let emptyArea = Lanes(repeating: RelativeRect.empty.area)
-        let limit = Lanes(repeating: threshold)
+        let test = CandidateLanes(candidate, threshold: threshold)
         var start = 0
         while start < count {
             // The storage is padded to whole lane groups; lanes past `count` are masked off below.
-            let x0 = Self.load(xMin, start)
-            let y0 = Self.load(yMin, start)
-            let x1 = Self.load(xMax, start)
-            let y1 = Self.load(yMax, start)
-            let separate =
-                (x0 .> x1) .| (y0 .> y1) .| (c.xMax .< x0) .| (x1 .< c.xMin) .| (c.yMax .< y0) .| (y1 .< c.yMin)
+            var hits = test.hits(
+                xMin: Self.load(xMin, start), yMin: Self.load(yMin, start), xMax: Self.load(xMax, start),
+                yMax: Self.load(yMax, start), area: Self.load(area, start), type: type)
+            if start + Lanes.scalarCount > count {
+                hits .&= Self.laneIndices .< Int32(truncatingIfNeeded: count - start)
+            }
+            if Self.anyLane(hits) { return true }
+            start += Lanes.scalarCount
+        }
+        return false
+    }
+
+    /// Whether any lane of `mask` is set: an OR of its two halves and of the result's two 64-bit words (the standard
+    /// library's `any(_:)` reduces lane by lane through a generic call).
+    @inline(__always)
+    static func anyLane(_ mask: SIMDMask<SIMD8<Int32>>) -> Bool {
+        let lanes = unsafeBitCast(mask, to: SIMD8<Int32>.self)
+        let words = unsafeBitCast(lanes.lowHalf | lanes.highHalf, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
+    }
+
+    /// Whether every lane of `mask` is set.
+    @inline(__always)
+    static func allLanes(_ mask: SIMDMask<SIMD8<Int32>>) -> Bool {
+        let lanes = unsafeBitCast(mask, to: SIMD8<Int32>.self)
+        let words = unsafeBitCast(lanes.lowHalf & lanes.highHalf, to: SIMD2<UInt64>.self)
+        return words[0] & words[1] == .max
+    }
+
+    /// A non-empty candidate and a threshold, broadcast to every lane, to test against `Lanes.scalarCount` kept boxes
+    /// at a time.
+    struct CandidateLanes {
+        let xMin: Lanes
+        let yMin: Lanes
+        let xMax: Lanes
+        let yMax: Lanes
+        let area: Lanes
+        let limit: Lanes
+        /// `RelativeRect.empty.area`, the area of an empty intersection.
+        let emptyArea = Lanes(repeating: RelativeRect.empty.area)
+
+        init(_ candidate: RelativeRect, threshold: Float) {
+            xMin = Lanes(repeating: candidate.xMin)
+            yMin = Lanes(repeating: candidate.yMin)
+            xMax = Lanes(repeating: candidate.xMax)
+            yMax = Lanes(repeating: candidate.yMax)
+            area = Lanes(repeating: candidate.area)
+            limit = Lanes(repeating: threshold)
+        }
+
+        /// Whether a kept box in the lanes is more similar to the candidate than the threshold, for a finite
+        /// candidate whose edges are ordered (`xMin ≤ xMax`, `yMin ≤ yMax`), a threshold ≥ 0, and lanes that each
+        /// hold such a box or `RelativeRect.empty`.
+        ///
+        /// The same float operations as `hits`, without what those conditions make constant: two ordered boxes
+        /// that are not separate have an ordered intersection, and an empty lane is separate from a finite candidate.
+        @inline(__always)
+        func anyHitsOrderedBoxes(
+            xMin x0: Lanes, yMin y0: Lanes, xMax x1: Lanes, yMax y1: Lanes, area keptArea: Lanes,
+            type: NonMaxSuppressionOptions.OverlapType
+        ) -> Bool {
+            let separate = (xMax .< x0) .| (x1 .< xMin) .| (yMax .< y0) .| (y1 .< yMin)
+            if RetainedRects.allLanes(separate) { return false }
+            let lowX = x0.replacing(with: xMin, where: x0 .< xMin)
+            let lowY = y0.replacing(with: yMin, where: y0 .< yMin)
+            let highX = x1.replacing(with: xMax, where: xMax .< x1)
+            let highY = y1.replacing(with: yMax, where: yMax .< y1)
+            let intersection = (highX - lowX) * (highY - lowY)
+            let normalization: Lanes
+            switch type {
+            case .jaccard:
+                normalization =
+                    (x1.replacing(with: xMax, where: x1 .< xMax) - x0.replacing(with: xMin, where: xMin .< x0))
+                    * (y1.replacing(with: yMax, where: y1 .< yMax) - y0.replacing(with: yMin, where: yMin .< y0))
+            case .modifiedJaccard:
+                normalization = area
+            case .intersectionOverUnion:
+                normalization = keptArea + area - intersection
+            }
+            // A similarity of 0 (separate, or no positive normalization) is not above a threshold ≥ 0.
+            let hits = (intersection / normalization .> limit) .& (normalization .> 0) .& .!separate
+            return RetainedRects.anyLane(hits)
+        }
+
+        /// The lanes whose kept box is more similar to the candidate than the threshold.
+        @inline(__always)
+        func hits(
+            xMin x0: Lanes, yMin y0: Lanes, xMax x1: Lanes, yMax y1: Lanes, area keptArea: Lanes,
+            type: NonMaxSuppressionOptions.OverlapType
+        ) -> SIMDMask<SIMD8<Int32>> {
+            let separate = (x0 .> x1) .| (y0 .> y1) .| (xMax .< x0) .| (x1 .< xMin) .| (yMax .< y0) .| (y1 .< yMin)
             // `std::max(kept, candidate)` for the low corner, `std::min` for the high one.
-            let lowX = x0.replacing(with: c.xMin, where: x0 .< c.xMin)
-            let lowY = y0.replacing(with: c.yMin, where: y0 .< c.yMin)
-            let highX = x1.replacing(with: c.xMax, where: c.xMax .< x1)
-            let highY = y1.replacing(with: c.yMax, where: c.yMax .< y1)
-            let intersection = Self.orderedArea(lowX, lowY, highX, highY)
+            let lowX = x0.replacing(with: xMin, where: x0 .< xMin)
+            let lowY = y0.replacing(with: yMin, where: y0 .< yMin)
+            let highX = x1.replacing(with: xMax, where: xMax .< x1)
+            let highY = y1.replacing(with: yMax, where: yMax .< y1)
+            let intersection = RetainedRects.orderedArea(lowX, lowY, highX, highY)
                 .replacing(with: emptyArea, where: (lowX .> highX) .| (lowY .> highY))
             let normalization: Lanes
             switch type {
             case .jaccard:
-                normalization = Self.orderedArea(
-                    x0.replacing(with: c.xMin, where: c.xMin .< x0), y0.replacing(with: c.yMin, where: c.yMin .< y0),
-                    x1.replacing(with: c.xMax, where: x1 .< c.xMax), y1.replacing(with: c.yMax, where: y1 .< c.yMax))
+                normalization = RetainedRects.orderedArea(
+                    x0.replacing(with: xMin, where: xMin .< x0), y0.replacing(with: yMin, where: yMin .< y0),
+                    x1.replacing(with: xMax, where: x1 .< xMax), y1.replacing(with: yMax, where: y1 .< yMax))
             case .modifiedJaccard:
-                normalization = c.area
+                normalization = area
             case .intersectionOverUnion:
-                normalization = Self.load(area, start) + c.area - intersection
+                normalization = keptArea + area - intersection
             }
             let similarity = (intersection / normalization)
                 .replacing(with: 0, where: .!(normalization .> 0) .| separate)
-            var hits = similarity .> limit
-            if start + Lanes.scalarCount > count {
-                hits .&= Self.laneIndices .< Int32(truncatingIfNeeded: count - start)
-            }
-            if any(hits) { return true }
-            start += Lanes.scalarCount
+            return similarity .> limit
         }
-        return false
     }
 
     typealias Lanes = SIMD8<Float>
@@ -111,7 +187,7 @@ final class RetainedRects {
 
     /// The area of `RelativeRect(corner: (x0, y0), corner: (x1, y1))`, which orders each axis with `<=`.
     @inline(__always)
-    private static func orderedArea(_ x0: Lanes, _ y0: Lanes, _ x1: Lanes, _ y1: Lanes) -> Lanes {
+    fileprivate static func orderedArea(_ x0: Lanes, _ y0: Lanes, _ x1: Lanes, _ y1: Lanes) -> Lanes {
         let xSwapped = .!(x0 .<= x1)
         let ySwapped = .!(y0 .<= y1)
         let width = x1.replacing(with: x0, where: xSwapped) - x0.replacing(with: x1, where: xSwapped)

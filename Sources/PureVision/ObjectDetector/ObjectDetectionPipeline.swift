@@ -242,7 +242,7 @@ final class ObjectDetectionPipeline: Sendable {
         let rect = try ImageProcessingOptions.imageRect(
             of: image, processing: frame.processing, roiAllowed: false)
         let (decoded, transform) = try loaded.interpreter.withSession {
-            session throws(VisionTaskError) -> ([InModelSuppression.Candidate], ImageToTensorResult) in
+            session throws(VisionTaskError) -> (Decoded, ImageToTensorResult) in
             let transform: ImageToTensorResult
             do throws(PreprocessingError) {
                 if isByteInput {
@@ -262,23 +262,27 @@ final class ObjectDetectionPipeline: Sendable {
             session.invoke()
             switch postprocessing {
             case .inModel(let suppression):
-                return (suppression.decode(session), transform)
+                return (.categorized(suppression.decode(session)), transform)
             case .anchors(let decoding):
+                let decoded: [NormalizedDetection]
                 do throws(DetectionError) {
-                    return (try Self.decode(session, decoding).map { .init(box: $0, categories: []) }, transform)
+                    decoded = try Self.decode(session, decoding)
                 } catch {
                     throw .model("decoding: \(error)")
                 }
+                let kept = NonMaxSuppression.suppress(decoded, options: decoding.suppression, pool: session.pool)
+                return (.singleClass(kept ?? []), transform)
             }
         }
         let boxes: [NormalizedDetection]
         let categories: [[(classID: Int, score: Float)]?]
-        if case .anchors(let decoding) = postprocessing {
-            boxes = NonMaxSuppression.suppress(decoded.map(\.box), options: decoding.suppression) ?? []
+        switch decoded {
+        case .singleClass(let detections):
+            boxes = detections
             categories = boxes.map { _ in nil }
-        } else {
-            boxes = decoded.map(\.box)
-            categories = decoded.map(\.categories)
+        case .categorized(let candidates):
+            boxes = candidates.map(\.box)
+            categories = candidates.map(\.categories)
         }
         let projected: [NormalizedDetection]
         do throws(DetectionError) {
@@ -290,6 +294,14 @@ final class ObjectDetectionPipeline: Sendable {
             pixelDetection(detection, categories: list ?? [(detection.classID, detection.score)], image: image)
         }
         return ObjectDetectorResult(detections: Self.deduplicated(detections))
+    }
+
+    /// A frame's suppressed detections, in tensor coordinates.
+    enum Decoded {
+        /// A two-output model's boxes after suppression, each with its best class.
+        case singleClass([NormalizedDetection])
+        /// The in-model suppression's detections with their categories.
+        case categorized([InModelSuppression.Candidate])
     }
 
     /// Decodes the raw tensors of a two-output model against its anchors.
@@ -332,7 +344,8 @@ final class ObjectDetectionPipeline: Sendable {
     /// categories to that one instead of standing alone.
     static func deduplicated(_ detections: [Detection]) -> [Detection] {
         var output: [Detection] = []
-        var positions: [BoundingBox: Int] = [:]
+        output.reserveCapacity(detections.count)
+        var positions: [BoundingBox: Int] = .init(minimumCapacity: detections.count)
         for detection in detections {
             if let position = positions[detection.boundingBox] {
                 output[position].categories += detection.categories

@@ -1,4 +1,5 @@
 import PureVision
+import PureVisionTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -121,6 +122,31 @@ import Testing
     func presetsAgree(anchors: SSDAnchorOptions, decoder: DetectionDecoderOptions, boxes: Int, coords: Int) throws {
         #expect(try SSDAnchors.generate(anchors).count == decoder.numBoxes)
         #expect(decoder.numBoxes == boxes && decoder.numCoords == coords)
+    }
+
+    /// The vectorized best-class search against its reference twin, the scan MediaPipe runs (start at −FLT_MAX with
+    /// class −1, replace on strictly greater): rows of 1 to 37 classes with ties, NaN, ±0, ±∞ and −FLT_MAX.
+    @Test func firstBestClassEqualsTheScan() {
+        var random = SplitMix64(seed: 3)
+        let specials: [Float] = [.nan, 0, -0.0, .infinity, -.infinity, -.greatestFiniteMagnitude, 0.5, 0.5]
+        var checked = 0
+        for count in 1...37 {
+            for _ in 0..<200 {
+                let row: [Float] = (0..<count).map { _ in
+                    Int.random(in: 0..<3, using: &random) == 0
+                        ? specials.randomElement(using: &random) ?? 0 : Float.random(in: -1...1, using: &random)
+                }
+                var expected = (classID: -1, score: -Float.greatestFiniteMagnitude)
+                for (index, score) in row.enumerated() where expected.score < score { expected = (index, score) }
+                let found = row.withUnsafeBufferPointer {
+                    DetectionDecoder.firstBestClass($0.baseAddress!, count: count)
+                }
+                #expect(found.classID == expected.classID, "\(row)")
+                #expect(found.score.bitPattern == expected.score.bitPattern, "\(row)")
+                checked += 1
+            }
+        }
+        #expect(checked == 37 * 200)
     }
 }
 

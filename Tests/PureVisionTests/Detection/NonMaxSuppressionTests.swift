@@ -1,9 +1,12 @@
 import PureVision
+import PureVisionKernels
 import PureVisionTestSupport
 import Testing
 
 @Suite struct NonMaxSuppressionTests {
-    private func box(_ score: Float, _ x: Float, _ y: Float, _ w: Float, _ h: Float, kp: [Keypoint] = []) -> NormalizedDetection {
+    private func box(_ score: Float, _ x: Float, _ y: Float, _ w: Float, _ h: Float, kp: [Keypoint] = [])
+        -> NormalizedDetection
+    {
         NormalizedDetection(score: score, xMin: x, yMin: y, width: w, height: h, keypoints: kp)
     }
 
@@ -107,18 +110,24 @@ import Testing
             }
         }
         func size() -> Float {
-            switch Int.random(in: 0..<20, using: &random) {
+            switch Int.random(in: 0..<24, using: &random) {
             case 0: .nan
             case 1: 0
             case 2: -Float.random(in: 0...0.3, using: &random)
             case 3...6: grid.randomElement(using: &random) ?? 0
+            // Areas below and above the range the area-octave grids place (2⁻¹⁰⁰...2¹⁰⁰), and a few octaves apart.
+            case 7: Float.random(in: 0...1e-25, using: &random)
+            case 8: Float.random(in: 1e25...1e30, using: &random)
+            case 9: Float.random(in: 0...0.02, using: &random)
             default: Float.random(in: 0...0.6, using: &random)
             }
         }
+        let twoThreads = ThreadPool(threadCount: 2)
         var compared = 0
         var suppressed = 0
-        for round in 0..<60 {
-            let detections = (0..<(1 + round * 7)).map { _ in
+        // 1 to 414 boxes, then counts above the octave grids' 256 and several of the threaded pass's batches.
+        for (round, count) in (Array(stride(from: 1, through: 414, by: 7)) + [700, 1500]).enumerated() {
+            let detections = (0..<count).map { _ in
                 box(Float.random(in: 0...1, using: &random), coordinate(), coordinate(), size(), size())
             }
             for threshold: Float in [0.3, 0, -0.5, 0.9] {
@@ -127,12 +136,51 @@ import Testing
                 let expected = Self.plainGreedy(detections, options: options)
                 let kept = NonMaxSuppression.suppress(detections, options: options) ?? []
                 #expect(kept.map(Self.bits) == expected.map(Self.bits), "round \(round)")
+                let threaded = NonMaxSuppression.suppress(detections, options: options, pool: twoThreads) ?? []
+                #expect(threaded.map(Self.bits) == expected.map(Self.bits), "round \(round), two threads")
                 compared += 1
                 suppressed += detections.count - expected.count
             }
         }
-        #expect(compared == 240)
-        #expect(suppressed > 1000, "the cases must exercise suppression")
+        #expect(compared == 248)
+        #expect(suppressed > 3000, "the cases must exercise suppression")
+    }
+
+    /// SSD-like frames (thousands of boxes of a few sizes around a grid of centres, many overlapping, as EfficientDet
+    /// decodes them) through the area-octave grids and the threaded batches, against the plain loop.
+    @Test func denseAnchorFramesEqualThePlainLoop() {
+        var random = SplitMix64(seed: 11)
+        let twoThreads = ThreadPool(threadCount: 2)
+        for frame in 0..<3 {
+            var detections: [NormalizedDetection] = []
+            for level in 0..<4 {
+                let cells = 24 >> level
+                let side = 0.1 * Float(1 << level)
+                for row in 0..<cells {
+                    for column in 0..<cells {
+                        for scale: Float in [1, 1.26, 1.59] {
+                            let w = side * scale * Float.random(in: 0.7...1.4, using: &random)
+                            let h = side * scale * Float.random(in: 0.7...1.4, using: &random)
+                            let x =
+                                (Float(column) + 0.5) / Float(cells) - w / 2
+                                + Float.random(in: -0.01...0.01, using: &random)
+                            let y =
+                                (Float(row) + 0.5) / Float(cells) - h / 2
+                                + Float.random(in: -0.01...0.01, using: &random)
+                            detections.append(box(Float.random(in: 0...1, using: &random), x, y, w, h))
+                        }
+                    }
+                }
+            }
+            let options = NonMaxSuppressionOptions(
+                algorithm: .default, overlapType: .intersectionOverUnion, minSuppressionThreshold: 0.3)
+            let expected = Self.plainGreedy(detections, options: options)
+            #expect(expected.count > 100 && expected.count < detections.count / 2, "frame \(frame)")
+            let kept = NonMaxSuppression.suppress(detections, options: options) ?? []
+            #expect(kept.map(Self.bits) == expected.map(Self.bits), "frame \(frame)")
+            let threaded = NonMaxSuppression.suppress(detections, options: options, pool: twoThreads) ?? []
+            #expect(threaded.map(Self.bits) == expected.map(Self.bits), "frame \(frame), two threads")
+        }
     }
 
     /// A detection's box and score as bit patterns, so that NaN fields compare equal to themselves.
