@@ -120,7 +120,9 @@ enum RequantizationCode {
 /// With ``GeneratedInstructionSet/avx512`` the channels go 16 at a time in zmm registers (a last block of 8 as
 /// above): each tap is one `vpdpwssd` of the staged pairs with the weights (multiply, add pairs, accumulate), the taps
 /// alternating between two accumulators; the code keeps its own copy of the weights with the two 8-channel blocks of
-/// each 16 side by side. XNNPACK's rounding then runs on all sixteen lanes at once, the others on two halves.
+/// each 16 side by side. XNNPACK's rounding then runs on all sixteen lanes at once, the others on two halves. This
+/// code runs the row group by group, each group's pixels in turn, so that the group's weights and staged values are
+/// read from L1; the AVX2 code runs pixel by pixel, every group of a pixel in turn.
 final class QuantizedDepthwiseCode: @unchecked Sendable {
     /// Output channels the code writes (a multiple of 8).
     let channels: Int
@@ -158,7 +160,7 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
         // Weight bytes of one block of 8 channels: a 32-byte vector per row pair and kernel column.
         let blockBytes = layout.pairs * g.kernelWidth * 32
         guard layout.rowBytes < 1 << 28, blockBytes < 1 << 26, layout.pairs < 1 << 20,
-            g.strideWidth * cout * 4 < 1 << 28
+            g.strideWidth * cout * 4 < 1 << 28, g.outputWidth * g.strideWidth * cout * 4 < 1 << 30
         else { return nil }
         self.channels = channels
 
@@ -203,14 +205,8 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
         let temps = (YMM(3), YMM(6), YMM(7))
         a.mov(.rax, Int(bitPattern: constants))
         a.vxorps(zero, zero, zero)
-        a.mov(.rcx, g.outputWidth)
-        // rdx: the byte offset of the current pixel and channel group in every staged row pair.
-        a.mov(.rdx, 0)
-        let pixelLoop = a.makeLabel()
-        a.bind(pixelLoop)
-        a.mov(.r9, Int(bitPattern: wide ? UnsafeRawPointer(wideWeights) : pairedWeights))
-        a.mov(.r11, Int(bitPattern: constants + RequantizationCode.globalsBytes))
-        /// One AVX-512 group of 16 channels.
+        /// One AVX-512 group of 16 channels of one pixel: weights at r9, constants at r11, staged values at offset rdx
+        /// of each row pair, output at rsi.
         func wideGroup() {
             let sums = [ZMM(0), ZMM(1)]
             let taps = [ZMM(2), ZMM(3)]
@@ -246,12 +242,8 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
             }
             if flip != 0 { a.vpxor128(x.ymm, x.ymm, Memory(.rax, 128)) }
             a.vmovupsLow128(Memory(.rsi), x.ymm)
-            a.add(.rsi, 16)
-            a.add(.rdx, 64)
-            a.add(.r9, Int32(tapBytes))
-            a.add(.r11, Int32(wideBytes))
         }
-        /// `blocks` (1 or 2) blocks of 8 channels.
+        /// `blocks` (1 or 2) blocks of 8 channels of one pixel, from the same registers as ``wideGroup``.
         func group(blocks: Int) {
             for b in 0..<blocks { a.vmovups(accumulators[b], Memory(.r11, Int32(b * vectorBytes))) }
             for pair in 0..<layout.pairs {
@@ -280,28 +272,74 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
             a.vpacksswb128(first, first, high)
             if flip != 0 { a.vpxor128(first, first, Memory(.rax, 128)) }
             if blocks == 2 { a.vmovupsLow128(Memory(.rsi), first) } else { a.vmovlps(Memory(.rsi), first) }
-            a.add(.rsi, Int32(8 * blocks))
-            a.add(.rdx, Int32(32 * blocks))
-            a.add(.r9, Int32(blocks * blockBytes))
-            a.add(.r11, Int32(blocks * vectorBytes))
         }
-        if channels >= 16 {
+        // rdx: the byte offset of the current pixel and channel group in every staged row pair.
+        a.mov(.rdx, 0)
+        a.mov(.r11, Int(bitPattern: constants + RequantizationCode.globalsBytes))
+        let pixelStep = Int32(g.strideWidth * cout * 4)
+        if wide {
+            // Channel groups outside, pixels inside: one group's weights (at most a few KB) and the staged values
+            // of its 16 channels along the row stay in L1 while its pixels run; pixel-major order cycled every
+            // group's weights and the whole staged rows through L2 once a pixel, and the loads bound the layer.
+            let (rowOutputBytes, rowInputBytes) = (Int32(g.outputWidth * cout), Int32(g.outputWidth) * pixelStep)
+            a.mov(.r9, Int(bitPattern: wideWeights))
             let groupLoop = a.makeLabel()
-            a.mov(.r10, channels / 16)
+            a.mov(.r10, wideGroups)
             a.bind(groupLoop)
-            if wide { wideGroup() } else { group(blocks: 2) }
+            a.mov(.rcx, g.outputWidth)
+            let pixelLoop = a.makeLabel()
+            a.bind(pixelLoop)
+            wideGroup()
+            a.add(.rsi, Int32(cout))
+            a.add(.rdx, pixelStep)
+            a.dec(.rcx)
+            a.jnz(pixelLoop)
+            a.sub(.rsi, rowOutputBytes - 16)
+            a.sub(.rdx, rowInputBytes - 64)
+            a.add(.r9, Int32(tapBytes))
+            a.add(.r11, Int32(wideBytes))
             a.dec(.r10)
             a.jnz(groupLoop)
+            if channels % 16 == 8 {
+                a.mov(.r9, Int(bitPattern: pairedWeights + (channels / 8 - 1) * blockBytes))
+                a.mov(.rcx, g.outputWidth)
+                let blockLoop = a.makeLabel()
+                a.bind(blockLoop)
+                group(blocks: 1)
+                a.add(.rsi, Int32(cout))
+                a.add(.rdx, pixelStep)
+                a.dec(.rcx)
+                a.jnz(blockLoop)
+            }
+        } else {
+            a.mov(.rcx, g.outputWidth)
+            let pixelLoop = a.makeLabel()
+            a.bind(pixelLoop)
+            a.mov(.r9, Int(bitPattern: pairedWeights))
+            a.mov(.r11, Int(bitPattern: constants + RequantizationCode.globalsBytes))
+            if channels >= 16 {
+                let groupLoop = a.makeLabel()
+                a.mov(.r10, channels / 16)
+                a.bind(groupLoop)
+                group(blocks: 2)
+                a.add(.rsi, 16)
+                a.add(.rdx, 64)
+                a.add(.r9, Int32(2 * blockBytes))
+                a.add(.r11, Int32(2 * vectorBytes))
+                a.dec(.r10)
+                a.jnz(groupLoop)
+            }
+            if channels % 16 == 8 {
+                group(blocks: 1)
+                a.add(.rsi, 8)
+                a.add(.rdx, 32)
+            }
+            if cout > channels { a.add(.rsi, Int32(cout - channels)) }
+            // The groups advanced rdx by 4 bytes per channel written.
+            a.add(.rdx, pixelStep - Int32(channels * 4))
+            a.dec(.rcx)
+            a.jnz(pixelLoop)
         }
-        if channels % 16 == 8 {
-            if wide { a.mov(.r9, Int(bitPattern: pairedWeights + (channels / 8 - 1) * blockBytes)) }
-            group(blocks: 1)
-        }
-        if cout > channels { a.add(.rsi, Int32(cout - channels)) }
-        // The groups advanced rdx by 4 bytes per channel written.
-        a.add(.rdx, Int32(g.strideWidth * cout * 4 - channels * 4))
-        a.dec(.rcx)
-        a.jnz(pixelLoop)
         a.vzeroupper()
         a.ret()
         do {
