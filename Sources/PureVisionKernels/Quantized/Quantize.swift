@@ -3,7 +3,7 @@
 #endif
 
 /// The 8-bit integer types quantized tensors are stored in.
-public protocol QuantizedElement: FixedWidthInteger & Sendable {}
+public protocol QuantizedElement: FixedWidthInteger & Sendable & Codable & SIMDScalar {}
 extension Int8: QuantizedElement {}
 extension UInt8: QuantizedElement {}
 

@@ -105,3 +105,40 @@ extension Reference {
         }
     }
 }
+
+extension Reference {
+    /// The scalar twin of `Quantized.meanHeightWidth`: each channel's int32 sum over the pixels of its image, then
+    /// the same multiplier and bias.
+    public static func quantizedMeanHeightWidth<T: QuantizedElement>(
+        input: UnsafePointer<T>, output: UnsafeMutablePointer<T>, batch: Int, height: Int, width: Int, channels: Int,
+        inputScale: Float, inputZeroPoint: Int32, outputScale: Float, outputZeroPoint: Int32
+    ) {
+        let (m, bias) = Quantized.meanHeightWidthRequantization(
+            pixels: height * width, inputScale: inputScale, inputZeroPoint: inputZeroPoint, outputScale: outputScale,
+            outputZeroPoint: outputZeroPoint)
+        for b in 0..<batch {
+            for c in 0..<channels {
+                var sum: Int32 = 0
+                for p in 0..<(height * width) { sum &+= Int32(input[(b * height * width + p) * channels + c]) }
+                let value = m.apply(sum) &+ bias
+                output[b * channels + c] = T(truncatingIfNeeded: min(max(value, Int32(T.min)), Int32(T.max)))
+            }
+        }
+    }
+
+    /// The scalar twin of `Quantized.mean`: each output's int32 sum over `reducedOffsets`, one output at a time, with
+    /// the same multiplier (`Quantized.meanMultiplier`).
+    public static func quantizedMean<T: QuantizedElement>(
+        input: UnsafePointer<T>, output: UnsafeMutablePointer<T>, outputOffsets: [Int], reducedOffsets: [Int],
+        inputZeroPoint: Int32, outputZeroPoint: Int32, multiplier: QuantizedMultiplier
+    ) {
+        let n = reducedOffsets.count
+        let m = Quantized.meanMultiplier(multiplier, count: n)
+        for (o, base) in outputOffsets.enumerated() {
+            var sum: Int32 = 0
+            for offset in reducedOffsets { sum &+= Int32(input[base + offset]) }
+            let value = m.apply(sum &- inputZeroPoint &* Int32(n)) &+ outputZeroPoint
+            output[o] = T(truncatingIfNeeded: min(max(value, Int32(T.min)), Int32(T.max)))
+        }
+    }
+}
