@@ -142,6 +142,13 @@ def instruction_list():
     for k in range(1, 8):
         for r in ("eax", "ecx", "edx", "r8d", "r11d", "r15d"):
             lines.append(f"kmovw k{k}, {r}")
+        for r in ("rax", "rcx", "r9", "r15"):
+            lines.append(f"kmovq k{k}, {r}")
+    # The convolution's receptive-field gather: byte loads under a mask, zeroing and merging, and a masked store.
+    for i, m in enumerate(evex_mems[::2]):
+        z, k = f"zmm{(i * 7 + 2) % 32}", f"k{1 + i % 7}"
+        lines += [f"vmovdqu8 {z}{{{k}}}{{z}}, ZMMWORD PTR {m}", f"vmovdqu8 {z}{{{k}}}, ZMMWORD PTR {m}",
+                  f"vmovdqu8 ZMMWORD PTR {m}{{{k}}}, {z}"]
     return lines
 
 

@@ -11,9 +11,17 @@ import Testing
     struct Case: Sendable, CustomTestStringConvertible {
         var n = 1
         var h: Int, w: Int, c: Int, out: Int, kernel: Int, stride: Int, pad: Int
+        /// Dilation of the kernel's rows.
+        var dilationHeight = 1
         /// The thread counts at which the kernel cuts by columns.
         var cutsByColumnsAt: Set<Int> = []
-        var testDescription: String { "\(n)×\(h)×\(w)×\(c) → \(out), k\(kernel) s\(stride) p\(pad)" }
+        var testDescription: String {
+            "\(n)×\(h)×\(w)×\(c) → \(out), k\(kernel) s\(stride) p\(pad)"
+                + (dilationHeight > 1 ? " dh\(dilationHeight)" : "")
+        }
+        /// Whether AVX-512 gathers whole interior tiles with generated code: at most 6 kernel rows whose bytes fit
+        /// a 64-byte row.
+        var gathersWithGeneratedCode: Bool { kernel > 1 && kernel <= 6 && kernel * kernel * c <= 64 }
     }
 
     static let cases: [Case] = [
@@ -38,6 +46,10 @@ import Testing
         // 5 channels at stride 1.
         Case(h: 20, w: 23, c: 3, out: 24, kernel: 3, stride: 2, pad: 1),
         Case(h: 16, w: 19, c: 5, out: 40, kernel: 3, stride: 1, pad: 1),
+        // Kernel rows two input rows apart; a 2×2 kernel over 16 channels (64-byte rows); 4 channels at 4×4.
+        Case(h: 13, w: 21, c: 3, out: 9, kernel: 3, stride: 1, pad: 1, dilationHeight: 2),
+        Case(h: 9, w: 40, c: 16, out: 33, kernel: 2, stride: 1, pad: 0),
+        Case(h: 11, w: 45, c: 4, out: 8, kernel: 4, stride: 2, pad: 1),
         // 3×3, stride 2, padded, over 4 pixels.
         Case(h: 3, w: 3, c: 64, out: 72, kernel: 3, stride: 2, pad: 1, cutsByColumnsAt: [2]),
     ]
@@ -55,12 +67,13 @@ import Testing
 
     private func int8MatchesReferenceTwin(_ c: Case, threads: Int, instructions: GeneratedInstructionSet) throws {
         var random = Random(state: UInt64(c.c * 7919 + c.out * 31 + c.kernel))
-        let oh = (c.h + 2 * c.pad - c.kernel) / c.stride + 1
+        let oh = (c.h + 2 * c.pad - (c.kernel - 1) * c.dilationHeight - 1) / c.stride + 1
         let ow = (c.w + 2 * c.pad - c.kernel) / c.stride + 1
         let g = Conv2DGeometry(
             batch: c.n, inputHeight: c.h, inputWidth: c.w, inputChannels: c.c, outputHeight: oh, outputWidth: ow,
             outputChannels: c.out, kernelHeight: c.kernel, kernelWidth: c.kernel, strideHeight: c.stride,
-            strideWidth: c.stride, dilationHeight: 1, dilationWidth: 1, paddingTop: c.pad, paddingLeft: c.pad)
+            strideWidth: c.stride, dilationHeight: c.dilationHeight, dilationWidth: 1, paddingTop: c.pad,
+            paddingLeft: c.pad)
         let input = QuantizedKernelTests.int8s(c.n * c.h * c.w * c.c, &random)
         let filter = QuantizedKernelTests.int8s(c.out * c.kernel * c.kernel * c.c, &random)
         let bias = (0..<c.out).map { i in
@@ -86,6 +99,7 @@ import Testing
                 multipliers: multipliers, range: range, rounding: rounding, threadCount: threads,
                 generatesMachineCode: true, instructions: instructions)
             try #require(kernel.generatedInstructions == instructions)
+            #expect(kernel.usesGeneratedGather == (instructions == .avx512 && c.gathersWithGeneratedCode))
             // VNNI panels are 32 channels wide: half as many as AVX2's to share between threads.
             if instructions == .avx2 { #expect(kernel.cutsByColumns == c.cutsByColumnsAt.contains(threads)) }
             let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)

@@ -99,6 +99,8 @@ import Testing
         case broadcastMemory(Memory)
         /// A zmm destination with a zeroing write mask, `zmmN{kN}{z}`.
         case maskedZMM(ZMM, OpMask)
+        /// A zmm destination with a merging write mask, `zmmN{kN}`.
+        case mergeMaskedZMM(ZMM, OpMask)
     }
 
     private func emit(_ text: String, into a: inout X86Assembler) throws {
@@ -184,6 +186,11 @@ import Testing
             a.vextracti64x4(d, s, half: UInt8(half))
         case ("vmovdqu8", .maskedMemory(let m, let k), .xmm(let s)?, nil): a.vmovdqu8(m, mask: k, s)
         case ("kmovw", .opmask(let k), .gpr32(let r)?, nil): a.kmovw(k, r)
+        case ("kmovq", .opmask(let k), .gpr(let r)?, nil): a.kmovq(k, r)
+        case ("vmovdqu8", .maskedZMM(let d, let k), .memory(let m)?, nil): a.vmovdqu8(d, mask: k, zeroing: true, m)
+        case ("vmovdqu8", .mergeMaskedZMM(let d, let k), .memory(let m)?, nil):
+            a.vmovdqu8(d, mask: k, zeroing: false, m)
+        case ("vmovdqu8", .maskedMemory(let m, let k), .zmm(let s)?, nil): a.vmovdqu8(m, mask: k, s)
         case ("vmulps", .zmm(let d), .zmm(let x)?, .memory(let m)?): a.vmulps(d, x, m)
         case ("vminps", .zmm(let d), .zmm(let x)?, .broadcastMemory(let m)?): a.vminps(d, x, broadcast: m)
         case ("vpaddd", .zmm(let d), .zmm(let x)?, .broadcastMemory(let m)?): a.vpaddd(d, x, broadcast: m)
@@ -236,6 +243,12 @@ import Testing
             let mask = Int(text[brace...].dropFirst(2).dropLast(4))
         {
             return .maskedZMM(ZMM(index), OpMask(mask))
+        }
+        if text.hasPrefix("zmm"), text.hasSuffix("}"), let brace = text.firstIndex(of: "{"),
+            let index = Int(text[text.index(text.startIndex, offsetBy: 3)..<brace]),
+            let mask = Int(text[brace...].dropFirst(2).dropLast())
+        {
+            return .mergeMaskedZMM(ZMM(index), OpMask(mask))
         }
         if text.hasSuffix("{1to16}"), case .memory(let memory) = try operand(Substring(text.dropLast(7))) {
             return .broadcastMemory(memory)

@@ -615,6 +615,23 @@ extension X86Assembler {
             mask: mask.index)
     }
 
+    /// `vmovdqu8 zmm{mask}, zmmword [memory]` (AVX512BW), `{z}` with `zeroing`: loads byte j where bit j of `mask`
+    /// is set and keeps (or, zeroing, clears) the others; bytes whose bit is clear are not read (no fault outside a
+    /// buffer).
+    public mutating func vmovdqu8(_ destination: ZMM, mask: OpMask, zeroing: Bool, _ source: Memory) {
+        evex(
+            map: 1, pp: 3, w: 0, opcode: 0x6F, length: 2, reg: destination.index, vvvv: 0, source, tuple: 64,
+            mask: mask.index, zeroing: zeroing)
+    }
+
+    /// `vmovdqu8 zmmword [memory]{mask}, zmm` (AVX512BW): stores byte j of `source` where bit j of `mask` is set;
+    /// the other bytes of memory are neither written nor accessed.
+    public mutating func vmovdqu8(_ destination: Memory, mask: OpMask, _ source: ZMM) {
+        evex(
+            map: 1, pp: 3, w: 0, opcode: 0x7F, length: 2, reg: source.index, vvvv: 0, destination, tuple: 64,
+            mask: mask.index)
+    }
+
     /// `vcvtdq2ps zmm, zmm`: int32 lanes to float (rounded to nearest even).
     public mutating func vcvtdq2ps(_ destination: ZMM, _ source: ZMM) {
         evex(map: 1, pp: 0, w: 0, opcode: 0x5B, length: 2, reg: destination.index, vvvv: 0, rm: source.index)
@@ -810,6 +827,13 @@ extension X86Assembler {
             bytes += [0xC4, 0xC1, 0x78]
         }
         bytes += [0x92, 0xC0 | (destination.index << 3) | (rm & 7)]
+    }
+
+    /// `kmovq k, r64` (AVX512BW): the opmask = `source`.
+    public mutating func kmovq(_ destination: OpMask, _ source: GPR) {
+        let rm = source.rawValue
+        // VEX3: C4, R X B m-mmmm (map 0F, B inverted for r8–r15), W vvvv L pp (W1, vvvv unused, F2).
+        bytes += [0xC4, rm < 8 ? 0xE1 : 0xC1, 0xFB, 0x92, 0xC0 | (destination.index << 3) | (rm & 7)]
     }
 
     /// The 4-byte EVEX prefix: 62, then R X B R' 0 0 m m, W vvvv 1 p p, z L'L b V' a a a, with R, X, B, R', vvvv and

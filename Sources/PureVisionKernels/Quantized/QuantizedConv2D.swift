@@ -86,6 +86,9 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     let generated: QuantizedGEMMCode?
     /// `generated`, for the tasks of a run to use without retaining it (the kernel keeps it alive).
     private let generatedReference: Unmanaged<QuantizedGEMMCode>?
+    /// Generated gather of whole interior tiles for the VNNI code (else the Swift copies), when the CPU and geometry
+    /// allow it (see ``QuantizedGatherCode``).
+    let generatedGather: QuantizedGatherCode?
     /// The weights as float, `[depth][outputChannels]`, when the Swift path multiplies in float (see
     /// ``QuantizedGEMMArithmetic``); then ``tile`` output pixels are gathered and multiplied per GEMM call.
     let floatWeights: UnsafeMutablePointer<Float>?
@@ -109,6 +112,9 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
 
     /// Whether runs multiply in float through ``GEMM`` (see ``QuantizedGEMMArithmetic``).
     public var multipliesInFloat: Bool { floatWeights != nil }
+
+    /// Whether whole interior tiles are gathered by generated code (``QuantizedGatherCode``).
+    package var usesGeneratedGather: Bool { generatedGather != nil }
 
     /// Whether the threads of a run share the output channels (each task one of the generated code's parts, over
     /// every pixel) instead of its pixels.
@@ -235,6 +241,15 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             }
         }
         generatedReference = generated.map { .passUnretained($0) }
+        if let generated, generated.instructions == .avx512, !isPointwise, geometry.dilationWidth == 1 {
+            let c = geometry.inputChannels
+            generatedGather = QuantizedGatherCode(
+                kernelRows: geometry.kernelHeight, span: geometry.kernelWidth * c,
+                rowStride: geometry.dilationHeight * geometry.inputWidth * c, pixelStride: geometry.strideWidth * c,
+                rowBytes: generated.rowBytes)
+        } else {
+            generatedGather = nil
+        }
         slotCount = threads
         if floatPath {
             (tile, taskCount) = Self.floatTiles(pixels: pixels, depth: depth, outputs: outputs, threads: threads)
@@ -423,6 +438,10 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             let c = g.inputChannels
             let (span, inputRow) = (g.kernelWidth * c, g.inputWidth * c)
             var pixel = UnsafeRawPointer(source) + ((b * g.inputHeight + y0) * g.inputWidth + x0) * c
+            if let generatedGather, generatedGather.rowBytes == rowBytes {
+                generatedGather.run(source: pixel, rows: UnsafeMutableRawPointer(rows), count: tile)
+                return
+            }
             for p in 0..<tile {
                 let row = UnsafeMutableRawPointer(rows + p * rowBytes)
                 for ky in 0..<g.kernelHeight {
