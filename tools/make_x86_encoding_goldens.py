@@ -97,7 +97,7 @@ def instruction_list():
                   f"vpdpbusd {z}, zmm{(i * 5 + 3) % 32}, ZMMWORD PTR {m}", f"vmovdqu8 XMMWORD PTR {m}{{{k}}}, {y}"]
     for d, a, b in ((0, 1, 2), (8, 1, 2), (0, 9, 2), (0, 1, 10), (15, 14, 13), (16, 1, 2), (0, 17, 2), (0, 1, 18),
                     (31, 30, 29), (24, 8, 27), (3, 12, 7)):
-        lines.append(f"vpdpbusd zmm{d}, zmm{a}, zmm{b}")
+        lines += [f"vpdpbusd zmm{d}, zmm{a}, zmm{b}", f"vpdpwssd zmm{d}, zmm{a}, zmm{b}"]
     for d, s in ((0, 1), (15, 2), (3, 12), (7, 16), (12, 31), (9, 9)):
         for half in (0, 1):
             lines.append(f"vextracti64x4 ymm{d}, zmm{s}, {half}")

@@ -3,7 +3,7 @@ import Testing
 
 /// The generated int8 depthwise row kernel (`QuantizedDepthwiseCode` behind
 /// `QuantizedDepthwiseConv2DKernel(generatesMachineCode: true)`) against the scalar reference twin, bit for bit:
-/// channel counts on both sides of the 8- and 16-channel groups (the last `channels % 8` in Swift), 1×1 to 5×5 (odd
+/// channel counts on both sides of the 8- and 16-channel groups (the last `channels % 8` in Swift), 1×1 to 7×7 (odd
 /// and even heights), stride 1 and 2, dilation, asymmetric padding, extreme zero points and multipliers, every
 /// rounding, uint8, 1–3 threads; AVX2 and, where the CPU has it, AVX-512 VNNI (groups of 16, a last block of 8).
 @Suite(.enabled(if: GeneratedCode.runs, GeneratedCode.skipComment)) struct QuantizedDepthwiseMachineCodeTests {
@@ -26,6 +26,8 @@ import Testing
         Case(h: 6, w: 9, c: 24, kernel: 4, stride: 1, pad: 1),
         Case(h: 5, w: 5, c: 16, kernel: 2, stride: 2, pad: 0),
         Case(h: 4, w: 3, c: 8, kernel: 1, stride: 1, pad: 0),
+        // 7×7: 28 taps, more than the AVX-512 code keeps in registers (16), so it reads the weights from memory.
+        Case(h: 9, w: 10, c: 40, kernel: 7, stride: 1, pad: 3),
         // Enough rows (2 images of 30) for several tasks per thread, each staging its first rows again.
         Case(h: 30, w: 5, c: 8, kernel: 3, stride: 1, pad: 1),
     ]

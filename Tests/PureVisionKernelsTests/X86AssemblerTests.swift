@@ -197,6 +197,7 @@ import Testing
         case ("vpmaxsd", .zmm(let d), .zmm(let x)?, .broadcastMemory(let m)?): a.vpmaxsd(d, x, broadcast: m)
         case ("vpminsd", .zmm(let d), .zmm(let x)?, .broadcastMemory(let m)?): a.vpminsd(d, x, broadcast: m)
         case ("vpdpwssd", .zmm(let d), .zmm(let x)?, .memory(let m)?): a.vpdpwssd(d, x, m)
+        case ("vpdpwssd", .zmm(let d), .zmm(let x)?, .zmm(let y)?): a.vpdpwssd(d, x, y)
         case ("vpaddd", .zmm(let d), .zmm(let x)?, .zmm(let y)?): a.vpaddd(d, x, y)
         case ("vpmovsxbw", .zmm(let d), .memory(let m)?, nil): a.vpmovsxbw(d, m)
         case ("vpmovzxbw", .zmm(let d), .memory(let m)?, nil): a.vpmovzxbw(d, m)

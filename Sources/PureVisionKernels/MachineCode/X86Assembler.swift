@@ -687,6 +687,12 @@ extension X86Assembler {
         evex(map: 2, pp: 1, w: 0, opcode: 0x52, length: 2, reg: destination.index, vvvv: a.index, b, tuple: 64)
     }
 
+    /// `vpdpwssd dst, a, b` (AVX-512 VNNI) on registers: int32 lane j of `dst` += `a[2j] · b[2j] + a[2j + 1] ·
+    /// b[2j + 1]` over int16 lanes, wrapping.
+    public mutating func vpdpwssd(_ destination: ZMM, _ a: ZMM, _ b: ZMM) {
+        evex(map: 2, pp: 1, w: 0, opcode: 0x52, length: 2, reg: destination.index, vvvv: a.index, rm: b.index)
+    }
+
     /// `vpaddd dst, a, b` on 512-bit vectors: int32 lanes, wrapping.
     public mutating func vpaddd(_ destination: ZMM, _ a: ZMM, _ b: ZMM) {
         evex(map: 1, pp: 1, w: 0, opcode: 0xFE, length: 2, reg: destination.index, vvvv: a.index, rm: b.index)

@@ -197,6 +197,8 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
             }
         }
 
+        let taps = layout.pairs * g.kernelWidth
+        let weightsInRegisters = wide && taps <= 16
         var a = X86Assembler()
         let accumulators = [YMM(0), YMM(1)]
         let inputs = [YMM(2), YMM(8)]
@@ -218,7 +220,11 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
                 for kx in 0..<g.kernelWidth {
                     let input = Int32(kx * g.dilationWidth * cout * 4)
                     a.vmovdqu32(taps[tap % 2], Memory(.r8, index: .rdx, scale: 1, input))
-                    a.vpdpwssd(sums[tap % 2], taps[tap % 2], Memory(.r9, Int32((pair * g.kernelWidth + kx) * 64)))
+                    if weightsInRegisters {
+                        a.vpdpwssd(sums[tap % 2], taps[tap % 2], ZMM(16 + tap))
+                    } else {
+                        a.vpdpwssd(sums[tap % 2], taps[tap % 2], Memory(.r9, Int32(tap * 64)))
+                    }
                     tap += 1
                 }
             }
@@ -281,11 +287,16 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
             // Channel groups outside, pixels inside: one group's weights (at most a few KB) and the staged values
             // of its 16 channels along the row stay in L1 while its pixels run; pixel-major order cycled every
             // group's weights and the whole staged rows through L2 once a pixel, and the loads bound the layer.
+            // Up to 16 taps (5 × 5 and smaller), the group's weights are loaded into zmm16… once, and each tap
+            // loads only its staged values.
             let (rowOutputBytes, rowInputBytes) = (Int32(g.outputWidth * cout), Int32(g.outputWidth) * pixelStep)
             a.mov(.r9, Int(bitPattern: wideWeights))
             let groupLoop = a.makeLabel()
             a.mov(.r10, wideGroups)
             a.bind(groupLoop)
+            if weightsInRegisters {
+                for tap in 0..<taps { a.vmovdqu32(ZMM(16 + tap), Memory(.r9, Int32(tap * 64))) }
+            }
             a.mov(.rcx, g.outputWidth)
             let pixelLoop = a.makeLabel()
             a.bind(pixelLoop)
