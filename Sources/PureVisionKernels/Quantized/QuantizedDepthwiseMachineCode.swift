@@ -199,6 +199,7 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
 
         let taps = layout.pairs * g.kernelWidth
         let weightsInRegisters = wide && taps <= 16
+        let pairsNeighbours = weightsInRegisters && g.strideWidth == 1 && g.dilationWidth == 1
         var a = X86Assembler()
         let accumulators = [YMM(0), YMM(1)]
         let inputs = [YMM(2), YMM(8)]
@@ -210,31 +211,62 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
         /// One AVX-512 group of 16 channels of one pixel: weights at r9, constants at r11, staged values at offset rdx
         /// of each row pair, output at rsi.
         func wideGroup() {
-            let sums = [ZMM(0), ZMM(1)]
+            let sums = (ZMM(0), ZMM(1))
             let taps = [ZMM(2), ZMM(3)]
-            a.vmovdqu32(sums[0], Memory(.r11))
-            a.vxorps(sums[1].ymm, sums[1].ymm, sums[1].ymm)  // a VEX write zeroes the whole zmm
+            a.vmovdqu32(sums.0, Memory(.r11))
+            a.vxorps(sums.1.ymm, sums.1.ymm, sums.1.ymm)  // a VEX write zeroes the whole zmm
             var tap = 0
             for pair in 0..<layout.pairs {
                 a.mov(.r8, Memory(.rdi, Int32(8 * pair)))
                 for kx in 0..<g.kernelWidth {
                     let input = Int32(kx * g.dilationWidth * cout * 4)
+                    let sum = tap % 2 == 0 ? sums.0 : sums.1
                     a.vmovdqu32(taps[tap % 2], Memory(.r8, index: .rdx, scale: 1, input))
                     if weightsInRegisters {
-                        a.vpdpwssd(sums[tap % 2], taps[tap % 2], ZMM(16 + tap))
+                        a.vpdpwssd(sum, taps[tap % 2], ZMM(16 + tap))
                     } else {
-                        a.vpdpwssd(sums[tap % 2], taps[tap % 2], Memory(.r9, Int32(tap * 64)))
+                        a.vpdpwssd(sum, taps[tap % 2], Memory(.r9, Int32(tap * 64)))
                     }
                     tap += 1
                 }
             }
-            let x = sums[0]
-            a.vpaddd(x, x, sums[1])
+            requantizeAndStore(sums, at: 0)
+        }
+        /// Two neighbouring pixels of one AVX-512 group (stride 1, no dilation, weights in registers): staged column
+        /// j of a row pair feeds the first pixel's tap j and the second's tap j − 1, so a row pair of kernel width
+        /// k loads k + 1 columns for both pixels instead of 2k.
+        func wideGroupPixelPair() {
+            let first = (ZMM(0), ZMM(1))
+            let second = (ZMM(8), ZMM(9))
+            let columns = [ZMM(2), ZMM(3)]
+            a.vmovdqu32(first.0, Memory(.r11))
+            a.vmovdqu32(second.0, Memory(.r11))
+            for z in [first.1, second.1] { a.vxorps(z.ymm, z.ymm, z.ymm) }
+            for pair in 0..<layout.pairs {
+                a.mov(.r8, Memory(.rdi, Int32(8 * pair)))
+                for j in 0...g.kernelWidth {
+                    let column = columns[j % 2]
+                    a.vmovdqu32(column, Memory(.r8, index: .rdx, scale: 1, Int32(j * cout * 4)))
+                    if j < g.kernelWidth {
+                        a.vpdpwssd(j % 2 == 0 ? first.0 : first.1, column, ZMM(16 + pair * g.kernelWidth + j))
+                    }
+                    if j > 0 {
+                        a.vpdpwssd(j % 2 == 0 ? second.0 : second.1, column, ZMM(16 + pair * g.kernelWidth + j - 1))
+                    }
+                }
+            }
+            requantizeAndStore(first, at: 0)
+            requantizeAndStore(second, at: Int32(cout))
+        }
+        /// Adds the two halves of a group's sums, requantizes them and stores the 16 bytes at `rsi + offset`.
+        func requantizeAndStore(_ sums: (ZMM, ZMM), at offset: Int32) {
+            let x = sums.0
+            a.vpaddd(x, x, sums.1)
             if rounding == .xnnpack {
                 RequantizationCode.emitXNNPACK(&a, x, scales: Memory(.r11, 64), globals: .rax)
                 a.vpmovsdb(x.ymm, x)
             } else {
-                let upper = sums[1].ymm
+                let upper = sums.1.ymm
                 a.vextracti64x4(upper, x, half: 1)
                 for (half, y) in [(0, x.ymm), (1, upper)] {
                     RequantizationCode.emit(
@@ -247,7 +279,7 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
                 a.vpacksswb128(x.ymm, x.ymm, high)
             }
             if flip != 0 { a.vpxor128(x.ymm, x.ymm, Memory(.rax, 128)) }
-            a.vmovupsLow128(Memory(.rsi), x.ymm)
+            a.vmovupsLow128(Memory(.rsi, offset), x.ymm)
         }
         /// `blocks` (1 or 2) blocks of 8 channels of one pixel, from the same registers as ``wideGroup``.
         func group(blocks: Int) {
@@ -297,14 +329,28 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
             if weightsInRegisters {
                 for tap in 0..<taps { a.vmovdqu32(ZMM(16 + tap), Memory(.r9, Int32(tap * 64))) }
             }
-            a.mov(.rcx, g.outputWidth)
-            let pixelLoop = a.makeLabel()
-            a.bind(pixelLoop)
-            wideGroup()
-            a.add(.rsi, Int32(cout))
-            a.add(.rdx, pixelStep)
-            a.dec(.rcx)
-            a.jnz(pixelLoop)
+            // Pixels two at a time where they can share loads, then one at a time.
+            let pairsPixels = pairsNeighbours ? g.outputWidth / 2 : 0
+            if pairsPixels > 0 {
+                a.mov(.rcx, pairsPixels)
+                let pairLoop = a.makeLabel()
+                a.bind(pairLoop)
+                wideGroupPixelPair()
+                a.add(.rsi, Int32(2 * cout))
+                a.add(.rdx, 2 * pixelStep)
+                a.dec(.rcx)
+                a.jnz(pairLoop)
+            }
+            if g.outputWidth - 2 * pairsPixels > 0 {
+                a.mov(.rcx, g.outputWidth - 2 * pairsPixels)
+                let pixelLoop = a.makeLabel()
+                a.bind(pixelLoop)
+                wideGroup()
+                a.add(.rsi, Int32(cout))
+                a.add(.rdx, pixelStep)
+                a.dec(.rcx)
+                a.jnz(pixelLoop)
+            }
             a.sub(.rsi, rowOutputBytes - 16)
             a.sub(.rdx, rowInputBytes - 64)
             a.add(.r9, Int32(tapBytes))
