@@ -120,9 +120,9 @@ enum RequantizationCode {
 /// With ``GeneratedInstructionSet/avx512`` the channels go 16 at a time in zmm registers (a last block of 8 as
 /// above): each tap is one `vpdpwssd` of the staged pairs with the weights (multiply, add pairs, accumulate), the taps
 /// alternating between two accumulators; the code keeps its own copy of the weights with the two 8-channel blocks of
-/// each 16 side by side. XNNPACK's rounding then runs on all sixteen lanes at once, the others on two halves. This
-/// code runs the row group by group, each group's pixels in turn, so that the group's weights and staged values are
-/// read from L1; the AVX2 code runs pixel by pixel, every group of a pixel in turn.
+/// each 16 side by side. XNNPACK's rounding then runs on all sixteen lanes at once, the others on two halves. Both
+/// run the row group by group, each group's pixels in turn, so that the group's weights and staged values are read
+/// from L1.
 final class QuantizedDepthwiseCode: @unchecked Sendable {
     /// Output channels the code writes (a multiple of 8).
     let channels: Int
@@ -315,87 +315,51 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
         a.mov(.rdx, 0)
         a.mov(.r11, Int(bitPattern: constants + RequantizationCode.globalsBytes))
         let pixelStep = Int32(g.strideWidth * cout * 4)
-        if wide {
-            // Channel groups outside, pixels inside: one group's weights (at most a few KB) and the staged values
-            // of its 16 channels along the row stay in L1 while its pixels run; pixel-major order cycled every
-            // group's weights and the whole staged rows through L2 once a pixel, and the loads bound the layer.
-            // Up to 16 taps (5 × 5 and smaller), the group's weights are loaded into zmm16… once, and each tap
-            // loads only its staged values.
-            let (rowOutputBytes, rowInputBytes) = (Int32(g.outputWidth * cout), Int32(g.outputWidth) * pixelStep)
-            a.mov(.r9, Int(bitPattern: wideWeights))
+        // Channel groups outside, pixels inside: one group's weights (at most a few KB) and the staged values of
+        // its 16 channels along the row stay in L1 while its pixels run; pixel-major order cycled every group's
+        // weights and the whole staged rows through L2 once a pixel, and the loads bound the layer. With AVX-512 and
+        // up to 16 taps (5 × 5 and smaller), the group's weights are loaded into zmm16… once, and each tap loads only
+        // its staged values.
+        let (rowOutputBytes, rowInputBytes) = (Int32(g.outputWidth * cout), Int32(g.outputWidth) * pixelStep)
+        /// Emits a loop over `count` (at least 1) pixels running `body`, which handles `step` pixels from rsi, rdx.
+        func pixelLoop(count: Int, step: Int, _ body: () -> Void) {
+            a.mov(.rcx, count)
+            let loop = a.makeLabel()
+            a.bind(loop)
+            body()
+            a.add(.rsi, Int32(step * cout))
+            a.add(.rdx, Int32(step) * pixelStep)
+            a.dec(.rcx)
+            a.jnz(loop)
+        }
+        if channels >= 16 {
+            a.mov(.r9, Int(bitPattern: wide ? UnsafeRawPointer(wideWeights) : pairedWeights))
             let groupLoop = a.makeLabel()
-            a.mov(.r10, wideGroups)
+            a.mov(.r10, channels / 16)
             a.bind(groupLoop)
-            if weightsInRegisters {
-                for tap in 0..<taps { a.vmovdqu32(ZMM(16 + tap), Memory(.r9, Int32(tap * 64))) }
-            }
-            // Pixels two at a time where they can share loads, then one at a time.
-            let pairsPixels = pairsNeighbours ? g.outputWidth / 2 : 0
-            if pairsPixels > 0 {
-                a.mov(.rcx, pairsPixels)
-                let pairLoop = a.makeLabel()
-                a.bind(pairLoop)
-                wideGroupPixelPair()
-                a.add(.rsi, Int32(2 * cout))
-                a.add(.rdx, 2 * pixelStep)
-                a.dec(.rcx)
-                a.jnz(pairLoop)
-            }
-            if g.outputWidth - 2 * pairsPixels > 0 {
-                a.mov(.rcx, g.outputWidth - 2 * pairsPixels)
-                let pixelLoop = a.makeLabel()
-                a.bind(pixelLoop)
-                wideGroup()
-                a.add(.rsi, Int32(cout))
-                a.add(.rdx, pixelStep)
-                a.dec(.rcx)
-                a.jnz(pixelLoop)
+            if wide {
+                if weightsInRegisters {
+                    for tap in 0..<taps { a.vmovdqu32(ZMM(16 + tap), Memory(.r9, Int32(tap * 64))) }
+                }
+                // Pixels two at a time where they can share loads, then one at a time.
+                let pairedPixels = pairsNeighbours ? g.outputWidth / 2 : 0
+                if pairedPixels > 0 { pixelLoop(count: pairedPixels, step: 2, wideGroupPixelPair) }
+                if g.outputWidth > 2 * pairedPixels {
+                    pixelLoop(count: g.outputWidth - 2 * pairedPixels, step: 1, wideGroup)
+                }
+            } else {
+                pixelLoop(count: g.outputWidth, step: 1) { group(blocks: 2) }
             }
             a.sub(.rsi, rowOutputBytes - 16)
             a.sub(.rdx, rowInputBytes - 64)
-            a.add(.r9, Int32(tapBytes))
-            a.add(.r11, Int32(wideBytes))
+            a.add(.r9, Int32(wide ? tapBytes : 2 * blockBytes))
+            a.add(.r11, Int32(wide ? wideBytes : 2 * vectorBytes))
             a.dec(.r10)
             a.jnz(groupLoop)
-            if channels % 16 == 8 {
-                a.mov(.r9, Int(bitPattern: pairedWeights + (channels / 8 - 1) * blockBytes))
-                a.mov(.rcx, g.outputWidth)
-                let blockLoop = a.makeLabel()
-                a.bind(blockLoop)
-                group(blocks: 1)
-                a.add(.rsi, Int32(cout))
-                a.add(.rdx, pixelStep)
-                a.dec(.rcx)
-                a.jnz(blockLoop)
-            }
-        } else {
-            a.mov(.rcx, g.outputWidth)
-            let pixelLoop = a.makeLabel()
-            a.bind(pixelLoop)
-            a.mov(.r9, Int(bitPattern: pairedWeights))
-            a.mov(.r11, Int(bitPattern: constants + RequantizationCode.globalsBytes))
-            if channels >= 16 {
-                let groupLoop = a.makeLabel()
-                a.mov(.r10, channels / 16)
-                a.bind(groupLoop)
-                group(blocks: 2)
-                a.add(.rsi, 16)
-                a.add(.rdx, 64)
-                a.add(.r9, Int32(2 * blockBytes))
-                a.add(.r11, Int32(2 * vectorBytes))
-                a.dec(.r10)
-                a.jnz(groupLoop)
-            }
-            if channels % 16 == 8 {
-                group(blocks: 1)
-                a.add(.rsi, 8)
-                a.add(.rdx, 32)
-            }
-            if cout > channels { a.add(.rsi, Int32(cout - channels)) }
-            // The groups advanced rdx by 4 bytes per channel written.
-            a.add(.rdx, pixelStep - Int32(channels * 4))
-            a.dec(.rcx)
-            a.jnz(pixelLoop)
+        }
+        if channels % 16 == 8 {
+            a.mov(.r9, Int(bitPattern: pairedWeights + (channels / 8 - 1) * blockBytes))
+            pixelLoop(count: g.outputWidth, step: 1) { group(blocks: 1) }
         }
         a.vzeroupper()
         a.ret()
