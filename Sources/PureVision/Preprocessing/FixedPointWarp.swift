@@ -345,6 +345,64 @@ package enum FixedPointWarp {
         let m7 = m[7]
         let m8 = m[8]
         let replicate = border == .replicate
+        if m1 == 0, m3 == 0, m6 == 0, m7 == 0 {
+            // Axis-aligned (crops, resizes, letterboxes): X depends on the column alone and Y on the row alone, so
+            // each is worked out once, by the same expressions as below (`m1·y` and `m3·j` are ±0, which change no
+            // sum that is not itself ±0, and a ±0 coordinate rounds to 0 either way).
+            withUnsafeTemporaryAllocation(of: (Int, Int32).self, capacity: outputWidth) { columns in
+                guard let columns = columns.baseAddress else { return }
+                let w0 = m6 * 0 + m7 * Double(rows.lowerBound) + m8
+                let w = w0 != 0 ? 32 / w0 : 0
+                var blockStart = 0
+                while blockStart < outputWidth {
+                    let blockEnd = min(blockStart + blockWidth, outputWidth)
+                    let x0 = m0 * Double(blockStart) + m1 * Double(rows.lowerBound) + m2
+                    for x in blockStart..<blockEnd {
+                        let jd = Double(x - blockStart)
+                        let ix = Int(fixedPoint(SIMD2(x0 + m0 * jd, 0) * w).x)
+                        (columns + x).initialize(
+                            to: (min(max(ix >> 5, -32768), 32767), Int32(truncatingIfNeeded: ix & 31)))
+                    }
+                    blockStart = blockEnd
+                }
+                for y in rows {
+                    let iy = Int(fixedPoint(SIMD2(m3 * 0 + m4 * Double(y) + m5, 0) * w).x)
+                    let sy = min(max(iy >> 5, -32768), 32767)
+                    let ay = Int32(truncatingIfNeeded: iy & 31)
+                    for x in 0..<outputWidth {
+                        let (sx, ax) = columns[x]
+                        let weights = ((32 - ax) * (32 - ay), ax * (32 - ay), (32 - ax) * ay, ax * ay)
+                        source.interpolate(
+                            sx: sx, sy: sy, weights: weights, replicate: replicate, at: (y * outputWidth + x) * 3,
+                            into: sink)
+                    }
+                }
+            }
+            return
+        }
+        warpAnyMatrix(
+            source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, rows: rows, border: border,
+            into: sink)
+    }
+
+    /// ``warp(_:inverse:outputWidth:outputHeight:rows:border:into:)`` for any matrix: the coordinates of every pixel
+    /// worked out in turn (the twin of the axis-aligned path).
+    package static func warpAnyMatrix<Source: WarpPixelSource, Sink: WarpSink>(
+        _ source: Source, inverse m: SIMD16<Double>, outputWidth: Int, outputHeight: Int, rows: Range<Int>,
+        border: BorderMode, into sink: Sink
+    ) {
+        let blockHeight = min(16, outputHeight)
+        let blockWidth = min(1024 / blockHeight, outputWidth)
+        let m0 = m[0]
+        let m1 = m[1]
+        let m2 = m[2]
+        let m3 = m[3]
+        let m4 = m[4]
+        let m5 = m[5]
+        let m6 = m[6]
+        let m7 = m[7]
+        let m8 = m[8]
+        let replicate = border == .replicate
         for y in rows {
             let yd = Double(y)
             var blockStart = 0

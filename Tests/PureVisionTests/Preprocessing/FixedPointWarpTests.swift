@@ -126,4 +126,57 @@ struct FixedPointWarpTests {
             #expect(fast == value.rounded(.toNearestOrEven), "\(value)")
         }
     }
+
+    /// The axis-aligned warp (coordinates once per column and per row) against the loop over every pixel's
+    /// coordinates, bit for bit: scales that shrink, enlarge and mirror, signed zeros in the matrix, a perspective
+    /// term of 0 and 0.5, both borders, partial row ranges.
+    @Test(arguments: [false, true])
+    func axisAlignedWarpMatchesTheGeneralLoop(_ replicate: Bool) {
+        let (width, height, pixelBytes) = (23, 17, 3)
+        var state: UInt64 = replicate ? 7 : 3
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        let count = width * height * pixelBytes
+        let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+        defer { pixels.deallocate() }
+        for i in 0..<count { pixels[i] = UInt8(truncatingIfNeeded: i &* 2_654_435_761 >> 9) }
+        let source = WarpSource(
+            pixels: pixels, width: width, height: height, bytesPerRow: width * pixelBytes, bytesPerPixel: pixelBytes,
+            channelOffsets: SIMD3(0, 1, 2))
+        let border: BorderMode = replicate ? .replicate : .zero
+        var matrices: [[Double]] = [
+            [1, 0, 0, 0, 1, 0, 0, 0, 1], [0.5, -0.0, 3.25, 0, 0.75, -2, -0.0, 0, 1],
+            [-1.3, 0, 30, -0.0, 2.1, 1, 0, -0.0, 1],
+            [0.999, 0, -0.0, 0, 1.001, 0.0, 0, 0, 0.5], [0, 0, 4, 0, 0, 5, 0, 0, 1], [1, 0, 0, 0, 1, 0, 0, 0, 0],
+        ]
+        for _ in 0..<20 {
+            matrices.append([
+                (next() - 0.3) * 3, 0, (next() - 0.5) * 60, 0, (next() - 0.3) * 3, (next() - 0.5) * 60, 0, 0, 1,
+            ])
+        }
+        for (index, entries) in matrices.enumerated() {
+            var m = SIMD16<Double>()
+            for (k, value) in entries.enumerated() { m[k] = value }
+            let (outputWidth, outputHeight) = index % 2 == 0 ? (37, 19) : (64, 33)
+            for rows in [0..<outputHeight, 5..<(outputHeight - 3)] {
+                var fast = [UInt8](repeating: 7, count: outputWidth * outputHeight * 3)
+                var plain = fast
+                fast.withUnsafeMutableBufferPointer { out in
+                    guard let base = out.baseAddress else { return }
+                    FixedPointWarp.warp(
+                        source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, rows: rows,
+                        border: border, into: ByteWarpSink(output: base))
+                }
+                plain.withUnsafeMutableBufferPointer { out in
+                    guard let base = out.baseAddress else { return }
+                    FixedPointWarp.warpAnyMatrix(
+                        source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, rows: rows,
+                        border: border, into: ByteWarpSink(output: base))
+                }
+                #expect(fast == plain, "matrix \(entries) rows \(rows)")
+            }
+        }
+    }
 }
