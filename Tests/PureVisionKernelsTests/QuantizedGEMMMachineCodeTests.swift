@@ -19,9 +19,18 @@ import Testing
             "\(n)×\(h)×\(w)×\(c) → \(out), k\(kernel) s\(stride) p\(pad)"
                 + (dilationHeight > 1 ? " dh\(dilationHeight)" : "")
         }
-        /// Whether AVX-512 gathers whole interior tiles with generated code: at most 6 kernel rows whose bytes fit
-        /// a 64-byte row.
-        var gathersWithGeneratedCode: Bool { kernel > 1 && kernel <= 6 && kernel * kernel * c <= 64 }
+        /// Whether AVX-512 gathers whole interior tiles with generated code: kernel rows whose bytes fit two 64-byte
+        /// registers, with a masked load per kernel row and register it reaches, plus a masked store where the row
+        /// (the depth rounded up to 4 bytes) ends inside a register, in at most 7 mask registers.
+        var gathersWithGeneratedCode: Bool {
+            let (span, depth) = (kernel * c, kernel * kernel * c)
+            let rowBytes = (depth + 3) / 4 * 4
+            guard kernel > 1, rowBytes <= 128 else { return false }
+            let loads = (0..<kernel).reduce(0) { count, row in
+                count + (row * span / 64 == ((row + 1) * span - 1) / 64 ? 1 : 2)
+            }
+            return loads + (rowBytes % 64 == 0 ? 0 : 1) <= 7
+        }
     }
 
     static let cases: [Case] = [
@@ -50,6 +59,11 @@ import Testing
         Case(h: 13, w: 21, c: 3, out: 9, kernel: 3, stride: 1, pad: 1, dilationHeight: 2),
         Case(h: 9, w: 40, c: 16, out: 33, kernel: 2, stride: 1, pad: 0),
         Case(h: 11, w: 45, c: 4, out: 8, kernel: 4, stride: 2, pad: 1),
+        // Rows over two registers: palm detection's 5×5 first layer (75 bytes, the last kernel row split), 9
+        // channels at 3×3 (81 bytes); and 7×7 over 2 channels, which needs more masks than there are.
+        Case(h: 14, w: 30, c: 3, out: 16, kernel: 5, stride: 2, pad: 2),
+        Case(h: 9, w: 20, c: 9, out: 12, kernel: 3, stride: 1, pad: 1),
+        Case(h: 12, w: 30, c: 2, out: 8, kernel: 7, stride: 1, pad: 3),
         // 3×3, stride 2, padded, over 4 pixels.
         Case(h: 3, w: 3, c: 64, out: 72, kernel: 3, stride: 2, pad: 1, cutsByColumnsAt: [2]),
     ]
