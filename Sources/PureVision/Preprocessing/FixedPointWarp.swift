@@ -333,56 +333,69 @@ package enum FixedPointWarp {
         _ source: Source, inverse m: SIMD16<Double>, outputWidth: Int, outputHeight: Int, rows: Range<Int>,
         border: BorderMode, into sink: Sink
     ) {
-        let blockHeight = min(16, outputHeight)
-        let blockWidth = min(1024 / blockHeight, outputWidth)
-        let m0 = m[0]
-        let m1 = m[1]
-        let m2 = m[2]
-        let m3 = m[3]
-        let m4 = m[4]
-        let m5 = m[5]
-        let m6 = m[6]
-        let m7 = m[7]
-        let m8 = m[8]
+        if m[1] == 0, m[3] == 0, m[6] == 0, m[7] == 0 {
+            warpAxisAligned(
+                source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, rows: rows, border: border,
+                into: sink)
+        } else {
+            warpAnyMatrix(
+                source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, rows: rows, border: border,
+                into: sink)
+        }
+    }
+
+    /// Columns per block of the coordinate computation (see ``FixedPointWarp``).
+    private static func blockWidth(outputWidth: Int, outputHeight: Int) -> Int {
+        min(1024 / min(16, outputHeight), outputWidth)
+    }
+
+    /// The source pixel (clamped to the 16-bit range the warp works in) and the fraction in 1/32 px of a fixed-point
+    /// coordinate.
+    @inline(__always)
+    private static func split(_ fixed: Int32) -> (pixel: Int, fraction: Int32) {
+        (min(max(Int(fixed) >> 5, -32768), 32767), fixed & 31)
+    }
+
+    /// The bilinear weights (in 1/1024) of the four neighbours for fractions `ax`, `ay` (in 1/32).
+    @inline(__always)
+    private static func weights(_ ax: Int32, _ ay: Int32) -> (Int32, Int32, Int32, Int32) {
+        ((32 - ax) * (32 - ay), ax * (32 - ay), (32 - ax) * ay, ax * ay)
+    }
+
+    /// ``warp(_:inverse:outputWidth:outputHeight:rows:border:into:)`` when m1 = m3 = m6 = m7 = 0 (crops, resizes,
+    /// letterboxes): X depends on the column alone and Y on the row alone, so each is worked out once, by
+    /// ``warpAnyMatrix(_:inverse:outputWidth:outputHeight:rows:border:into:)``'s expressions without the terms of the
+    /// zero entries. Those terms are ±0, which change no sum that is not itself ±0, and a ±0 coordinate rounds to 0
+    /// (or, times an infinite w, to NaN) whatever its sign, so every level is the same.
+    private static func warpAxisAligned<Source: WarpPixelSource, Sink: WarpSink>(
+        _ source: Source, inverse m: SIMD16<Double>, outputWidth: Int, outputHeight: Int, rows: Range<Int>,
+        border: BorderMode, into sink: Sink
+    ) {
+        let blockWidth = blockWidth(outputWidth: outputWidth, outputHeight: outputHeight)
+        let (m0, m2, m4, m5, m8) = (m[0], m[2], m[4], m[5], m[8])
+        let w = m8 != 0 ? 32 / m8 : 0
         let replicate = border == .replicate
-        if m1 == 0, m3 == 0, m6 == 0, m7 == 0 {
-            // Axis-aligned (crops, resizes, letterboxes): X depends on the column alone and Y on the row alone, so
-            // each is worked out once, by the same expressions as below (`m1·y` and `m3·j` are ±0, which change no
-            // sum that is not itself ±0, and a ±0 coordinate rounds to 0 either way).
-            withUnsafeTemporaryAllocation(of: (Int, Int32).self, capacity: outputWidth) { columns in
-                guard let columns = columns.baseAddress else { return }
-                let w0 = m6 * 0 + m7 * Double(rows.lowerBound) + m8
-                let w = w0 != 0 ? 32 / w0 : 0
-                var blockStart = 0
-                while blockStart < outputWidth {
-                    let blockEnd = min(blockStart + blockWidth, outputWidth)
-                    let x0 = m0 * Double(blockStart) + m1 * Double(rows.lowerBound) + m2
-                    for x in blockStart..<blockEnd {
-                        let jd = Double(x - blockStart)
-                        let ix = Int(fixedPoint(SIMD2(x0 + m0 * jd, 0) * w).x)
-                        (columns + x).initialize(
-                            to: (min(max(ix >> 5, -32768), 32767), Int32(truncatingIfNeeded: ix & 31)))
-                    }
-                    blockStart = blockEnd
+        withUnsafeTemporaryAllocation(of: (pixel: Int, fraction: Int32).self, capacity: outputWidth) { columns in
+            guard let columns = columns.baseAddress else { return }
+            var blockStart = 0
+            while blockStart < outputWidth {
+                let blockEnd = min(blockStart + blockWidth, outputWidth)
+                let x0 = m0 * Double(blockStart) + m2
+                for x in blockStart..<blockEnd {
+                    (columns + x).initialize(to: split(fixedPoint(SIMD2(x0 + m0 * Double(x - blockStart), 0) * w).x))
                 }
-                for y in rows {
-                    let iy = Int(fixedPoint(SIMD2(m3 * 0 + m4 * Double(y) + m5, 0) * w).x)
-                    let sy = min(max(iy >> 5, -32768), 32767)
-                    let ay = Int32(truncatingIfNeeded: iy & 31)
-                    for x in 0..<outputWidth {
-                        let (sx, ax) = columns[x]
-                        let weights = ((32 - ax) * (32 - ay), ax * (32 - ay), (32 - ax) * ay, ax * ay)
-                        source.interpolate(
-                            sx: sx, sy: sy, weights: weights, replicate: replicate, at: (y * outputWidth + x) * 3,
-                            into: sink)
-                    }
+                blockStart = blockEnd
+            }
+            for y in rows {
+                let (sy, ay) = split(fixedPoint(SIMD2(m4 * Double(y) + m5, 0) * w).x)
+                for x in 0..<outputWidth {
+                    let (sx, ax) = columns[x]
+                    source.interpolate(
+                        sx: sx, sy: sy, weights: weights(ax, ay), replicate: replicate, at: (y * outputWidth + x) * 3,
+                        into: sink)
                 }
             }
-            return
         }
-        warpAnyMatrix(
-            source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, rows: rows, border: border,
-            into: sink)
     }
 
     /// ``warp(_:inverse:outputWidth:outputHeight:rows:border:into:)`` for any matrix: the coordinates of every pixel
@@ -391,17 +404,8 @@ package enum FixedPointWarp {
         _ source: Source, inverse m: SIMD16<Double>, outputWidth: Int, outputHeight: Int, rows: Range<Int>,
         border: BorderMode, into sink: Sink
     ) {
-        let blockHeight = min(16, outputHeight)
-        let blockWidth = min(1024 / blockHeight, outputWidth)
-        let m0 = m[0]
-        let m1 = m[1]
-        let m2 = m[2]
-        let m3 = m[3]
-        let m4 = m[4]
-        let m5 = m[5]
-        let m6 = m[6]
-        let m7 = m[7]
-        let m8 = m[8]
+        let blockWidth = blockWidth(outputWidth: outputWidth, outputHeight: outputHeight)
+        let (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
         let replicate = border == .replicate
         for y in rows {
             let yd = Double(y)
@@ -428,15 +432,10 @@ package enum FixedPointWarp {
                     }
                     // (x0 + m0·j, y0 + m3·j) · w, both coordinates at once.
                     let fixed = fixedPoint((origin + step * jd) * w)
-                    let ix = Int(fixed.x)
-                    let iy = Int(fixed.y)
-                    let sx = min(max(ix >> 5, -32768), 32767)
-                    let sy = min(max(iy >> 5, -32768), 32767)
-                    let ax = Int32(truncatingIfNeeded: ix & 31)
-                    let ay = Int32(truncatingIfNeeded: iy & 31)
-                    let weights = ((32 - ax) * (32 - ay), ax * (32 - ay), (32 - ax) * ay, ax * ay)
+                    let (sx, ax) = split(fixed.x)
+                    let (sy, ay) = split(fixed.y)
                     source.interpolate(
-                        sx: sx, sy: sy, weights: weights, replicate: replicate, at: (y * outputWidth + x) * 3,
+                        sx: sx, sy: sy, weights: weights(ax, ay), replicate: replicate, at: (y * outputWidth + x) * 3,
                         into: sink)
                 }
                 blockStart = blockEnd

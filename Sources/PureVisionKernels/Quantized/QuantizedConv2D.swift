@@ -87,7 +87,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     /// `generated`, for the tasks of a run to use without retaining it (the kernel keeps it alive).
     private let generatedReference: Unmanaged<QuantizedGEMMCode>?
     /// Generated gather of whole interior tiles for the VNNI code (else the Swift copies), when the CPU and geometry
-    /// allow it (see ``QuantizedGatherCode``).
+    /// allow it (see ``QuantizedGatherCode``); made for `generated`'s `rowBytes`.
     let generatedGather: QuantizedGatherCode?
     /// The weights as float, `[depth][outputChannels]`, when the Swift path multiplies in float (see
     /// ``QuantizedGEMMArithmetic``); then ``tile`` output pixels are gathered and multiplied per GEMM call.
@@ -438,7 +438,7 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
             let c = g.inputChannels
             let (span, inputRow) = (g.kernelWidth * c, g.inputWidth * c)
             var pixel = UnsafeRawPointer(source) + ((b * g.inputHeight + y0) * g.inputWidth + x0) * c
-            if let generatedGather, generatedGather.rowBytes == rowBytes {
+            if let generatedGather {
                 generatedGather.run(source: pixel, rows: UnsafeMutableRawPointer(rows), count: tile)
                 return
             }

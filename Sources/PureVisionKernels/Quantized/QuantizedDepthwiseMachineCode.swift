@@ -186,7 +186,9 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
             }
         }
         // The AVX-512 weights: per group, row pair and column, the 32 bytes of block 2g then those of block 2g + 1.
-        let tapBytes = layout.pairs * g.kernelWidth * 64
+        // Taps of a channel group (row pairs × kernel columns), 64 bytes of AVX-512 weights each.
+        let tapCount = layout.pairs * g.kernelWidth
+        let tapBytes = tapCount * 64
         let wideWeights = UnsafeMutableRawPointer.allocate(byteCount: max(64, wideGroups * tapBytes), alignment: 64)
         for group in 0..<wideGroups {
             for tap in 0..<(layout.pairs * g.kernelWidth) {
@@ -197,8 +199,7 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
             }
         }
 
-        let taps = layout.pairs * g.kernelWidth
-        let weightsInRegisters = wide && taps <= 16
+        let weightsInRegisters = wide && tapCount <= 16
         let pairsNeighbours = weightsInRegisters && g.strideWidth == 1 && g.dilationWidth == 1
         var a = X86Assembler()
         let accumulators = [YMM(0), YMM(1)]
@@ -212,7 +213,7 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
         /// of each row pair, output at rsi.
         func wideGroup() {
             let sums = (ZMM(0), ZMM(1))
-            let taps = [ZMM(2), ZMM(3)]
+            let staged = [ZMM(2), ZMM(3)]
             a.vmovdqu32(sums.0, Memory(.r11))
             a.vxorps(sums.1.ymm, sums.1.ymm, sums.1.ymm)  // a VEX write zeroes the whole zmm
             var tap = 0
@@ -221,11 +222,11 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
                 for kx in 0..<g.kernelWidth {
                     let input = Int32(kx * g.dilationWidth * cout * 4)
                     let sum = tap % 2 == 0 ? sums.0 : sums.1
-                    a.vmovdqu32(taps[tap % 2], Memory(.r8, index: .rdx, scale: 1, input))
+                    a.vmovdqu32(staged[tap % 2], Memory(.r8, index: .rdx, scale: 1, input))
                     if weightsInRegisters {
-                        a.vpdpwssd(sum, taps[tap % 2], ZMM(16 + tap))
+                        a.vpdpwssd(sum, staged[tap % 2], ZMM(16 + tap))
                     } else {
-                        a.vpdpwssd(sum, taps[tap % 2], Memory(.r9, Int32(tap * 64)))
+                        a.vpdpwssd(sum, staged[tap % 2], Memory(.r9, Int32(tap * 64)))
                     }
                     tap += 1
                 }
@@ -339,7 +340,7 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
             a.bind(groupLoop)
             if wide {
                 if weightsInRegisters {
-                    for tap in 0..<taps { a.vmovdqu32(ZMM(16 + tap), Memory(.r9, Int32(tap * 64))) }
+                    for tap in 0..<tapCount { a.vmovdqu32(ZMM(16 + tap), Memory(.r9, Int32(tap * 64))) }
                 }
                 // Pixels two at a time where they can share loads, then one at a time.
                 let pairedPixels = pairsNeighbours ? g.outputWidth / 2 : 0

@@ -6,8 +6,6 @@
 /// never faults), merged into the register the first one zeroed; a store (masked where the row ends inside a
 /// register) writes each register. The Swift loop copies the same bytes span by span.
 final class QuantizedGatherCode: @unchecked Sendable {
-    /// Bytes of one gathered row (at most 128).
-    let rowBytes: Int
     private let code: ExecutableCode
 
     /// Generates the code, or returns nil without AVX-512 BW, for rows that do not fit `rowBytes` or more than 128
@@ -41,7 +39,6 @@ final class QuantizedGatherCode: @unchecked Sendable {
         let lastLanes = rowBytes - 64 * (registers - 1)
         let storeMasks = lastLanes < 64 ? 1 : 0
         guard loads.count + storeMasks <= 7 else { return nil }
-        self.rowBytes = rowBytes
         var a = X86Assembler()
         func bits(_ range: Range<Int>) -> Int {
             Int(
