@@ -48,82 +48,110 @@ public enum DetectionDecoder {
         options: DetectionDecoderOptions,
         pool: ThreadPool
     ) throws(DetectionError) -> [NormalizedDetection] {
+        try decode(rawBoxes: rawBoxes, scoreCount: rawScores.count, anchors: anchors, options: options, pool: pool) {
+            boxes, anchors, range in
+            guard let base = rawScores.baseAddress else { return [] }
+            return decodeValidated(
+                boxes: boxes, scores: FloatScoreRows(base: base, options: options), anchors: anchors,
+                options: options, range: range)
+        }
+    }
+
+    /// ``decode(rawBoxes:rawScores:anchors:options:pool:)`` for a uint8 score tensor, without dequantizing it: each
+    /// byte's score is read from `scoreTable` (made for these options), so the result is the float path's on the
+    /// dequantized tensor.
+    package static func decode(
+        rawBoxes: UnsafeBufferPointer<Float>,
+        quantizedScores: UnsafeBufferPointer<UInt8>,
+        scoreTable: QuantizedScoreTable,
+        anchors: [SSDAnchor],
+        options: DetectionDecoderOptions,
+        pool: ThreadPool
+    ) throws(DetectionError) -> [NormalizedDetection] {
+        guard scoreTable.sigmoidScore == options.sigmoidScore,
+            scoreTable.scoreClippingThresh?.bitPattern == options.scoreClippingThresh?.bitPattern
+        else {
+            throw .invalidDecoderOptions("the score table was made for other sigmoid or clipping options")
+        }
+        return try decode(
+            rawBoxes: rawBoxes, scoreCount: quantizedScores.count, anchors: anchors, options: options, pool: pool
+        ) { boxes, anchors, range in
+            guard let base = quantizedScores.baseAddress else { return [] }
+            return decodeValidated(
+                boxes: boxes, scores: ByteScoreRows(base: base, table: scoreTable, options: options),
+                anchors: anchors, options: options, range: range)
+        }
+    }
+
+    /// Validates the options and the buffers, then decodes contiguous runs of boxes with `run` (over `pool` when
+    /// there is no `maxResults` to stop at), joining the runs' detections in box order.
+    private static func decode(
+        rawBoxes: UnsafeBufferPointer<Float>, scoreCount: Int, anchors: [SSDAnchor], options: DetectionDecoderOptions,
+        pool: ThreadPool,
+        run: (UnsafePointer<Float>, UnsafeBufferPointer<SSDAnchor>, Range<Int>) -> [NormalizedDetection]
+    ) throws(DetectionError) -> [NormalizedDetection] {
         try validate(options)
         let (boxFloats, boxOverflow) = options.numBoxes.multipliedReportingOverflow(by: options.numCoords)
-        let (scoreFloats, scoreOverflow) = options.numBoxes.multipliedReportingOverflow(by: options.numClasses)
+        let (scoreValues, scoreOverflow) = options.numBoxes.multipliedReportingOverflow(by: options.numClasses)
         guard !boxOverflow, !scoreOverflow else {
             throw .invalidDecoderOptions("numBoxes × numCoords or × numClasses overflows")
         }
         guard rawBoxes.count >= boxFloats else {
             throw .tensorTooSmall(tensor: "boxes", required: boxFloats, actual: rawBoxes.count)
         }
-        guard rawScores.count >= scoreFloats else {
-            throw .tensorTooSmall(tensor: "scores", required: scoreFloats, actual: rawScores.count)
+        guard scoreCount >= scoreValues else {
+            throw .tensorTooSmall(tensor: "scores", required: scoreValues, actual: scoreCount)
         }
         guard anchors.count >= options.numBoxes else {
             throw .anchorCountMismatch(required: options.numBoxes, actual: anchors.count)
         }
-        guard let boxBase = rawBoxes.baseAddress, let scoreBase = rawScores.baseAddress else { return [] }
+        guard let boxBase = rawBoxes.baseAddress else { return [] }
         return anchors.withUnsafeBufferPointer { anchorBuffer in
             let boxes = options.numBoxes
             let chunks = options.maxResults > 0 ? 1 : ThreadPool.chunkCount(boxes / 1024, threads: pool.threadCount)
-            guard chunks > 1 else {
-                return decodeValidated(
-                    boxes: boxBase, scores: scoreBase, anchors: anchorBuffer, options: options, range: 0..<boxes)
-            }
+            guard chunks > 1 else { return run(boxBase, anchorBuffer, 0..<boxes) }
             var parts = [[NormalizedDetection]](repeating: [], count: chunks)
             parts.withUnsafeMutableBufferPointer { parts in
                 pool.parallelFor(chunks) { chunk in
-                    parts[chunk] = decodeValidated(
-                        boxes: boxBase, scores: scoreBase, anchors: anchorBuffer, options: options,
-                        range: boxes * chunk / chunks..<boxes * (chunk + 1) / chunks)
+                    parts[chunk] = run(boxBase, anchorBuffer, boxes * chunk / chunks..<boxes * (chunk + 1) / chunks)
                 }
             }
             return Array(parts.joined())
         }
     }
 
-    private static func decodeValidated(
-        boxes: UnsafePointer<Float>, scores: UnsafePointer<Float>,
+    /// A box's score as the decoder compares it: `raw`, clipped and passed through the sigmoid when the options say
+    /// so.
+    @inline(__always)
+    static func classScore(_ raw: Float, options: DetectionDecoderOptions) -> Float {
+        guard options.sigmoidScore else { return raw }
+        var score = raw
+        if let clip = options.scoreClippingThresh {
+            score = score < -clip ? -clip : score
+            score = score > clip ? clip : score
+        }
+        return 1 / (1 + expf(-score))
+    }
+
+    /// Which classes compete for a box's score: nil when all do.
+    static func competingClasses(_ options: DetectionDecoderOptions) -> [Bool]? {
+        guard !options.allowedClasses.isEmpty || !options.ignoredClasses.isEmpty else { return nil }
+        return (0..<options.numClasses).map {
+            options.allowedClasses.isEmpty
+                ? !options.ignoredClasses.contains($0) : options.allowedClasses.contains($0)
+        }
+    }
+
+    private static func decodeValidated<Scores: DetectionScoreRows>(
+        boxes: UnsafePointer<Float>, scores: Scores,
         anchors: UnsafeBufferPointer<SSDAnchor>, options: DetectionDecoderOptions, range: Range<Int>
     ) -> [NormalizedDetection] {
-        let numClasses = options.numClasses
         let numCoords = options.numCoords
         let xyOrder = options.reverseOutputOrder
-        let clip = options.scoreClippingThresh
-        let allowed: [Bool]? =
-            options.allowedClasses.isEmpty && options.ignoredClasses.isEmpty
-            ? nil
-            : (0..<numClasses).map {
-                options.allowedClasses.isEmpty
-                    ? !options.ignoredClasses.contains($0) : options.allowedClasses.contains($0)
-            }
-        let rawScoresCompare = allowed == nil && !options.sigmoidScore
         var detections: [NormalizedDetection] = []
         for box in range {
             if options.maxResults > 0 && detections.count == options.maxResults { break }
-            var classID = -1
-            var maxScore = -Float.greatestFiniteMagnitude
-            let scoreRow = scores + box * numClasses
-            if rawScoresCompare {
-                (classID, maxScore) = firstBestClass(scoreRow, count: numClasses)
-            } else {
-                for classIndex in 0..<numClasses {
-                    if let allowed, !allowed[classIndex] { continue }
-                    var score = scoreRow[classIndex]
-                    if options.sigmoidScore {
-                        if let clip {
-                            score = score < -clip ? -clip : score
-                            score = score > clip ? clip : score
-                        }
-                        score = 1 / (1 + expf(-score))
-                    }
-                    if maxScore < score {
-                        maxScore = score
-                        classID = classIndex
-                    }
-                }
-            }
+            let (classID, maxScore) = scores.bestClass(box: box)
             if let threshold = options.minScoreThresh, maxScore < threshold { continue }
 
             let anchor = anchors[box]
@@ -185,8 +213,10 @@ public enum DetectionDecoder {
             lanes.replace(with: scores, where: lanes .< scores)
             index += Lanes.scalarCount
         }
-        // No lane holds a NaN, so the reduction is an ordinary maximum.
-        var maximum = lanes.max()
+        // No lane holds a NaN, so the reduction is an ordinary maximum (by halves: `SIMD.max()` is a generic call).
+        let half = pointwiseMax(lanes.lowHalf, lanes.highHalf)
+        let quarter = pointwiseMax(half.lowHalf, half.highHalf)
+        var maximum = Swift.max(quarter[0], quarter[1])
         while index < count {
             if maximum < row[index] { maximum = row[index] }
             index += 1

@@ -42,6 +42,8 @@ final class ObjectDetectionPipeline: Sendable {
         let locationOutput: Int
         let scoreOutput: Int
         let outputQuantization: (location: TensorDescription.Quantization, score: TensorDescription.Quantization)?
+        /// For uint8 outputs, the score of each byte of the score tensor.
+        let scoreTable: QuantizedScoreTable?
     }
 
     /// The IoU above which a lower-scoring box is suppressed (MediaPipe's fixed `min_suppression_threshold`).
@@ -234,7 +236,10 @@ final class ObjectDetectionPipeline: Sendable {
             suppression: NonMaxSuppressionOptions(
                 algorithm: .default, overlapType: .intersectionOverUnion,
                 minSuppressionThreshold: suppressionThreshold, maxNumDetections: options.maxResults),
-            locationOutput: locationOutput, scoreOutput: scoreOutput, outputQuantization: outputQuantization)
+            locationOutput: locationOutput, scoreOutput: scoreOutput, outputQuantization: outputQuantization,
+            scoreTable: outputQuantization.map {
+                QuantizedScoreTable(scale: $0.score.scale, zeroPoint: $0.score.zeroPoint, options: decoder)
+            })
     }
 
     func detect(_ frame: ObjectFrame) throws(VisionTaskError) -> ObjectDetectorResult {
@@ -308,20 +313,18 @@ final class ObjectDetectionPipeline: Sendable {
     static func decode(
         _ session: borrowing Interpreter.Session, _ decoding: AnchorDecoding
     ) throws(DetectionError) -> [NormalizedDetection] {
-        guard let quantization = decoding.outputQuantization else {
+        guard let quantization = decoding.outputQuantization, let scoreTable = decoding.scoreTable else {
             return try DetectionDecoder.decode(
                 rawBoxes: session.floatOutput(decoding.locationOutput),
                 rawScores: session.floatOutput(decoding.scoreOutput), anchors: decoding.anchors,
                 options: decoding.decoderOptions, pool: session.pool)
         }
         let boxes = dequantize(session.output(decoding.locationOutput), quantization.location)
-        let scores = dequantize(session.output(decoding.scoreOutput), quantization.score)
         return try boxes.withUnsafeBufferPointer { b throws(DetectionError) in
-            try scores.withUnsafeBufferPointer { s throws(DetectionError) in
-                try DetectionDecoder.decode(
-                    rawBoxes: b, rawScores: s, anchors: decoding.anchors, options: decoding.decoderOptions,
-                    pool: session.pool)
-            }
+            try DetectionDecoder.decode(
+                rawBoxes: b, quantizedScores: session.uint8Output(decoding.scoreOutput),
+                scoreTable: scoreTable, anchors: decoding.anchors, options: decoding.decoderOptions,
+                pool: session.pool)
         }
     }
 

@@ -1,4 +1,5 @@
 import PureVision
+import PureVisionKernels
 import PureVisionTestSupport
 import Testing
 
@@ -147,6 +148,80 @@ import Testing
             }
         }
         #expect(checked == 37 * 200)
+    }
+
+    /// The uint8 score path against the float path on the dequantized tensor (`scale · (q − zeroPoint)`, as
+    /// MediaPipe dequantizes): rows of 1 to 33 and 90 classes with many ties, raw and sigmoid scores (a scale large
+    /// enough that the sigmoid saturates into runs of equal scores), clipping, a negative scale (a decreasing table,
+    /// with −0), class lists and a score threshold; one and two threads.
+    @Test func byteScoresEqualTheirDequantizedFloats() throws {
+        var random = SplitMix64(seed: 11)
+        let pools = [ThreadPool.serial, ThreadPool(threadCount: 2)]
+        var checked = 0
+        for (scale, zeroPoint) in [(Float(0.00390625), 0), (0.2, 128), (0.75, 100), (-0.1, 7), (0.05, 255)] {
+            for (sigmoid, clip) in [(false, nil), (true, nil), (true, Float(3))] as [(Bool, Float?)] {
+                for lists in 0..<3 {
+                    for classes in [1, 2, 7, 15, 16, 17, 33, 90] {
+                        let boxes = 2100  // two runs of boxes with two threads
+                        var options = DetectionDecoderOptions(
+                            numClasses: classes, numBoxes: boxes, numCoords: 4, xScale: 1, yScale: 1, wScale: 1,
+                            hScale: 1, sigmoidScore: sigmoid)
+                        options.scoreClippingThresh = clip
+                        if lists == 1 { options.ignoredClasses = [0, classes / 2] }
+                        if lists == 2 { options.allowedClasses = [classes - 1, classes / 3] }
+                        if classes == 90 { options.minScoreThresh = sigmoid ? 0.6 : 0 }
+                        // Few distinct bytes per row, so that rows hold ties.
+                        let palette = (0..<4).map { _ in UInt8.random(in: 0...255, using: &random) } + [0, 255]
+                        let bytes = (0..<boxes * classes).map { _ in palette.randomElement(using: &random) ?? 0 }
+                        let floats = bytes.map { scale * Float(Int($0) - zeroPoint) }
+                        let rawBoxes = (0..<boxes * 4).map { _ in Float.random(in: 0...1, using: &random) }
+                        let anchors = [SSDAnchor](
+                            repeating: SSDAnchor(xCenter: 0.5, yCenter: 0.5, width: 1, height: 1), count: boxes)
+                        let table = QuantizedScoreTable(scale: scale, zeroPoint: zeroPoint, options: options)
+                        for pool in pools {
+                            let expected = try rawBoxes.withUnsafeBufferPointer { b in
+                                try floats.withUnsafeBufferPointer { s in
+                                    try DetectionDecoder.decode(
+                                        rawBoxes: b, rawScores: s, anchors: anchors, options: options, pool: pool)
+                                }
+                            }
+                            let found = try rawBoxes.withUnsafeBufferPointer { b in
+                                try bytes.withUnsafeBufferPointer { s in
+                                    try DetectionDecoder.decode(
+                                        rawBoxes: b, quantizedScores: s, scoreTable: table, anchors: anchors,
+                                        options: options, pool: pool)
+                                }
+                            }
+                            #expect(found.count == expected.count)
+                            #expect(found.map(\.classID) == expected.map(\.classID))
+                            #expect(found.map(\.score.bitPattern) == expected.map(\.score.bitPattern))
+                            #expect(found == expected)
+                            checked += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(checked == 5 * 3 * 3 * 8 * 2)
+    }
+
+    /// A table made for other sigmoid options is refused.
+    @Test func byteScoresRefuseATableForOtherOptions() {
+        var options = DetectionDecoderOptions.palmDetection192
+        let table = QuantizedScoreTable(scale: 0.1, zeroPoint: 0, options: options)
+        options.sigmoidScore.toggle()
+        let anchors = [SSDAnchor](repeating: SSDAnchor(xCenter: 0, yCenter: 0, width: 1, height: 1), count: 2016)
+        let boxes = [Float](repeating: 0, count: 2016 * 18)
+        let bytes = [UInt8](repeating: 0, count: 2016)
+        #expect(throws: DetectionError.self) {
+            try boxes.withUnsafeBufferPointer { b in
+                try bytes.withUnsafeBufferPointer { s in
+                    try DetectionDecoder.decode(
+                        rawBoxes: b, quantizedScores: s, scoreTable: table, anchors: anchors, options: options,
+                        pool: .serial)
+                }
+            }
+        }
     }
 }
 
