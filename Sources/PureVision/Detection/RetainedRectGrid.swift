@@ -101,10 +101,11 @@ final class RetainedRectGrid {
             )
         }
 
-        /// `⌊(value − origin) · scale⌋` clamped to the grid: non-decreasing in `value`.
+        /// `⌊(value − origin) · scale⌋` clamped to the grid: non-decreasing in `value`. (Below 1 the floor is 0 or
+        /// less, and from 1 to `side − 1` it is the truncation, which needs no rounding call.)
         private func cell(_ value: Float, _ origin: Float, _ scale: Float) -> Int {
-            let position = ((value - origin) * scale).rounded(.down)
-            if !(position > 0) { return 0 }
+            let position = (value - origin) * scale
+            if !(position >= 1) { return 0 }
             return position >= Float(side - 1) ? side - 1 : Int(position)
         }
     }
@@ -194,7 +195,15 @@ final class RetainedRectGrid {
         let first = max(0, octave(smallest))
         let last = min(levels.count - 1, octave(largest))
         guard first <= last else { return false }
-        for level in first...last where suppresses(candidate, test, in: levels[level]) { return true }
+        // The candidate's own octave first, then outwards: a box of similar area is the likeliest to suppress it.
+        let own = min(max(octave(area), first), last)
+        if suppresses(candidate, test, in: levels[own]) { return true }
+        var step = 1
+        while own - step >= first || own + step <= last {
+            if own + step <= last, suppresses(candidate, test, in: levels[own + step]) { return true }
+            if own - step >= first, suppresses(candidate, test, in: levels[own - step]) { return true }
+            step += 1
+        }
         return false
     }
 
