@@ -16,5 +16,19 @@ import Testing
             #expect(
                 ProcessInfo.processInfo.environment["OPENBLAS_NUM_THREADS"] == before, "the caller's value is restored")
         }
+
+        /// On AMD CPUs with AVX-512, which Debian's OpenBLAS 0.3.21 does not recognise, its AVX-512 kernels are chosen
+        /// (unless the caller named a core type), and the environment is left as it was.
+        @Test func openBLASUsesAVX512KernelsOnAMDCPUsWithAVX512() throws {
+            let callerCoreType = ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"]
+            var c = [Float](repeating: 0, count: 1)
+            GEMM.multiply(m: 1, n: 1, k: 1, a: [2], lda: 1, b: [3], ldb: 1, layout: .kByN, c: &c, ldc: 1)
+            #expect(c == [6])
+            let core = try #require(GEMM.blasCoreName)
+            if HostCPU.isAMDWithAVX512ForBLAS && callerCoreType == nil {
+                #expect(core == "SkylakeX")
+            }
+            #expect(ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"] == callerCoreType)
+        }
     #endif
 }

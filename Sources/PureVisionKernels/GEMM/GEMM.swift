@@ -169,6 +169,11 @@ extension GEMM {
 
     /// How many threads the loaded OpenBLAS would use for one call; 1 means it started none of its own.
     package static var blasThreadCount: Int? { OpenBLASLibrary.functions.map { Int($0.threadCount()) } }
+
+    /// The CPU type whose kernels the loaded OpenBLAS runs, or nil without OpenBLAS.
+    package static var blasCoreName: String? {
+        OpenBLASLibrary.functions.flatMap { $0.coreName() }.map { String(cString: $0) }
+    }
 }
 private func sgemm(
     _ order: CBLAS_ORDER, _ transA: CBLAS_TRANSPOSE, _ transB: CBLAS_TRANSPOSE, _ m: Int32, _ n: Int32, _ k: Int32,

@@ -12,6 +12,10 @@
     /// environment. PureVision then runs no thread besides the pool's, and BLAS stays single-threaded, as the kernels
     /// need (they split the work themselves).
     ///
+    /// On AMD CPUs with AVX-512 (Zen 4, Zen 5), which OpenBLAS before 0.3.22 does not recognise and serves with its
+    /// AVX2 kernels, `OPENBLAS_CORETYPE` is set to SkylakeX for the opening as well (unless the caller set it), which
+    /// selects its AVX-512 kernels: 25 % faster float convolutions on the Swift kernels' path on Zen 5.
+    ///
     /// When no OpenBLAS library can be opened, ``functions`` is nil and `GEMM` runs its portable loops.
     enum OpenBLASLibrary {
         typealias SGEMM =
@@ -27,6 +31,7 @@
                 Int32
             ) -> Void
         typealias ThreadCount = @convention(c) () -> Int32
+        typealias CoreName = @convention(c) () -> UnsafeMutablePointer<CChar>?
 
         /// The entry points PureVision calls.
         struct Functions: @unchecked Sendable {
@@ -34,6 +39,8 @@
             let sgemv: SGEMV
             /// `openblas_get_num_threads`: how many threads OpenBLAS would use for one call (1: none of its own).
             let threadCount: ThreadCount
+            /// `openblas_get_corename`: the CPU type whose kernels OpenBLAS runs ("Haswell", "SkylakeX", …).
+            let coreName: CoreName
         }
 
         /// The library's sonames in the order they are tried (Debian installs `libopenblas.so.0` through the
@@ -44,23 +51,30 @@
         static let functions: Functions? = load()
 
         private static func load() -> Functions? {
-            let variable = "OPENBLAS_NUM_THREADS"
-            let previous = getenv(variable).map { String(cString: $0) }
-            setenv(variable, "1", 1)
+            var settings = ["OPENBLAS_NUM_THREADS": "1"]
+            if HostCPU.isAMDWithAVX512ForBLAS && getenv("OPENBLAS_CORETYPE") == nil {
+                settings["OPENBLAS_CORETYPE"] = "SkylakeX"
+            }
+            let previous = settings.keys.map { ($0, getenv($0).map { String(cString: $0) }) }
+            for (variable, value) in settings { setenv(variable, value, 1) }
             defer {
-                if let previous { setenv(variable, previous, 1) } else { unsetenv(variable) }
+                for (variable, value) in previous {
+                    if let value { setenv(variable, value, 1) } else { unsetenv(variable) }
+                }
             }
             for name in candidateNames {
                 guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else { continue }
                 guard let sgemm = dlsym(handle, "cblas_sgemm"), let sgemv = dlsym(handle, "cblas_sgemv"),
-                    let threads = dlsym(handle, "openblas_get_num_threads")
+                    let threads = dlsym(handle, "openblas_get_num_threads"),
+                    let coreName = dlsym(handle, "openblas_get_corename")
                 else {
                     dlclose(handle)
                     continue
                 }
                 return Functions(
                     sgemm: unsafeBitCast(sgemm, to: SGEMM.self), sgemv: unsafeBitCast(sgemv, to: SGEMV.self),
-                    threadCount: unsafeBitCast(threads, to: ThreadCount.self))
+                    threadCount: unsafeBitCast(threads, to: ThreadCount.self),
+                    coreName: unsafeBitCast(coreName, to: CoreName.self))
             }
             return nil
         }

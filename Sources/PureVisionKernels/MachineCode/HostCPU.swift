@@ -41,9 +41,29 @@ public enum HostCPU {
         #endif
     }()
 
+    /// Whether this is an AMD CPU whose AVX-512 (F, CD, BW, DQ, VL, with the state saved by the kernel) OpenBLAS's
+    /// SkylakeX kernels can use: Zen 4 and Zen 5. OpenBLAS releases before 0.3.22 (Debian 12 ships 0.3.21) do not
+    /// recognise these CPUs and fall back to their AVX2 (Haswell) kernels.
+    package static let isAMDWithAVX512ForBLAS: Bool = {
+        #if arch(x86_64) && os(Linux)
+            guard supportsGeneratedAVX512, cpuField("vendor_id") == "AuthenticAMD", let flags = cpuFlags() else {
+                return false
+            }
+            let needed = ["avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"]
+            return needed.allSatisfy { flags.contains(Substring($0)) }
+        #else
+            return false
+        #endif
+    }()
+
     #if arch(x86_64) && os(Linux)
         /// The `flags` of the first processor in `/proc/cpuinfo`, or nil when it cannot be read.
         private static func cpuFlags() -> Set<Substring>? {
+            cpuField("flags").map { Set($0.split(separator: " ")) }
+        }
+
+        /// The value of the first processor's `name` line in `/proc/cpuinfo` (trimmed), or nil when it cannot be read.
+        private static func cpuField(_ name: String) -> Substring? {
             guard let file = fopen("/proc/cpuinfo", "r") else { return nil }
             defer { fclose(file) }
             var line: UnsafeMutablePointer<CChar>? = nil
@@ -52,10 +72,24 @@ public enum HostCPU {
             while getline(&line, &capacity, file) > 0 {
                 guard let line else { break }
                 let text = String(cString: line)
-                guard text.hasPrefix("flags"), let colon = text.firstIndex(of: ":") else { continue }
-                return Set(text[text.index(after: colon)...].split(whereSeparator: { $0 == " " || $0 == "\n" }))
+                guard text.hasPrefix(name), let colon = text.firstIndex(of: ":"),
+                    text[..<colon].trimmingSpaces == Substring(name)
+                else { continue }
+                return text[text.index(after: colon)...].trimmingSpaces
             }
             return nil
         }
     #endif
+}
+
+extension StringProtocol where SubSequence == Substring {
+    /// Without leading and trailing spaces, tabs and newlines.
+    fileprivate var trimmingSpaces: Substring {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" }
+        var start = startIndex
+        var end = endIndex
+        while start < end, blank(self[start]) { start = index(after: start) }
+        while end > start, blank(self[index(before: end)]) { end = index(before: end) }
+        return self[start..<end]
+    }
 }
