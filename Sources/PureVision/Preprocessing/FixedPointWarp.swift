@@ -364,7 +364,7 @@ package enum FixedPointWarp {
 
     /// ``warp(_:inverse:outputWidth:outputHeight:rows:border:into:)`` when m1 = m3 = m6 = m7 = 0 (crops, resizes,
     /// letterboxes): X depends on the column alone and Y on the row alone, so each is worked out once, by
-    /// ``warpAnyMatrix(_:inverse:outputWidth:outputHeight:rows:border:into:)``'s expressions without the terms of the
+    /// ``warpPixelByPixel(_:inverse:outputWidth:outputHeight:rows:border:into:)``'s expressions without the terms of the
     /// zero entries. Those terms are ±0, which change no sum that is not itself ±0, and a ±0 coordinate rounds to 0
     /// (or, times an infinite w, to NaN) whatever its sign, so every level is the same.
     private static func warpAxisAligned<Source: WarpPixelSource, Sink: WarpSink>(
@@ -398,9 +398,74 @@ package enum FixedPointWarp {
         }
     }
 
-    /// ``warp(_:inverse:outputWidth:outputHeight:rows:border:into:)`` for any matrix: the coordinates of every pixel
-    /// worked out in turn (the twin of the axis-aligned path).
+    /// ``warp(_:inverse:outputWidth:outputHeight:rows:border:into:)`` for any matrix (rotated crops): a block's
+    /// coordinates worked out four pixels at a time (``blockCoordinates``), then its pixels interpolated.
     package static func warpAnyMatrix<Source: WarpPixelSource, Sink: WarpSink>(
+        _ source: Source, inverse m: SIMD16<Double>, outputWidth: Int, outputHeight: Int, rows: Range<Int>,
+        border: BorderMode, into sink: Sink
+    ) {
+        let blockWidth = blockWidth(outputWidth: outputWidth, outputHeight: outputHeight)
+        let replicate = border == .replicate
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * blockWidth + 8) { buffer in
+            guard let fixedX = buffer.baseAddress else { return }
+            let fixedY = fixedX + blockWidth + 4
+            for y in rows {
+                var blockStart = 0
+                while blockStart < outputWidth {
+                    let blockEnd = min(blockStart + blockWidth, outputWidth)
+                    blockCoordinates(
+                        m, x: blockStart, y: y, count: blockEnd - blockStart, fixedX: fixedX, fixedY: fixedY)
+                    for x in blockStart..<blockEnd {
+                        let (sx, ax) = split(fixedX[x - blockStart])
+                        let (sy, ay) = split(fixedY[x - blockStart])
+                        source.interpolate(
+                            sx: sx, sy: sy, weights: weights(ax, ay), replicate: replicate,
+                            at: (y * outputWidth + x) * 3, into: sink)
+                    }
+                    blockStart = blockEnd
+                }
+            }
+        }
+    }
+
+    /// The fixed-point source coordinates of the block of `count` pixels from (`x`, `y`), into `fixedX` and
+    /// `fixedY` (each with room for `count` rounded up to a multiple of 4). For pixel `x + j`:
+    /// `(X₀ + m0·j, Y₀ + m3·j) · w` with `w = 32 / (W₀ + m6·j)` (0 when that is 0), `X₀ = m0·x + m1·y + m2` and so on;
+    /// with m6 = 0 (every affine warp) the denominator is W₀ + 0 = W₀ at every pixel, so its reciprocal is worked out
+    /// once. Lanes hold pixels `j … j + 3` and compute each pixel's operations in the same order (`j + lane` is exact).
+    @inline(__always)
+    private static func blockCoordinates(
+        _ m: SIMD16<Double>, x: Int, y: Int, count: Int, fixedX: UnsafeMutablePointer<Int32>,
+        fixedY: UnsafeMutablePointer<Int32>
+    ) {
+        typealias Lanes = SIMD4<Double>
+        let (xd, yd) = (Double(x), Double(y))
+        let x0 = Lanes(repeating: m[0] * xd + m[1] * yd + m[2])
+        let y0 = Lanes(repeating: m[3] * xd + m[4] * yd + m[5])
+        let w0 = m[6] * xd + m[7] * yd + m[8]
+        let (m0, m3, m6) = (Lanes(repeating: m[0]), Lanes(repeating: m[3]), Lanes(repeating: m[6]))
+        let blockW = Lanes(repeating: w0 != 0 ? 32 / w0 : 0)
+        let thirtyTwo = Lanes(repeating: 32)
+        var j = 0
+        while j < count {
+            let jd = Lanes(repeating: Double(j)) + Lanes(0, 1, 2, 3)
+            var w = blockW
+            if m[6] != 0 {
+                let denominator = Lanes(repeating: w0) + m6 * jd
+                w = thirtyTwo / denominator
+                w.replace(with: 0, where: denominator .== 0)
+            }
+            UnsafeMutableRawPointer(fixedX + j).storeBytes(
+                of: fixedPoint((x0 + m0 * jd) * w), as: SIMD4<Int32>.self)
+            UnsafeMutableRawPointer(fixedY + j).storeBytes(
+                of: fixedPoint((y0 + m3 * jd) * w), as: SIMD4<Int32>.self)
+            j += 4
+        }
+    }
+
+    /// The reference twin of both warp loops: every pixel's coordinates worked out alone, in scalar (two-lane)
+    /// arithmetic, then the pixel interpolated.
+    package static func warpPixelByPixel<Source: WarpPixelSource, Sink: WarpSink>(
         _ source: Source, inverse m: SIMD16<Double>, outputWidth: Int, outputHeight: Int, rows: Range<Int>,
         border: BorderMode, into sink: Sink
     ) {
@@ -441,6 +506,18 @@ package enum FixedPointWarp {
                 blockStart = blockEnd
             }
         }
+    }
+
+    /// ``fixedPoint(_:)`` for four lanes.
+    @inline(__always)
+    package static func fixedPoint(_ v: SIMD4<Double>) -> SIMD4<Int32> {
+        let upper = SIMD4<Double>(repeating: Double(Int32.max))
+        let lower = SIMD4<Double>(repeating: Double(Int32.min))
+        var clamped = v
+        clamped.replace(with: upper, where: .!(v .< upper))
+        clamped.replace(with: lower, where: .!(lower .< clamped))
+        let biased = clamped + SIMD4(repeating: roundingBias)
+        return SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(biased, to: SIMD4<UInt64>.self))
     }
 
     /// `Int32(roundedToNearestEven(clampToInt32(v)))` for both lanes, without branches: the clamp as two lane

@@ -1,6 +1,12 @@
 import PureVision
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The warp's fast paths against the plain arithmetic they replace: bit for bit.
 struct FixedPointWarpTests {
     /// `count` values uniform in [0, 1) from a 64-bit linear congruential generator started at `seed`.
@@ -88,7 +94,7 @@ struct FixedPointWarpTests {
         }
     }
 
-    /// The two-lane clamp and rounding of sample coordinates against the scalar steps they replace: NaN, infinities,
+    /// The two- and four-lane clamp and rounding of sample coordinates against the scalar steps they replace: NaN, infinities,
     /// the Int32 limits and beyond, ties, random values over the whole range.
     @Test func fixedPointMatchesClampAndRounding() {
         var values: [Double] = [
@@ -106,6 +112,8 @@ struct FixedPointWarpTests {
                 Int32(FixedPointWarp.roundedToNearestEven(FixedPointWarp.clampToInt32(v)))
             }
             #expect(fast == SIMD2(plain(a), plain(b)), "\(a), \(b)")
+            let four = FixedPointWarp.fixedPoint(SIMD4(a, b, b, a))
+            #expect(four == SIMD4(plain(a), plain(b), plain(b), plain(a)), "\(a), \(b)")
         }
     }
 
@@ -171,7 +179,69 @@ struct FixedPointWarpTests {
                 }
                 plain.withUnsafeMutableBufferPointer { out in
                     guard let base = out.baseAddress else { return }
+                    FixedPointWarp.warpPixelByPixel(
+                        source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, rows: rows,
+                        border: border, into: ByteWarpSink(output: base))
+                }
+                #expect(fast == plain, "matrix \(entries) rows \(rows)")
+            }
+        }
+    }
+
+    /// The general warp (coordinates four pixels at a time) against its pixel-by-pixel twin, bit for bit: rotations
+    /// and shears, tiny and large perspective terms, a denominator that is exactly 0 at one pixel, NaN and infinite
+    /// entries, widths that are not multiples of 4, short outputs (blocks of up to 204 columns), both borders and
+    /// partial row ranges.
+    @Test(arguments: [false, true])
+    func anyMatrixWarpMatchesItsPixelByPixelTwin(_ replicate: Bool) {
+        let (width, height, pixelBytes) = (29, 21, 4)
+        var state: UInt64 = replicate ? 11 : 5
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        let count = width * height * pixelBytes
+        let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+        defer { pixels.deallocate() }
+        for i in 0..<count { pixels[i] = UInt8(truncatingIfNeeded: i &* 2_654_435_761 >> 11) }
+        let source = WarpSource(
+            pixels: pixels, width: width, height: height, bytesPerRow: width * pixelBytes, bytesPerPixel: pixelBytes,
+            channelOffsets: SIMD3(2, 1, 0))
+        let border: BorderMode = replicate ? .replicate : .zero
+        var matrices: [[Double]] = [
+            // Rotated crops as MediaPipe's perspective solve gives them (perspective terms of about 1e-10).
+            [-0.4292556, -1.2751138, 22.86, 1.2751136, -0.4292556, 8.49, 7.2e-11, -2.1e-10, 1.0000000471],
+            [0.1202212, -0.4646226, 11.27, 0.464622, 0.1202211, -2.77, 1.69e-11, 2.06e-10, 0.99999996],
+            // W = 1 − 0.25·x is exactly 0 at x = 4.
+            [1, 0.2, 0, -0.3, 1, 0, -0.25, 0, 1],
+            [0.5, 0.5, 1, -0.5, 0.5, 3, 0.01, -0.02, 1],
+            [1, .nan, 0, 0, 1, 0, 0.001, 0, 1], [1, 0, 0, 0, 1, .infinity, 1e-3, 0, 1],
+            [0.7, -0.7, 10, 0.7, 0.7, -3, 0, 0, 1],
+        ]
+        for _ in 0..<24 {
+            let angle = next() * 2 * Double.pi
+            let scale = 0.3 + next() * 2
+            matrices.append([
+                scale * cos(angle), -scale * sin(angle), (next() - 0.3) * 40, scale * sin(angle), scale * cos(angle),
+                (next() - 0.3) * 30, (next() - 0.5) * 1e-3, (next() - 0.5) * 1e-3, 0.9 + next() * 0.2,
+            ])
+        }
+        for (index, entries) in matrices.enumerated() {
+            var m = SIMD16<Double>()
+            for (k, value) in entries.enumerated() { m[k] = value }
+            let (outputWidth, outputHeight) = [(37, 19), (64, 33), (70, 16), (213, 5)][index % 4]
+            for rows in [0..<outputHeight, 2..<(outputHeight - 1)] {
+                var fast = [UInt8](repeating: 7, count: outputWidth * outputHeight * 3)
+                var plain = fast
+                fast.withUnsafeMutableBufferPointer { out in
+                    guard let base = out.baseAddress else { return }
                     FixedPointWarp.warpAnyMatrix(
+                        source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, rows: rows,
+                        border: border, into: ByteWarpSink(output: base))
+                }
+                plain.withUnsafeMutableBufferPointer { out in
+                    guard let base = out.baseAddress else { return }
+                    FixedPointWarp.warpPixelByPixel(
                         source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, rows: rows,
                         border: border, into: ByteWarpSink(output: base))
                 }
