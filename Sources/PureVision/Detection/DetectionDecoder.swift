@@ -116,7 +116,10 @@ public enum DetectionDecoder {
                     parts[chunk] = run(boxBase, anchorBuffer, boxes * chunk / chunks..<boxes * (chunk + 1) / chunks)
                 }
             }
-            return Array(parts.joined())
+            var joined: [NormalizedDetection] = []
+            joined.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+            for part in parts { joined.append(contentsOf: part) }
+            return joined
         }
     }
 
@@ -149,6 +152,8 @@ public enum DetectionDecoder {
         let numCoords = options.numCoords
         let xyOrder = options.reverseOutputOrder
         var detections: [NormalizedDetection] = []
+        // Every box may pass (no threshold): one allocation instead of a doubling series.
+        if options.minScoreThresh == nil { detections.reserveCapacity(range.count) }
         for box in range {
             if options.maxResults > 0 && detections.count == options.maxResults { break }
             let (classID, maxScore) = scores.bestClass(box: box)
