@@ -97,18 +97,21 @@ package struct WarpSource: WarpPixelSource {
         self.channelOffsets = channelOffsets
     }
 
-    /// Interior samples of 3- and 4-byte pixels take SSE2 on x86-64 (see ``interpolateInterior(_:weights:)``), the
-    /// rest ``interpolateReference(sx:sy:weights:replicate:at:into:)``, its twin.
+    /// Samples of 3- and 4-byte pixels take SSE2 on x86-64 (interior ones ``interpolateInterior(_:weights:)``, the
+    /// others ``interpolateBorder(sx:sy:weights:replicate:)``), the rest
+    /// ``interpolateReference(sx:sy:weights:replicate:at:into:)``, their twin.
     @inline(__always)
     package func interpolate<Sink: WarpSink>(
         sx: Int, sy: Int, weights: (Int32, Int32, Int32, Int32), replicate: Bool, at outIndex: Int, into sink: Sink
     ) {
         #if arch(x86_64)
-            // One unsigned comparison per axis: sx in 0..<lastColumn, sy in 0..<lastRow.
-            if bytesPerPixel == 3 || bytesPerPixel == 4, UInt(bitPattern: sx) < UInt(bitPattern: width - 1),
-                UInt(bitPattern: sy) < UInt(bitPattern: height - 1)
-            {
-                let levels = interpolateInterior(pixels + (sy &* bytesPerRow &+ sx &* bytesPerPixel), weights: weights)
+            if bytesPerPixel == 3 || bytesPerPixel == 4 {
+                // One unsigned comparison per axis: sx in 0..<lastColumn, sy in 0..<lastRow.
+                let levels =
+                    UInt(bitPattern: sx) < UInt(bitPattern: width - 1)
+                        && UInt(bitPattern: sy) < UInt(bitPattern: height - 1)
+                    ? interpolateInterior(pixels + (sy &* bytesPerRow &+ sx &* bytesPerPixel), weights: weights)
+                    : interpolateBorder(sx: sx, sy: sy, weights: weights, replicate: replicate)
                 // Byte k of `levels` is the level of the pixel's byte k.
                 @inline(__always) func level(_ offset: Int) -> Int32 {
                     Int32(truncatingIfNeeded: (levels &>> UInt32(truncatingIfNeeded: offset &* 8)) & 0xFF)
@@ -126,29 +129,73 @@ package struct WarpSource: WarpPixelSource {
     #if arch(x86_64)
         /// The levels of the 2 × 2 pixels from `p` (an interior sample, so all four exist) for each of the pixel's
         /// first 4 bytes, as the bytes of the result (byte 3 of a 3-byte pixel's is meaningless). Each row's two
-        /// pixels are read as 4 bytes each, without reading past the second pixel, interleaved into int16 pairs
-        /// `(left, right)` per byte and multiplied by their weights with one `pmaddwd`; the sums are the reference's
-        /// exactly, and levels (0…255) pass the packs unchanged.
+        /// pixels are read as 4 bytes each, without reading past the second pixel (a 3-byte pixel's right neighbour
+        /// is read from one byte early and shifted down).
         @inline(__always)
         func interpolateInterior(_ p: UnsafePointer<UInt8>, weights: (Int32, Int32, Int32, Int32)) -> UInt32 {
-            let pixelBytes = bytesPerPixel
-            let rowBytes = bytesPerRow
-            let (w00, w01, w10, w11) = weights
             let raw = UnsafeRawPointer(p)
-            // The right pixel's bytes end 4 bytes after `right`; a 3-byte pixel's come out shifted up by one byte.
-            let right = 2 * pixelBytes - 4
-            let shift = UInt32(8 * (4 - pixelBytes))
+            let right = 2 * bytesPerPixel - 4
+            let shift = UInt32(8 * (4 - bytesPerPixel))
+            @inline(__always) func pair(_ offset: Int) -> (UInt32, UInt32) {
+                (
+                    raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self),
+                    raw.loadUnaligned(fromByteOffset: offset + right, as: UInt32.self) >> shift
+                )
+            }
+            return Self.blend(pair(0), pair(bytesPerRow), weights: weights)
+        }
+
+        /// ``interpolateInterior(_:weights:)`` for a sample with a neighbour outside the image: each neighbour is read
+        /// at its coordinates clamped into the image (its first 3 or 4 bytes, nothing past the pixel), and with the
+        /// zero border a neighbour outside counts as 0, as in the reference.
+        @inline(__always)
+        func interpolateBorder(sx: Int, sy: Int, weights: (Int32, Int32, Int32, Int32), replicate: Bool) -> UInt32 {
+            let lastColumn = width - 1
+            let lastRow = height - 1
+            let x0 = min(max(sx, 0), lastColumn)
+            let x1 = min(max(sx &+ 1, 0), lastColumn)
+            let row0 = UnsafeRawPointer(pixels + min(max(sy, 0), lastRow) &* bytesPerRow)
+            let row1 = UnsafeRawPointer(pixels + min(max(sy &+ 1, 0), lastRow) &* bytesPerRow)
+            let pixelBytes = bytesPerPixel
+            @inline(__always) func word(_ row: UnsafeRawPointer, _ x: Int) -> UInt32 {
+                let offset = x &* pixelBytes
+                if pixelBytes == 4 { return row.loadUnaligned(fromByteOffset: offset, as: UInt32.self) }
+                return UInt32(row.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+                    | UInt32(row.load(fromByteOffset: offset &+ 2, as: UInt8.self)) << 16
+            }
+            var top = (word(row0, x0), word(row0, x1))
+            var bottom = (word(row1, x0), word(row1, x1))
+            if !replicate {
+                // A neighbour outside the image is 0: its column or its row is outside.
+                let left: UInt32 = sx >= 0 && sx <= lastColumn ? .max : 0
+                let rightColumn: UInt32 = sx &+ 1 >= 0 && sx &+ 1 <= lastColumn ? .max : 0
+                let upper: UInt32 = sy >= 0 && sy <= lastRow ? .max : 0
+                let lower: UInt32 = sy &+ 1 >= 0 && sy &+ 1 <= lastRow ? .max : 0
+                top = (top.0 & left & upper, top.1 & rightColumn & upper)
+                bottom = (bottom.0 & left & lower, bottom.1 & rightColumn & lower)
+            }
+            return Self.blend(top, bottom, weights: weights)
+        }
+
+        /// `(Σ wᵢ·pᵢ + 512) >> 10` for each of 4 bytes of the pixels (left, right) of two rows, as the bytes of the
+        /// result: each row's bytes interleaved into int16 pairs `(left, right)` and multiplied by their weights with
+        /// one `pmaddwd`; the sums are the reference's exactly, and levels (0…255) pass the packs unchanged.
+        @inline(__always)
+        static func blend(
+            _ top: (UInt32, UInt32), _ bottom: (UInt32, UInt32), weights: (Int32, Int32, Int32, Int32)
+        ) -> UInt32 {
+            let (w00, w01, w10, w11) = weights
             let zero = _mm_setzero_si128()
-            @inline(__always) func row(_ offset: Int, _ leftWeight: Int32, _ rightWeight: Int32) -> __m128i {
-                let left = raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-                let rightBytes = raw.loadUnaligned(fromByteOffset: offset + right, as: UInt32.self) >> shift
+            @inline(__always) func row(_ pixels: (UInt32, UInt32), _ leftWeight: Int32, _ rightWeight: Int32)
+                -> __m128i
+            {
                 let pairs = _mm_unpacklo_epi8(
                     _mm_unpacklo_epi8(
-                        _mm_cvtsi32_si128(Int32(bitPattern: left)), _mm_cvtsi32_si128(Int32(bitPattern: rightBytes))),
+                        _mm_cvtsi32_si128(Int32(bitPattern: pixels.0)), _mm_cvtsi32_si128(Int32(bitPattern: pixels.1))),
                     zero)
                 return _mm_madd_epi16(pairs, _mm_set1_epi32(leftWeight | rightWeight << 16))
             }
-            let sum = _mm_add_epi32(_mm_add_epi32(row(0, w00, w01), row(rowBytes, w10, w11)), _mm_set1_epi32(512))
+            let sum = _mm_add_epi32(_mm_add_epi32(row(top, w00, w01), row(bottom, w10, w11)), _mm_set1_epi32(512))
             let levels = _mm_srai_epi32(sum, 10)
             return UInt32(bitPattern: _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(levels, zero), zero)))
         }
