@@ -72,6 +72,16 @@ struct Conv2DMachineCodeTests {
                         padding: (0, 1, 0, 1)),
                     hasBias: true, clamp: .relu))
         }
+        // N whose AVX-512 panels end in a 32-column panel with zero columns past N (24 + 32j columns left after
+        // rounding to 8), fully, partly (20, 54) and with a bias.
+        for (index, n) in [20, 54, 56, 88].enumerated() {
+            cases.append(
+                Case(
+                    geometry: Conv2DTests.geometry(
+                        batch: 1, height: 5, width: 7 + 6 * index, inputChannels: depths[(index + 2) % 5],
+                        outputChannels: n, kernel: (1, 1)),
+                    hasBias: index % 2 == 1, clamp: index == 2 ? .relu6 : .none))
+        }
         // k×k through im2col: 3×3 and 5×5, stride 2, TFLite SAME padding, batch 2 (K = 27 and 75 with 3 inputs).
         for (kernel, padding) in [(3, (0, 1, 0, 1)), (3, (1, 1, 1, 1)), (5, (1, 2, 1, 2))] {
             for (cin, cout) in [(3, 16), (3, 24), (5, 40), (16, 8)] {

@@ -8,7 +8,8 @@ final class Conv2DFilterPanels: @unchecked Sendable {
     let floats: UnsafeMutablePointer<Float>
     /// Rows of every panel: `kernelHeight · kernelWidth · inputChannels`.
     let k: Int
-    /// Columns of the panels: `outputChannels` rounded up to a multiple of 8.
+    /// Columns of the panels: `outputChannels` rounded up to a multiple of 8 (for AVX-512, to 32 when 24 would
+    /// remain after the last 32-column panel).
     let n: Int
     /// The convolution's output channels.
     let outputChannels: Int
@@ -21,13 +22,15 @@ final class Conv2DFilterPanels: @unchecked Sendable {
     /// `instructions` (AVX-512 only where the CPU has it).
     init(filter: UnsafePointer<Float>, k: Int, outputChannels: Int, instructions: GeneratedInstructionSet = .best) {
         precondition(k > 0 && outputChannels > 0, "Conv2DFilterPanels: k=\(k) outputChannels=\(outputChannels)")
-        let n = (outputChannels + 7) / 8 * 8
+        let rounded = (outputChannels + 7) / 8 * 8
+        let wide = instructions == .avx512 && HostCPU.supportsGeneratedAVX512
+        let panelWidths = wide ? Self.wideWidths(n: rounded) : Self.panelWidths(n: rounded)
+        let n = panelWidths.reduce(0, +)
         self.k = k
         self.n = n
         self.outputChannels = outputChannels
-        let wide = instructions == .avx512 && HostCPU.supportsGeneratedAVX512
         self.instructions = wide ? .avx512 : .avx2
-        panelWidths = wide ? Self.wideWidths(n: n) : Self.panelWidths(n: n)
+        self.panelWidths = panelWidths
         let raw = UnsafeMutableRawPointer.allocate(byteCount: k * n * 4, alignment: 64)
         floats = raw.bindMemory(to: Float.self, capacity: k * n)
         var panelStart = 0
@@ -54,8 +57,11 @@ final class Conv2DFilterPanels: @unchecked Sendable {
     /// AVX-512 panels: 32 columns (6 rows × 2 zmm accumulators), then 16 (6 rows × 1 zmm: six accumulators cover
     /// fewer FMA latencies than twelve, but each takes twice the lanes of the ymm tile's, which measured 20–35 % faster
     /// on 16- and 24-channel layers) and 8 (ymm) for the rest.
+    /// When 24 columns would remain, they take a 32-column panel whose last 8 are zero: 6 rows × 2 zmm with a masked
+    /// store, where 16 + 8 would read `A` twice with half-filled tiles.
     static func wideWidths(n: Int) -> [Int] {
         let rest = n % 32
+        if rest == 24 { return [Int](repeating: 32, count: n / 32 + 1) }
         return [Int](repeating: 32, count: n / 32) + (rest >= 16 ? [16] : []) + (rest % 16 == 8 ? [8] : [])
     }
 
