@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The score tensor of a `DetectionDecoder` run, one row of `numClasses` values per box.
 protocol DetectionScoreRows {
     /// MediaPipe's scan over box `box`'s competing classes: start at −FLT_MAX with class −1 and take every score
