@@ -22,11 +22,19 @@ struct FloatScoreRows: DetectionScoreRows {
         let count = options.numClasses
         let row = base + box * count
         if competing == nil && !options.sigmoidScore { return DetectionDecoder.firstBestClass(row, count: count) }
+        return scan(count: count, competing: competing) { DetectionDecoder.classScore(row[$0], options: options) }
+    }
+}
+
+extension DetectionScoreRows {
+    /// The scan itself over `count` classes (those `competing` allows, all when nil) with each class's `score`.
+    @inline(__always)
+    func scan(count: Int, competing: [Bool]?, score: (Int) -> Float) -> (classID: Int, score: Float) {
         var best = (classID: -1, score: -Float.greatestFiniteMagnitude)
         for classIndex in 0..<count {
             if let competing, !competing[classIndex] { continue }
-            let score = DetectionDecoder.classScore(row[classIndex], options: options)
-            if best.score < score { best = (classIndex, score) }
+            let value = score(classIndex)
+            if best.score < value { best = (classIndex, value) }
         }
         return best
     }
@@ -102,13 +110,7 @@ struct ByteScoreRows: DetectionScoreRows {
             let first = Self.firstByte(row, count: count, atLeast: tieStart[Int(largest)])
             return (first, scores[Int(row[first])])
         }
-        var best = (classID: -1, score: -Float.greatestFiniteMagnitude)
-        for classIndex in 0..<count {
-            if let competing, !competing[classIndex] { continue }
-            let score = scores[Int(row[classIndex])]
-            if best.score < score { best = (classIndex, score) }
-        }
-        return best
+        return scan(count: count, competing: competing) { scores[Int(row[$0])] }
     }
 
     typealias Lanes = SIMD16<UInt8>

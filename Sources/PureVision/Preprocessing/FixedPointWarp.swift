@@ -555,11 +555,14 @@ package enum FixedPointWarp {
         }
     }
 
-    /// ``fixedPoint(_:)`` for four lanes.
+    /// `Int32(roundedToNearestEven(clampToInt32(v)))` for each lane, without branches: the clamp as two lane
+    /// selections, then the rounding addition of 1.5·2⁵², whose sum holds the rounded value in the low 32 bits of
+    /// its bit pattern (its unit in the last place is 1, and 2⁵¹ + n stays below 2⁵² for |n| ≤ 2³¹).
     @inline(__always)
     package static func fixedPoint(_ v: SIMD4<Double>) -> SIMD4<Int32> {
         let upper = SIMD4<Double>(repeating: Double(Int32.max))
         let lower = SIMD4<Double>(repeating: Double(Int32.min))
+        // C++'s std::min / std::max operand order: NaN becomes Int32.max.
         var clamped = v
         clamped.replace(with: upper, where: .!(v .< upper))
         clamped.replace(with: lower, where: .!(lower .< clamped))
@@ -567,19 +570,10 @@ package enum FixedPointWarp {
         return SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(biased, to: SIMD4<UInt64>.self))
     }
 
-    /// `Int32(roundedToNearestEven(clampToInt32(v)))` for both lanes, without branches: the clamp as two lane
-    /// selections, then the rounding addition of 1.5·2⁵², whose sum holds the rounded value in the low 32 bits of
-    /// its bit pattern (its unit in the last place is 1, and 2⁵¹ + n stays below 2⁵² for |n| ≤ 2³¹).
+    /// The four-lane ``fixedPoint(_:)`` for two lanes.
     @inline(__always)
     package static func fixedPoint(_ v: SIMD2<Double>) -> SIMD2<Int32> {
-        let upper = SIMD2<Double>(repeating: Double(Int32.max))
-        let lower = SIMD2<Double>(repeating: Double(Int32.min))
-        // C++'s std::min / std::max operand order: NaN becomes Int32.max.
-        var clamped = v
-        clamped.replace(with: upper, where: .!(v .< upper))
-        clamped.replace(with: lower, where: .!(lower .< clamped))
-        let biased = clamped + SIMD2(repeating: roundingBias)
-        return SIMD2<Int32>(truncatingIfNeeded: unsafeBitCast(biased, to: SIMD2<UInt64>.self))
+        fixedPoint(SIMD4(lowHalf: v, highHalf: v)).lowHalf
     }
 
     /// 1.5·2⁵²: a Double of magnitude below 2⁵¹ added to it is rounded to an integer, to nearest even.

@@ -11,7 +11,7 @@ public enum HostCPU {
     /// False everywhere else, where the Swift kernels run.
     public static let supportsGeneratedAVX2: Bool = {
         #if arch(x86_64) && os(Linux)
-            guard let flags = cpuFlags() else { return false }
+            guard let flags = cpuFlags else { return false }
             return flags.contains("avx") && flags.contains("avx2") && flags.contains("fma")
         #else
             return false
@@ -23,7 +23,7 @@ public enum HostCPU {
     /// it also saves the ZMM and opmask state).
     public static let supportsGeneratedAVX512: Bool = {
         #if arch(x86_64) && os(Linux)
-            guard supportsGeneratedAVX2, let flags = cpuFlags() else { return false }
+            guard supportsGeneratedAVX2, let flags = cpuFlags else { return false }
             return ["avx512f", "avx512bw", "avx512vl"].allSatisfy { flags.contains(Substring($0)) }
         #else
             return false
@@ -34,7 +34,7 @@ public enum HostCPU {
     /// and the `avx512_vnni` flag.
     public static let supportsGeneratedAVX512VNNI: Bool = {
         #if arch(x86_64) && os(Linux)
-            guard supportsGeneratedAVX512, let flags = cpuFlags() else { return false }
+            guard supportsGeneratedAVX512, let flags = cpuFlags else { return false }
             return flags.contains("avx512_vnni")
         #else
             return false
@@ -46,7 +46,7 @@ public enum HostCPU {
     /// recognise these CPUs and fall back to their AVX2 (Haswell) kernels.
     package static let isAMDWithAVX512ForBLAS: Bool = {
         #if arch(x86_64) && os(Linux)
-            guard supportsGeneratedAVX512, cpuField("vendor_id") == "AuthenticAMD", let flags = cpuFlags() else {
+            guard supportsGeneratedAVX512, cpuVendor == "AuthenticAMD", let flags = cpuFlags else {
                 return false
             }
             let needed = ["avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"]
@@ -57,10 +57,11 @@ public enum HostCPU {
     }()
 
     #if arch(x86_64) && os(Linux)
-        /// The `flags` of the first processor in `/proc/cpuinfo`, or nil when it cannot be read.
-        private static func cpuFlags() -> Set<Substring>? {
-            cpuField("flags").map { Set($0.split(separator: " ")) }
-        }
+        /// The `flags` of the first processor in `/proc/cpuinfo`, or nil when it cannot be read (read once).
+        private static let cpuFlags: Set<Substring>? = cpuField("flags").map { Set($0.split(separator: " ")) }
+
+        /// The first processor's `vendor_id` in `/proc/cpuinfo` (read once).
+        private static let cpuVendor: Substring? = cpuField("vendor_id")
 
         /// The value of the first processor's `name` line in `/proc/cpuinfo` (trimmed), or nil when it cannot be read.
         private static func cpuField(_ name: String) -> Substring? {

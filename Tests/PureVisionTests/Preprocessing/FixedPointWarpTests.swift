@@ -140,51 +140,23 @@ struct FixedPointWarpTests {
     /// term of 0 and 0.5, both borders, partial row ranges.
     @Test(arguments: [false, true])
     func axisAlignedWarpMatchesTheGeneralLoop(_ replicate: Bool) {
-        let (width, height, pixelBytes) = (23, 17, 3)
-        var state: UInt64 = replicate ? 7 : 3
-        func next() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
-        let count = width * height * pixelBytes
-        let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
-        defer { pixels.deallocate() }
-        for i in 0..<count { pixels[i] = UInt8(truncatingIfNeeded: i &* 2_654_435_761 >> 9) }
-        let source = WarpSource(
-            pixels: pixels, width: width, height: height, bytesPerRow: width * pixelBytes, bytesPerPixel: pixelBytes,
-            channelOffsets: SIMD3(0, 1, 2))
-        let border: BorderMode = replicate ? .replicate : .zero
         var matrices: [[Double]] = [
             [1, 0, 0, 0, 1, 0, 0, 0, 1], [0.5, -0.0, 3.25, 0, 0.75, -2, -0.0, 0, 1],
             [-1.3, 0, 30, -0.0, 2.1, 1, 0, -0.0, 1],
             [0.999, 0, -0.0, 0, 1.001, 0.0, 0, 0, 0.5], [0, 0, 4, 0, 0, 5, 0, 0, 1], [1, 0, 0, 0, 1, 0, 0, 0, 0],
         ]
-        for _ in 0..<20 {
-            matrices.append([
-                (next() - 0.3) * 3, 0, (next() - 0.5) * 60, 0, (next() - 0.3) * 3, (next() - 0.5) * 60, 0, 0, 1,
-            ])
+        let units = Self.units(seed: replicate ? 7 : 3, count: 80)
+        for i in stride(from: 0, to: units.count, by: 4) {
+            let (a, b, c, d) = (units[i], units[i + 1], units[i + 2], units[i + 3])
+            matrices.append([(a - 0.3) * 3, 0, (b - 0.5) * 60, 0, (c - 0.3) * 3, (d - 0.5) * 60, 0, 0, 1])
         }
-        for (index, entries) in matrices.enumerated() {
-            var m = SIMD16<Double>()
-            for (k, value) in entries.enumerated() { m[k] = value }
-            let (outputWidth, outputHeight) = index % 2 == 0 ? (37, 19) : (64, 33)
-            for rows in [0..<outputHeight, 5..<(outputHeight - 3)] {
-                var fast = [UInt8](repeating: 7, count: outputWidth * outputHeight * 3)
-                var plain = fast
-                fast.withUnsafeMutableBufferPointer { out in
-                    guard let base = out.baseAddress else { return }
-                    FixedPointWarp.warp(
-                        source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, rows: rows,
-                        border: border, into: ByteWarpSink(output: base))
-                }
-                plain.withUnsafeMutableBufferPointer { out in
-                    guard let base = out.baseAddress else { return }
-                    FixedPointWarp.warpPixelByPixel(
-                        source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, rows: rows,
-                        border: border, into: ByteWarpSink(output: base))
-                }
-                #expect(fast == plain, "matrix \(entries) rows \(rows)")
-            }
+        Self.expectTwinWarps(
+            width: 23, height: 17, pixelBytes: 3, channelOffsets: SIMD3(0, 1, 2), replicate: replicate,
+            matrices: matrices, sizes: [(37, 19), (64, 33)]
+        ) { source, m, outputWidth, outputHeight, rows, border, sink in
+            FixedPointWarp.warp(
+                source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, rows: rows, border: border,
+                into: sink)
         }
     }
 
@@ -194,20 +166,6 @@ struct FixedPointWarpTests {
     /// partial row ranges.
     @Test(arguments: [false, true])
     func anyMatrixWarpMatchesItsPixelByPixelTwin(_ replicate: Bool) {
-        let (width, height, pixelBytes) = (29, 21, 4)
-        var state: UInt64 = replicate ? 11 : 5
-        func next() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
-        let count = width * height * pixelBytes
-        let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
-        defer { pixels.deallocate() }
-        for i in 0..<count { pixels[i] = UInt8(truncatingIfNeeded: i &* 2_654_435_761 >> 11) }
-        let source = WarpSource(
-            pixels: pixels, width: width, height: height, bytesPerRow: width * pixelBytes, bytesPerPixel: pixelBytes,
-            channelOffsets: SIMD3(2, 1, 0))
-        let border: BorderMode = replicate ? .replicate : .zero
         var matrices: [[Double]] = [
             // Rotated crops as MediaPipe's perspective solve gives them (perspective terms of about 1e-10).
             [-0.4292556, -1.2751138, 22.86, 1.2751136, -0.4292556, 8.49, 7.2e-11, -2.1e-10, 1.0000000471],
@@ -218,34 +176,60 @@ struct FixedPointWarpTests {
             [1, .nan, 0, 0, 1, 0, 0.001, 0, 1], [1, 0, 0, 0, 1, .infinity, 1e-3, 0, 1],
             [0.7, -0.7, 10, 0.7, 0.7, -3, 0, 0, 1],
         ]
-        for _ in 0..<24 {
-            let angle = next() * 2 * Double.pi
-            let scale = 0.3 + next() * 2
+        let units = Self.units(seed: replicate ? 11 : 5, count: 24 * 7)
+        for i in stride(from: 0, to: units.count, by: 7) {
+            let angle = units[i] * 2 * Double.pi
+            let scale = 0.3 + units[i + 1] * 2
             matrices.append([
-                scale * cos(angle), -scale * sin(angle), (next() - 0.3) * 40, scale * sin(angle), scale * cos(angle),
-                (next() - 0.3) * 30, (next() - 0.5) * 1e-3, (next() - 0.5) * 1e-3, 0.9 + next() * 0.2,
+                scale * cos(angle), -scale * sin(angle), (units[i + 2] - 0.3) * 40, scale * sin(angle),
+                scale * cos(angle), (units[i + 3] - 0.3) * 30, (units[i + 4] - 0.5) * 1e-3,
+                (units[i + 5] - 0.5) * 1e-3, 0.9 + units[i + 6] * 0.2,
             ])
         }
-        for (index, entries) in matrices.enumerated() {
-            var m = SIMD16<Double>()
-            for (k, value) in entries.enumerated() { m[k] = value }
-            let (outputWidth, outputHeight) = [(37, 19), (64, 33), (70, 16), (213, 5)][index % 4]
-            for rows in [0..<outputHeight, 2..<(outputHeight - 1)] {
-                var fast = [UInt8](repeating: 7, count: outputWidth * outputHeight * 3)
-                var plain = fast
-                fast.withUnsafeMutableBufferPointer { out in
-                    guard let base = out.baseAddress else { return }
-                    FixedPointWarp.warpAnyMatrix(
-                        source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, rows: rows,
-                        border: border, into: ByteWarpSink(output: base))
+        Self.expectTwinWarps(
+            width: 29, height: 21, pixelBytes: 4, channelOffsets: SIMD3(2, 1, 0), replicate: replicate,
+            matrices: matrices, sizes: [(37, 19), (64, 33), (70, 16), (213, 5)]
+        ) { source, m, outputWidth, outputHeight, rows, border, sink in
+            FixedPointWarp.warpAnyMatrix(
+                source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, rows: rows, border: border,
+                into: sink)
+        }
+    }
+
+    /// Warps a `width × height` source of `pixelBytes`-byte pixels (packed rows, bytes from a fixed hash) through
+    /// each matrix with `fast` and with ``FixedPointWarp/warpPixelByPixel``, to the output sizes in turn, over all
+    /// rows and over rows 2 ..< height − 1, and expects the same bytes.
+    private static func expectTwinWarps(
+        width: Int, height: Int, pixelBytes: Int, channelOffsets: SIMD3<Int>, replicate: Bool, matrices: [[Double]],
+        sizes: [(Int, Int)],
+        fast: (WarpSource, SIMD16<Double>, Int, Int, Range<Int>, BorderMode, ByteWarpSink) -> Void
+    ) {
+        let pixels = (0..<width * height * pixelBytes).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 9) }
+        let border: BorderMode = replicate ? .replicate : .zero
+        pixels.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let source = WarpSource(
+                pixels: base, width: width, height: height, bytesPerRow: width * pixelBytes,
+                bytesPerPixel: pixelBytes, channelOffsets: channelOffsets)
+            for (index, entries) in matrices.enumerated() {
+                var m = SIMD16<Double>()
+                for (k, value) in entries.enumerated() { m[k] = value }
+                let (outputWidth, outputHeight) = sizes[index % sizes.count]
+                for rows in [0..<outputHeight, 2..<(outputHeight - 1)] {
+                    var warped = [UInt8](repeating: 7, count: outputWidth * outputHeight * 3)
+                    var twin = warped
+                    warped.withUnsafeMutableBufferPointer { out in
+                        guard let out = out.baseAddress else { return }
+                        fast(source, m, outputWidth, outputHeight, rows, border, ByteWarpSink(output: out))
+                    }
+                    twin.withUnsafeMutableBufferPointer { out in
+                        guard let out = out.baseAddress else { return }
+                        FixedPointWarp.warpPixelByPixel(
+                            source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, rows: rows,
+                            border: border, into: ByteWarpSink(output: out))
+                    }
+                    #expect(warped == twin, "matrix \(entries) rows \(rows)")
                 }
-                plain.withUnsafeMutableBufferPointer { out in
-                    guard let base = out.baseAddress else { return }
-                    FixedPointWarp.warpPixelByPixel(
-                        source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, rows: rows,
-                        border: border, into: ByteWarpSink(output: base))
-                }
-                #expect(fast == plain, "matrix \(entries) rows \(rows)")
             }
         }
     }
