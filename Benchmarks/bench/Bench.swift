@@ -4,6 +4,28 @@ import PureVisionEngine
 import PureVisionKernels
 import PureVisionTestSupport
 
+/// One prepared configuration of a model or pipeline (loaded, inputs decoded): each call runs it once.
+typealias Workload = () throws -> Void
+
+/// The timed runs of one workload.
+struct Timing {
+    /// Each run's latency in ms.
+    var times: [Double] = []
+    /// Wall time of the timed runs, in ns.
+    var nanoseconds: UInt64 = 0
+    /// Clock ticks the hypervisor ran other guests on this machine's CPUs during the timed runs (steal time, summed
+    /// over the CPUs; 0 where it is not reported).
+    var stealTicks = 0
+
+    /// Steal time as a share of the CPU time the machine had during the timed runs, in percent: how much of the
+    /// runs a virtual machine's host took away (a two-thread run waits for a stolen CPU; a one-thread run moves).
+    var stealPercent: Double {
+        guard nanoseconds > 0 else { return 0 }
+        let available = Double(nanoseconds) / 1e9 * SystemInfo.clockTicksPerSecond * Double(SystemInfo.coreCount)
+        return 100 * Double(stealTicks) / available
+    }
+}
+
 /// Runs the configured measurements and prints one line per (name, thread count).
 struct Bench {
     let options: BenchOptions
@@ -19,11 +41,7 @@ struct Bench {
     func run() throws {
         try options.requireMatch(in: Self.models + pipelines.map(\.name))
         printHeader()
-        for model in Self.models where options.keeps(model) {
-            for threads in options.threadCounts {
-                try measureModel(model, threads: threads)
-            }
-        }
+        for model in Self.models where options.keeps(model) { try measureModel(model) }
         try measurePipelines()
     }
 
@@ -55,41 +73,50 @@ struct Bench {
             print(
                 "PureVision bench — \(configuration) build, CPU: \(cpu), \(SystemInfo.coreCount) cores, kernels: \(codegen)"
             )
+            let alternation =
+                options.threadCounts.count > 1 && options.rounds > 1
+                ? ", the thread counts alternating in \(min(options.rounds, options.runs)) rounds" : ""
             print(
                 "runs \(options.runs) after \(options.warmup) warm-up (and at least "
-                    + "\(BenchOptions.minimumWarmupSeconds) s); times in ms")
+                    + "\(BenchOptions.minimumWarmupSeconds) s)\(alternation); times in ms")
             print(
                 "name".padding(toLength: 36, withPad: " ", startingAt: 0)
-                    + "threads      min   median      p90   arena MB   peak RSS MB")
+                    + "threads      min   median      p90   arena MB   peak RSS MB  steal %")
         }
     }
 
-    private func measureModel(_ name: String, threads: Int) throws {
+    /// Times model `name` at every thread count (alternating, see ``timeAlternating(_:)``) with random inputs in
+    /// [-1, 1), then profiles it per operator when asked.
+    private func measureModel(_ name: String) throws {
         let path = (options.modelsDirectory as NSString).appendingPathComponent("\(name).tflite")
         SystemInfo.resetPeakResident()
-        var interpreterOptions = InterpreterOptions(
-            threadCount: threads, fusesElementwiseEpilogues: options.fusesEpilogues,
-            generatesMachineCode: options.generatesMachineCode)
-        interpreterOptions.quantizedArithmetic = options.quantizedArithmetic
-        let interpreter = try Interpreter(contentsOf: path, options: interpreterOptions)
-        var random = SplitMix64(seed: 1)
-        let times = interpreter.withSession { session in
-            for index in interpreter.inputs.indices {
-                let input = session.floatInput(index)
-                for i in input.indices { input[i] = random.nextSignedUnitFloat() }
+        let interpreters = try options.threadCounts.map { threads in
+            var interpreterOptions = InterpreterOptions(
+                threadCount: threads, fusesElementwiseEpilogues: options.fusesEpilogues,
+                generatesMachineCode: options.generatesMachineCode)
+            interpreterOptions.quantizedArithmetic = options.quantizedArithmetic
+            let interpreter = try Interpreter(contentsOf: path, options: interpreterOptions)
+            var random = SplitMix64(seed: 1)
+            interpreter.withSession { session in
+                for index in interpreter.inputs.indices {
+                    let input = session.floatInput(index)
+                    for i in input.indices { input[i] = random.nextSignedUnitFloat() }
+                }
             }
-            warmUp { session.invoke() }
-            var times: [Double] = []
-            times.reserveCapacity(options.runs)
-            for _ in 0..<options.runs {
-                let start = DispatchTime.now().uptimeNanoseconds
-                session.invoke()
-                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-            }
-            return times
+            return interpreter
         }
-        report(name: name, kind: "model", threads: threads, times: times, arenaBytes: interpreter.arenaByteCount)
-        if options.profileTop > 0 { profile(interpreter, name: name, threads: threads) }
+        let workloads: [Workload] = interpreters.map { interpreter in { interpreter.withSession { $0.invoke() } } }
+        let timings = try timeAlternating(workloads)
+        for (index, threads) in options.threadCounts.enumerated() {
+            report(
+                name: name, kind: "model", threads: threads, timing: timings[index],
+                arenaBytes: interpreters[index].arenaByteCount)
+        }
+        if options.profileTop > 0 {
+            for (index, threads) in options.threadCounts.enumerated() {
+                profile(interpreters[index], name: name, threads: threads)
+            }
+        }
     }
 
     /// Times every operator over `runs` invocations and prints the slowest by median, then totals per type.
@@ -150,6 +177,40 @@ struct Bench {
         }
     }
 
+    /// Times one workload per thread count, `options.runs` timed runs each, and returns each one's latencies in ms.
+    ///
+    /// Every workload is warmed up first (``warmUp(_:)``). With more than one, they then alternate in
+    /// `options.rounds` rounds: in each round every workload runs ``rewarmRuns`` untimed runs (the other's runs have
+    /// taken the caches, and its threads may have parked) and then its share of the timed runs. On a shared machine
+    /// whose speed drifts over seconds, each thread count is then timed across the same spells, so their ratio is not
+    /// decided by which one ran during a slow one.
+    func timeAlternating(_ workloads: [Workload]) throws -> [Timing] {
+        for workload in workloads { try warmUp(workload) }
+        let rounds = workloads.count > 1 ? min(options.rounds, options.runs) : 1
+        var timings = [Timing](repeating: Timing(), count: workloads.count)
+        for round in 0..<rounds {
+            let share = options.runs * (round + 1) / rounds - options.runs * round / rounds
+            for (index, workload) in workloads.enumerated() {
+                if rounds > 1 {
+                    for _ in 0..<Self.rewarmRuns { try workload() }
+                }
+                let stealBefore = SystemInfo.stealTicks
+                let roundStart = DispatchTime.now().uptimeNanoseconds
+                for _ in 0..<share {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    try workload()
+                    timings[index].times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                }
+                timings[index].nanoseconds += DispatchTime.now().uptimeNanoseconds - roundStart
+                timings[index].stealTicks += SystemInfo.stealTicks - stealBefore
+            }
+        }
+        return timings
+    }
+
+    /// Untimed runs of a workload at the start of each alternating round.
+    static let rewarmRuns = 2
+
     /// Runs `body` untimed at least `options.warmup` times and for at least ``BenchOptions/minimumWarmupSeconds``.
     func warmUp(_ body: () throws -> Void) rethrows {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -162,24 +223,26 @@ struct Bench {
         }
     }
 
-    func report(name: String, kind: String, threads: Int, times: [Double], arenaBytes: Int) {
+    func report(name: String, kind: String, threads: Int, timing: Timing, arenaBytes: Int) {
+        let times = timing.times
         let sorted = times.sorted()
         let min = sorted[0]
         let median = sorted[sorted.count / 2]
         let p90 = sorted[Swift.min(sorted.count - 1, Int((Double(sorted.count) * 0.9).rounded(.up)) - 1)]
         let peak = SystemInfo.peakResidentBytes
+        let steal = String(format: "%.1f", timing.stealPercent)
         if options.json {
             let timesField =
                 options.listsTimes ? #","times_ms":["# + times.map(format).joined(separator: ",") + "]" : ""
             print(
-                #"{"name":"\#(name)","kind":"\#(kind)","threads":\#(threads),"runs":\#(times.count),"min_ms":\#(format(min)),"median_ms":\#(format(median)),"p90_ms":\#(format(p90)),"arena_bytes":\#(arenaBytes),"peak_rss_bytes":\#(peak)\#(timesField)}"#
+                #"{"name":"\#(name)","kind":"\#(kind)","threads":\#(threads),"runs":\#(times.count),"min_ms":\#(format(min)),"median_ms":\#(format(median)),"p90_ms":\#(format(p90)),"arena_bytes":\#(arenaBytes),"peak_rss_bytes":\#(peak),"steal_percent":\#(steal)\#(timesField)}"#
             )
         } else {
             print(
                 name.padding(toLength: 36, withPad: " ", startingAt: 0)
                     + String(threads).leftPadded(7) + format(min).leftPadded(9) + format(median).leftPadded(9)
                     + format(p90).leftPadded(9) + format(Double(arenaBytes) / 1_048_576).leftPadded(11)
-                    + format(Double(peak) / 1_048_576).leftPadded(14))
+                    + format(Double(peak) / 1_048_576).leftPadded(14) + steal.leftPadded(9))
         }
     }
 
@@ -204,6 +267,26 @@ enum SystemInfo {
     }
 
     static var coreCount: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    /// The kernel's clock ticks per second, the unit of /proc/stat (USER_HZ).
+    static let clockTicksPerSecond: Double = {
+        #if os(Linux)
+            let ticks = sysconf(Int32(_SC_CLK_TCK))
+            return ticks > 0 ? Double(ticks) : 100
+        #else
+            return 100
+        #endif
+    }()
+
+    /// Steal time of all CPUs so far (the eighth figure of /proc/stat's `cpu` line), in clock ticks; 0 where /proc
+    /// is unavailable or does not report it.
+    static var stealTicks: Int {
+        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+            let line = text.split(separator: "\n", maxSplits: 1).first, line.hasPrefix("cpu ")
+        else { return 0 }
+        let fields = line.split(separator: " ")
+        return fields.count > 8 ? Int(fields[8]) ?? 0 : 0
+    }
 
     /// Starts a new peak-resident measurement: Linux resets VmHWM to the current resident set when "5" is written
     /// to /proc/self/clear_refs, so the peak reported after a model is that model's (load and runs) on top of what

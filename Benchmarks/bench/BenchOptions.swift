@@ -7,6 +7,9 @@ struct BenchOptions {
     var listsTimes = false
     var filter: String?
     var runs = 50
+    /// Rounds in which the thread counts of one model or pipeline alternate, each with its share of the runs
+    /// (1: one thread count after the other).
+    var rounds = 5
     /// Untimed runs before timing: at least this many, and at least ``minimumWarmupSeconds``.
     var warmup = 5
     /// Warm-up time before timing, so that one-time start-up work (page faults, caches, lazily opened libraries) is
@@ -32,9 +35,12 @@ struct BenchOptions {
     var measuresPeak = false
 
     static let usage = """
-        usage: bench [--json [--times]] [--filter NAME] [--runs N] [--warmup N] [--threads 1,2] [--models-dir DIR]
-                     [--profile [TOP]] [--unfused] [--no-codegen] [--quantized-arithmetic xnnpack|litert]
+        usage: bench [--json [--times]] [--filter NAME] [--runs N] [--rounds R] [--warmup N] [--threads 1,2]
+                     [--models-dir DIR] [--profile [TOP]] [--unfused] [--no-codegen]
+                     [--quantized-arithmetic xnnpack|litert]
                      [--soak [FRAMES]] [--peak]
+          --rounds   the thread counts of each model or pipeline take turns in R rounds (default 5), each
+                     running its share of the N timed runs after 2 untimed ones; 1 = one after the other
           --warmup   untimed runs first (default 5); warm-up also lasts at least 0.3 s
           --times    with --json, add every timed run's latency in ms to each model's line ("times_ms")
           --profile  after each model's timing, time every operator per invocation and print the TOP (default 15)
@@ -73,6 +79,9 @@ struct BenchOptions {
             case "--runs":
                 guard let n = Int(try value(argument)), n >= 1 else { throw BenchError("--runs must be ≥ 1") }
                 runs = n
+            case "--rounds":
+                guard let n = Int(try value(argument)), n >= 1 else { throw BenchError("--rounds must be ≥ 1") }
+                rounds = n
             case "--warmup":
                 guard let n = Int(try value(argument)), n >= 0 else { throw BenchError("--warmup must be ≥ 0") }
                 warmup = n

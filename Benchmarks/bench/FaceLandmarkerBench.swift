@@ -6,19 +6,19 @@ import PureVisionImage
 /// and transformation matrix on) and `face_landmarker_video_per_frame` (the committed head-movement sequence in
 /// video mode, looped, blendshapes and matrix on; detection runs only when no face is tracked).
 extension Bench {
-    func measureFaceLandmarkerImage(threads: Int) throws -> [Double] {
+    func measureFaceLandmarkerImage(threads: Int) throws -> Workload {
         let landmarker = try FaceLandmarker(options: faceLandmarkerOptions(threads: threads, mode: .image))
         let image = try PixelImage(contentsOfFile: Self.fixtures + "/faces/grace_hopper.jpg")
-        return try faceLandmarkerTimes { _ = try landmarker.detect(image: image) }
+        return { _ = try landmarker.detect(image: image) }
     }
 
-    func measureFaceLandmarkerVideo(threads: Int) throws -> [Double] {
+    func measureFaceLandmarkerVideo(threads: Int) throws -> Workload {
         let landmarker = try FaceLandmarker(options: faceLandmarkerOptions(threads: threads, mode: .video))
         let frames = try (0..<24).map { i in
             try PixelImage(contentsOfFile: Self.fixtures + String(format: "/face_landmarker/video/frame_%03d.png", i))
         }
         var index = 0
-        return try faceLandmarkerTimes {
+        return {
             _ = try landmarker.detect(videoFrame: frames[index % frames.count], timestampInMilliseconds: 33 * index)
             index += 1
         }
@@ -30,16 +30,5 @@ extension Bench {
                 modelAssetPath: (options.modelsDirectory as NSString).appendingPathComponent("face_landmarker.task"),
                 threadCount: threads),
             runningMode: mode, outputFaceBlendshapes: true, outputFacialTransformationMatrixes: true)
-    }
-
-    private func faceLandmarkerTimes(_ body: () throws -> Void) rethrows -> [Double] {
-        try warmUp(body)
-        var times: [Double] = []
-        for _ in 0..<options.runs {
-            let start = DispatchTime.now().uptimeNanoseconds
-            try body()
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-        }
-        return times
     }
 }

@@ -6,7 +6,7 @@ extension Bench {
     /// `gesture_recognizer_video_per_frame`: the gesture recognizer in video mode over the committed 48-frame hand
     /// sequence, looped (after the first frame tracking skips palm detection; every frame runs the hand landmark
     /// model, the gesture embedder and the canned classifier). Image already decoded, as MediaPipe's figures are.
-    func measureGestureRecognizerVideo(threads: Int) throws -> [Double] {
+    func measureGestureRecognizerVideo(threads: Int) throws -> Workload {
         let bundle = (options.modelsDirectory as NSString).appendingPathComponent("gesture_recognizer.task")
         let recognizer = try GestureRecognizer(
             options: GestureRecognizerOptions(
@@ -15,18 +15,10 @@ extension Bench {
             try PixelImage(contentsOfFile: Self.fixtures + String(format: "/hands/video/frame_%03d.png", i))
         }
         var index = 0
-        let body = {
+        return {
             _ = try recognizer.recognize(
                 videoFrame: frames[index % frames.count], timestampInMilliseconds: 33 * index)
             index += 1
         }
-        try warmUp(body)
-        var times: [Double] = []
-        for _ in 0..<options.runs {
-            let start = DispatchTime.now().uptimeNanoseconds
-            try body()
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-        }
-        return times
     }
 }

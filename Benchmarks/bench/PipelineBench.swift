@@ -9,7 +9,7 @@ extension Bench {
     static let fixtures = "Tests/PureVisionTests/Fixtures"
 
     /// Every task pipeline the bench times, by name.
-    var pipelines: [(name: String, measure: (Int) throws -> [Double])] {
+    var pipelines: [(name: String, prepare: (Int) throws -> Workload)] {
         [
             ("face_detector", measureFaceDetector),
             ("hand_landmarker_image", measureHandsImage),
@@ -25,50 +25,39 @@ extension Bench {
         ]
     }
 
+    /// Times every pipeline `--filter` keeps, its thread counts alternating (``timeAlternating(_:)``).
     func measurePipelines() throws {
         for pipeline in pipelines where options.keeps(pipeline.name) {
-            for threads in options.threadCounts {
-                SystemInfo.resetPeakResident()
-                report(
-                    name: pipeline.name, kind: "pipeline", threads: threads, times: try pipeline.measure(threads),
-                    arenaBytes: 0)
+            SystemInfo.resetPeakResident()
+            let timings = try timeAlternating(options.threadCounts.map(pipeline.prepare))
+            for (index, threads) in options.threadCounts.enumerated() {
+                report(name: pipeline.name, kind: "pipeline", threads: threads, timing: timings[index], arenaBytes: 0)
             }
         }
     }
 
     func model(_ name: String) -> String { (options.modelsDirectory as NSString).appendingPathComponent(name) }
 
-    func time(_ body: () throws -> Void) rethrows -> [Double] {
-        try warmUp(body)
-        var times: [Double] = []
-        for _ in 0..<options.runs {
-            let start = DispatchTime.now().uptimeNanoseconds
-            try body()
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-        }
-        return times
-    }
-
-    private func measureFaceDetector(threads: Int) throws -> [Double] {
+    private func measureFaceDetector(threads: Int) throws -> Workload {
         let detector = try FaceDetector(
             options: FaceDetectorOptions(
                 baseOptions: BaseOptions(
                     modelAssetPath: model("face_detection_short_range.tflite"), threadCount: threads)))
         let image = try PixelImage(contentsOfFile: Self.fixtures + "/faces/grace_hopper.jpg")
-        return try time { _ = try detector.detect(image: image) }
+        return { _ = try detector.detect(image: image) }
     }
 
-    private func measureHandsImage(threads: Int) throws -> [Double] {
+    private func measureHandsImage(threads: Int) throws -> Workload {
         let landmarker = try HandLandmarker(
             options: HandLandmarkerOptions(
                 baseOptions: BaseOptions(modelAssetPath: model("hand_landmarker.task"), threadCount: threads)))
         let image = try PixelImage(contentsOfFile: Self.fixtures + "/hands/hand_dst.jpg")
-        return try time { _ = try landmarker.detect(image: image) }
+        return { _ = try landmarker.detect(image: image) }
     }
 
     /// Video mode over the committed 48-frame sequence, looped; after the first frame tracking skips palm
     /// detection while the hand stays tracked.
-    private func measureHandsVideo(threads: Int) throws -> [Double] {
+    private func measureHandsVideo(threads: Int) throws -> Workload {
         let landmarker = try HandLandmarker(
             options: HandLandmarkerOptions(
                 baseOptions: BaseOptions(modelAssetPath: model("hand_landmarker.task"), threadCount: threads),
@@ -77,17 +66,17 @@ extension Bench {
             try PixelImage(contentsOfFile: Self.fixtures + String(format: "/hands/video/frame_%03d.png", i))
         }
         var index = 0
-        return try time {
+        return {
             _ = try landmarker.detect(videoFrame: frames[index % frames.count], timestampInMilliseconds: 33 * index)
             index += 1
         }
     }
 
-    private func measureClassifier(threads: Int) throws -> [Double] {
+    private func measureClassifier(threads: Int) throws -> Workload {
         let classifier = try ImageClassifier(
             options: ImageClassifierOptions(
                 baseOptions: BaseOptions(modelAssetPath: model("efficientnet_lite0.tflite"), threadCount: threads)))
         let image = try PixelImage(contentsOfFile: Self.fixtures + "/classifier/skimage_chelsea.png")
-        return try time { _ = try classifier.classify(image: image) }
+        return { _ = try classifier.classify(image: image) }
     }
 }

@@ -5,19 +5,19 @@ import PureVisionImage
 /// The pose landmarker pipelines (image mode on one photo; video mode per frame over the committed sequence).
 extension Bench {
     /// Image mode on the Obama portrait (384×480): detection and the landmark model on every call, no masks.
-    func measurePoseImage(threads: Int) throws -> [Double] {
+    func measurePoseImage(threads: Int) throws -> Workload {
         let landmarker = try PoseLandmarker(
             options: PoseLandmarkerOptions(
                 baseOptions: BaseOptions(
                     modelAssetPath: (options.modelsDirectory as NSString).appendingPathComponent(
                         "pose_landmarker_full.task"), threadCount: threads)))
         let image = try PixelImage(contentsOfFile: Self.fixtures + "/pose/obama.png")
-        return try timePose { _ = try landmarker.detect(image: image) }
+        return { _ = try landmarker.detect(image: image) }
     }
 
     /// Video mode over the committed 20-frame sequence (256×256), looped: after the first frame tracking skips
     /// detection while the person stays tracked, and the landmarks are smoothed.
-    func measurePoseVideo(threads: Int) throws -> [Double] {
+    func measurePoseVideo(threads: Int) throws -> Workload {
         let landmarker = try PoseLandmarker(
             options: PoseLandmarkerOptions(
                 baseOptions: BaseOptions(
@@ -28,20 +28,9 @@ extension Bench {
             try PixelImage(contentsOfFile: Self.fixtures + String(format: "/pose/video/single_%03d.png", i))
         }
         var index = 0
-        return try timePose {
+        return {
             _ = try landmarker.detect(videoFrame: frames[index % frames.count], timestampInMilliseconds: 33 * index)
             index += 1
         }
-    }
-
-    private func timePose(_ body: () throws -> Void) rethrows -> [Double] {
-        try warmUp(body)
-        var times: [Double] = []
-        for _ in 0..<options.runs {
-            let start = DispatchTime.now().uptimeNanoseconds
-            try body()
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-        }
-        return times
     }
 }
