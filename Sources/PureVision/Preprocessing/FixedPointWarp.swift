@@ -73,6 +73,38 @@ package protocol WarpPixelSource {
     /// (`replicate`) or 0.
     func interpolate<Sink: WarpSink>(
         sx: Int, sy: Int, weights: (Int32, Int32, Int32, Int32), replicate: Bool, at index: Int, into sink: Sink)
+
+    /// Interpolates `count` output pixels from their fixed-point source coordinates `fixedX[j]`, `fixedY[j]` (see
+    /// ``FixedPointWarp``), pixel j's levels at `index + 3·j`: the same levels as ``interpolate`` of each pixel.
+    func interpolateRun<Sink: WarpSink>(
+        fixedX: UnsafePointer<Int32>, fixedY: UnsafePointer<Int32>, count: Int, replicate: Bool, at index: Int,
+        into sink: Sink)
+}
+
+extension WarpPixelSource {
+    /// ``interpolateEachPixel(fixedX:fixedY:count:replicate:at:into:)``.
+    @inline(__always)
+    package func interpolateRun<Sink: WarpSink>(
+        fixedX: UnsafePointer<Int32>, fixedY: UnsafePointer<Int32>, count: Int, replicate: Bool, at index: Int,
+        into sink: Sink
+    ) {
+        interpolateEachPixel(fixedX: fixedX, fixedY: fixedY, count: count, replicate: replicate, at: index, into: sink)
+    }
+
+    /// ``interpolateRun(fixedX:fixedY:count:replicate:at:into:)`` as one ``interpolate`` call per pixel.
+    @inline(__always)
+    package func interpolateEachPixel<Sink: WarpSink>(
+        fixedX: UnsafePointer<Int32>, fixedY: UnsafePointer<Int32>, count: Int, replicate: Bool, at index: Int,
+        into sink: Sink
+    ) {
+        for j in 0..<count {
+            let (sx, ax) = FixedPointWarp.split(fixedX[j])
+            let (sy, ay) = FixedPointWarp.split(fixedY[j])
+            interpolate(
+                sx: sx, sy: sy, weights: FixedPointWarp.weights(ax, ay), replicate: replicate, at: index + 3 * j,
+                into: sink)
+        }
+    }
 }
 
 /// The source of a warp: interleaved 8-bit pixels, and which byte of a pixel feeds each RGB output channel.
@@ -110,7 +142,9 @@ package struct WarpSource: WarpPixelSource {
                 let levels =
                     UInt(bitPattern: sx) < UInt(bitPattern: width - 1)
                         && UInt(bitPattern: sy) < UInt(bitPattern: height - 1)
-                    ? interpolateInterior(pixels + (sy &* bytesPerRow &+ sx &* bytesPerPixel), weights: weights)
+                    ? Self.interpolateInterior(
+                        pixels + (sy &* bytesPerRow &+ sx &* bytesPerPixel), rowBytes: bytesPerRow,
+                        pixelBytes: bytesPerPixel, weights: weights)
                     : interpolateBorder(sx: sx, sy: sy, weights: weights, replicate: replicate)
                 // Byte k of `levels` is the level of the pixel's byte k.
                 @inline(__always) func level(_ offset: Int) -> Int32 {
@@ -127,22 +161,63 @@ package struct WarpSource: WarpPixelSource {
     }
 
     #if arch(x86_64)
+        /// ``interpolate`` of each pixel, with the source's fields and the sink read once for the run rather than
+        /// after every store (the stores could alias them, as far as the compiler knows): 10 % off a rotated 224 × 224
+        /// crop.
+        @inline(__always)
+        package func interpolateRun<Sink: WarpSink>(
+            fixedX: UnsafePointer<Int32>, fixedY: UnsafePointer<Int32>, count: Int, replicate: Bool, at index: Int,
+            into sink: Sink
+        ) {
+            let pixelBytes = bytesPerPixel
+            guard pixelBytes == 3 || pixelBytes == 4 else {
+                interpolateEachPixel(
+                    fixedX: fixedX, fixedY: fixedY, count: count, replicate: replicate, at: index, into: sink)
+                return
+            }
+            let sink = sink
+            let base = pixels
+            let rowBytes = bytesPerRow
+            let lastColumn = UInt(bitPattern: width - 1)
+            let lastRow = UInt(bitPattern: height - 1)
+            let shifts = SIMD3<UInt32>(truncatingIfNeeded: channelOffsets &* 8)
+            let (red, green, blue) = (shifts[0], shifts[1], shifts[2])
+            var out = index
+            for j in 0..<count {
+                let (sx, ax) = FixedPointWarp.split(fixedX[j])
+                let (sy, ay) = FixedPointWarp.split(fixedY[j])
+                let weights = FixedPointWarp.weights(ax, ay)
+                let levels =
+                    UInt(bitPattern: sx) < lastColumn && UInt(bitPattern: sy) < lastRow
+                    ? Self.interpolateInterior(
+                        base + (sy &* rowBytes &+ sx &* pixelBytes), rowBytes: rowBytes, pixelBytes: pixelBytes,
+                        weights: weights)
+                    : interpolateBorder(sx: sx, sy: sy, weights: weights, replicate: replicate)
+                sink.store(Int32(truncatingIfNeeded: (levels &>> red) & 0xFF), at: out)
+                sink.store(Int32(truncatingIfNeeded: (levels &>> green) & 0xFF), at: out &+ 1)
+                sink.store(Int32(truncatingIfNeeded: (levels &>> blue) & 0xFF), at: out &+ 2)
+                out &+= 3
+            }
+        }
+
         /// The levels of the 2 × 2 pixels from `p` (an interior sample, so all four exist) for each of the pixel's
         /// first 4 bytes, as the bytes of the result (byte 3 of a 3-byte pixel's is meaningless). Each row's two
         /// pixels are read as 4 bytes each, without reading past the second pixel (a 3-byte pixel's right neighbour
         /// is read from one byte early and shifted down).
         @inline(__always)
-        func interpolateInterior(_ p: UnsafePointer<UInt8>, weights: (Int32, Int32, Int32, Int32)) -> UInt32 {
+        static func interpolateInterior(
+            _ p: UnsafePointer<UInt8>, rowBytes: Int, pixelBytes: Int, weights: (Int32, Int32, Int32, Int32)
+        ) -> UInt32 {
             let raw = UnsafeRawPointer(p)
-            let right = 2 * bytesPerPixel - 4
-            let shift = UInt32(8 * (4 - bytesPerPixel))
+            let right = 2 &* pixelBytes &- 4
+            let shift = UInt32(truncatingIfNeeded: 8 &* (4 &- pixelBytes))
             @inline(__always) func pair(_ offset: Int) -> (UInt32, UInt32) {
                 (
                     raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self),
                     raw.loadUnaligned(fromByteOffset: offset + right, as: UInt32.self) >> shift
                 )
             }
-            return Self.blend(pair(0), pair(bytesPerRow), weights: weights)
+            return blend(pair(0), pair(rowBytes), weights: weights)
         }
 
         /// ``interpolateInterior(_:weights:)`` for a sample with a neighbour outside the image: each neighbour is read
@@ -399,13 +474,13 @@ package enum FixedPointWarp {
     /// The source pixel (clamped to the 16-bit range the warp works in) and the fraction in 1/32 px of a fixed-point
     /// coordinate.
     @inline(__always)
-    private static func split(_ fixed: Int32) -> (pixel: Int, fraction: Int32) {
+    static func split(_ fixed: Int32) -> (pixel: Int, fraction: Int32) {
         (min(max(Int(fixed) >> 5, -32768), 32767), fixed & 31)
     }
 
     /// The bilinear weights (in 1/1024) of the four neighbours for fractions `ax`, `ay` (in 1/32).
     @inline(__always)
-    private static func weights(_ ax: Int32, _ ay: Int32) -> (Int32, Int32, Int32, Int32) {
+    static func weights(_ ax: Int32, _ ay: Int32) -> (Int32, Int32, Int32, Int32) {
         ((32 - ax) * (32 - ay), ax * (32 - ay), (32 - ax) * ay, ax * ay)
     }
 
@@ -462,13 +537,9 @@ package enum FixedPointWarp {
                     let blockEnd = min(blockStart + blockWidth, outputWidth)
                     blockCoordinates(
                         m, x: blockStart, y: y, count: blockEnd - blockStart, fixedX: fixedX, fixedY: fixedY)
-                    for x in blockStart..<blockEnd {
-                        let (sx, ax) = split(fixedX[x - blockStart])
-                        let (sy, ay) = split(fixedY[x - blockStart])
-                        source.interpolate(
-                            sx: sx, sy: sy, weights: weights(ax, ay), replicate: replicate,
-                            at: (y * outputWidth + x) * 3, into: sink)
-                    }
+                    source.interpolateRun(
+                        fixedX: fixedX, fixedY: fixedY, count: blockEnd - blockStart, replicate: replicate,
+                        at: (y * outputWidth + blockStart) * 3, into: sink)
                     blockStart = blockEnd
                 }
             }

@@ -186,13 +186,16 @@ struct FixedPointWarpTests {
                 (units[i + 5] - 0.5) * 1e-3, 0.9 + units[i + 6] * 0.2,
             ])
         }
-        Self.expectTwinWarps(
-            width: 29, height: 21, pixelBytes: 4, channelOffsets: SIMD3(2, 1, 0), replicate: replicate,
-            matrices: matrices, sizes: [(37, 19), (64, 33), (70, 16), (213, 5)]
-        ) { source, m, outputWidth, outputHeight, rows, border, sink in
-            FixedPointWarp.warpAnyMatrix(
-                source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, rows: rows, border: border,
-                into: sink)
+        // BGRA, RGB and gray pixels: the vector run of 4- and 3-byte pixels and the scalar one.
+        for (pixelBytes, channelOffsets) in [(4, SIMD3(2, 1, 0)), (3, SIMD3(0, 1, 2)), (1, SIMD3(0, 0, 0))] {
+            Self.expectTwinWarps(
+                width: 29, height: 21, pixelBytes: pixelBytes, channelOffsets: channelOffsets, replicate: replicate,
+                matrices: matrices, sizes: [(37, 19), (64, 33), (70, 16), (213, 5)]
+            ) { source, m, outputWidth, outputHeight, rows, border, sink in
+                FixedPointWarp.warpAnyMatrix(
+                    source, inverse: m, outputWidth: outputWidth, outputHeight: outputHeight, rows: rows,
+                    border: border, into: sink)
+            }
         }
     }
 
