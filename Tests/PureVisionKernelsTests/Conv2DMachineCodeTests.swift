@@ -176,6 +176,12 @@ struct Conv2DMachineCodeTests {
             geometry: g, filter: filter, bias: bias, clamp: c.clamp, threadCount: pool.threadCount,
             generatesMachineCode: true, instructions: instructions)
         #expect(kernel.generatedInstructions == instructions)
+        if g.readsWholeImageAsPatch && g.outputChannels > 1000 {
+            // 2 · 512 · 1434 multiply-adds on two output rows: shared between threads by columns, the input read in
+            // place.
+            #expect(kernel.cutsByColumns == (pool.threadCount > 1))
+            #expect(kernel.scratchFloatCount == 0)
+        }
         let actual = OutputEpilogueTests.run(count: outputCount, scratch: kernel.scratchFloatCount, residual: nil) {
             y, _, scratch in
             kernel.run(input: input, output: y, scratch: scratch, pool: pool)

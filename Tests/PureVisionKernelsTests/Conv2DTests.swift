@@ -94,6 +94,19 @@ struct Conv2DTests {
                     batch: 2, height: 13, width: 11, inputChannels: 64, outputChannels: 9,
                     kernel: (3, 3), padding: (1, 1, 1, 1)),
                 hasBias: true, clamp: .relu6))
+        // A kernel covering the whole input, one output pixel per image: the input is read in place, K = 30 per row.
+        cases.append(
+            Case(
+                geometry: geometry(
+                    batch: 2, height: 3, width: 2, inputChannels: 5, outputChannels: 37, kernel: (3, 2)),
+                hasBias: true, clamp: .relu6))
+        // The shape of the end of MediaPipe's face landmark model (K = 512, N = 1434), batch 2 so that rows are K
+        // apart: threads cut it by columns.
+        cases.append(
+            Case(
+                geometry: geometry(
+                    batch: 2, height: 2, width: 2, inputChannels: 128, outputChannels: 1434, kernel: (2, 2)),
+                hasBias: true, clamp: .none))
         // Many blocks in the direct path: K = N = 1 gives 65536-pixel blocks, so use a large, thin image.
         cases.append(
             Case(

@@ -75,6 +75,15 @@ public struct Conv2DGeometry: Sendable, Hashable {
             && paddingLeft == 0 && inputHeight == outputHeight && inputWidth == outputWidth
     }
 
+    /// Whether each image's pixels, in order, are the one receptive field of its one output pixel: a kernel the size
+    /// of the input, without padding or dilation (a fully connected layer written as a convolution, as at the end of
+    /// MediaPipe's landmark models). The input is then its own im2col matrix, one row of
+    /// `inputHeight · inputWidth · inputChannels` per image.
+    public var readsWholeImageAsPatch: Bool {
+        kernelHeight == inputHeight && kernelWidth == inputWidth && outputHeight == 1 && outputWidth == 1
+            && paddingTop == 0 && paddingLeft == 0 && dilationHeight == 1 && dilationWidth == 1
+    }
+
     /// Whether every size is positive, strides and dilations are at least 1 and paddings are non-negative.
     public var isValid: Bool {
         batch > 0 && inputHeight > 0 && inputWidth > 0 && inputChannels > 0

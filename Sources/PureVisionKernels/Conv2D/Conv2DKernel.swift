@@ -1,8 +1,8 @@
 /// Prepared 2-D convolution (NHWC input, OHWI filter) lowered to ``GEMM``: `M` = output pixels, `K` =
 /// `kernelHeight · kernelWidth · inputChannels`, `N` = `outputChannels`.
 ///
-/// A 1×1 convolution with unit stride and no padding multiplies the input in place (NHWC already is `[M, K]`);
-/// every other shape gathers blocks of output pixels' receptive fields (im2col, zero-filling padding) into caller
+/// A 1×1 convolution with unit stride and no padding, and one whose kernel covers the whole unpadded input (one
+/// output pixel per image), multiply the input in place (NHWC already is `[M, K]`); every other shape gathers blocks of output pixels' receptive fields (im2col, zero-filling padding) into caller
 /// scratch and multiplies each block. Each output block is prefilled with the bias and the GEMM adds the product to
 /// it; the clamp and the ``OutputEpilogue`` (a fused residual ADD, PRELU or activation) follow right after, while
 /// the block is still in cache. With more than one thread, the output is cut into several blocks per thread: each
@@ -30,10 +30,11 @@ public struct Conv2DKernel: Sendable {
     private var generatedInPlace: Conv2DGEMMCode?
     /// With generated code: the epilogue steps it does not apply, run in Swift after it on each block.
     private var trailingEpilogue: OutputEpilogue = .none
-    /// For a direct 1×1 convolution with fewer output pixels than channels, run on several threads: generated code
-    /// for disjoint runs of filter panels, one task each over all rows. Cutting such a layer by rows would have every
-    /// thread stream all the weights, which outweigh its input (the last layers of a classifier); cut by columns,
-    /// each thread reads its share. Empty otherwise, or when the epilogue has steps the code cannot apply.
+    /// For a direct convolution (1×1, or a kernel covering the whole input) with fewer output pixels than channels,
+    /// run on several threads: generated code for disjoint runs of filter panels, one task each over all rows.
+    /// Cutting such a layer by rows would have every thread stream all the weights, which outweigh its input (the
+    /// last layers of a classifier or a landmark model); cut by columns, each thread reads its share. Empty
+    /// otherwise, or when the epilogue has steps the code cannot apply.
     private var generatedColumnParts: [Conv2DGEMMCode] = []
     /// ``generatedColumnParts`` unretained, for the tasks of a run to call without touching their reference counts
     /// from several threads (the kernel keeps them alive).
@@ -49,13 +50,14 @@ public struct Conv2DKernel: Sendable {
     public private(set) var epilogue: OutputEpilogue = .none
     /// Whether each run passes the bias its sums start from (prepared with `biasAtRunTime`).
     public let takesBiasAtRunTime: Bool
-    /// Whether the input is used directly as the GEMM's left matrix.
+    /// Whether the input is used directly as the GEMM's left matrix (a 1×1 convolution reading pixels in place, or a
+    /// kernel covering the whole input).
     private let isDirect: Bool
     /// Output pixels per GEMM block.
     private let blockRows: Int
     /// Scratch slots: one per thread that may run blocks at once.
     private let slotCount: Int
-    /// Floats of one slot: the im2col block (none for a direct 1×1 convolution).
+    /// Floats of one slot: the im2col block (none for a direct convolution).
     private let slotFloats: Int
 
     /// At most this many threads run blocks of one run concurrently, each with its own scratch slot.
@@ -88,7 +90,7 @@ public struct Conv2DKernel: Sendable {
         takesBiasAtRunTime = biasAtRunTime
         let k = g.kernelHeight * g.kernelWidth * g.inputChannels
         let n = g.outputChannels
-        isDirect = g.readsPixelsInPlace
+        isDirect = g.readsPixelsInPlace || g.readsWholeImageAsPatch
         if generatesMachineCode && HostCPU.supportsGeneratedAVX2 {
             let zeros = [Float](repeating: 0, count: n)
             let panels = Conv2DFilterPanels(filter: filter, k: k, outputChannels: n, instructions: instructions)
@@ -274,7 +276,7 @@ public struct Conv2DKernel: Sendable {
         )
     }
 
-    /// Floats of scratch one ``run(input:output:residual:scratch:pool:)`` needs; 0 for a direct 1×1 convolution.
+    /// Floats of scratch one ``run(input:output:residual:scratch:pool:)`` needs; 0 for a direct convolution.
     public var scratchFloatCount: Int {
         slotCount * slotFloats
     }
@@ -295,15 +297,15 @@ public struct Conv2DKernel: Sendable {
         let g = geometry
         let m = g.batch * g.outputHeight * g.outputWidth
         if !columnPartReferences.isEmpty {
-            // Direct 1×1: A is the input itself; each part writes its own columns of every output row.
+            // Direct: A is the input itself; each part writes its own columns of every output row.
             withExtendedLifetime(generatedColumnParts) {
                 columnPartReferences.withUnsafeBufferPointer { parts in
                     guard let first = parts.baseAddress else { return }
                     pool.parallelFor(
                         parts.count,
                         ColumnParts(
-                            parts: first, lda: g.inputChannels, input: input, output: output, residual: residual,
-                            bias: runBias, rows: m))
+                            parts: first, lda: g.kernelHeight * g.kernelWidth * g.inputChannels, input: input,
+                            output: output, residual: residual, bias: runBias, rows: m))
                 }
             }
             return
