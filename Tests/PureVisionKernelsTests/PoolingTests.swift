@@ -125,24 +125,39 @@ struct PoolingTests {
     }
 }
 
-/// 8-bit MAX_POOL_2D (channels innermost, vectorized) against its channel-by-channel reference twin.
-struct QuantizedMaxPoolTests {
-    static func check<T: QuantizedElement>(_: T.Type, geometry g: Pool2DGeometry, range: QuantizedRange, seed: UInt64) {
+/// 8-bit MAX_POOL_2D and AVERAGE_POOL_2D (channels innermost, vectorized, split over threads) against their
+/// channel-by-channel reference twins.
+struct QuantizedPoolTests {
+    enum Kind: Sendable { case max, average }
+
+    static func check<T: QuantizedElement>(
+        _: T.Type, _ kind: Kind, geometry g: Pool2DGeometry, range: QuantizedRange, seed: UInt64
+    ) {
         var random = Random(state: seed)
         let input = (0..<(g.batch * g.inputHeight * g.inputWidth * g.channels)).map { _ in
             T(truncatingIfNeeded: random.next())
         }
         let count = g.batch * g.outputHeight * g.outputWidth * g.channels
-        var fast = [T](repeating: 0, count: count)
         var reference = [T](repeating: 1, count: count)
-        Quantized.maxPool(geometry: g, input: input, output: &fast, range: range)
-        Reference.quantizedMaxPool(geometry: g, input: input, output: &reference, range: range)
-        #expect(fast == reference, "\(T.self) \(g) \(range)")
+        switch kind {
+        case .max: Reference.quantizedMaxPool(geometry: g, input: input, output: &reference, range: range)
+        case .average: Reference.quantizedAveragePool(geometry: g, input: input, output: &reference, range: range)
+        }
+        for pool in testPools {
+            var fast = [T](repeating: 0, count: count)
+            switch kind {
+            case .max: Quantized.maxPool(geometry: g, input: input, output: &fast, range: range, pool: pool)
+            case .average: Quantized.averagePool(geometry: g, input: input, output: &fast, range: range, pool: pool)
+            }
+            let mismatch = fast.indices.first { fast[$0] != reference[$0] }
+            #expect(mismatch == nil, "\(kind) \(T.self) \(g) \(range) threads \(pool.threadCount)")
+        }
     }
 
-    @Test(arguments: [1, 3, 16, 17, 33])
-    func vectorizedEqualsReference(channels: Int) {
-        // Windows inside, overlapping the padding, and one missing the input entirely (padding 3 before a 2×2 window).
+    @Test(arguments: [Kind.max, .average], [1, 3, 16, 17, 33, 70])
+    func vectorizedEqualsReference(_ kind: Kind, channels: Int) {
+        // Windows inside, overlapping the padding, and one missing the input entirely (padding 3 before a 2×2
+        // window); a global window over a 7 × 7 input; a large input, so that its rows are shared between threads.
         let geometries = [
             PoolingTests.geometry(height: 7, width: 9, channels: channels, filter: (2, 2), stride: (2, 2)),
             PoolingTests.geometry(
@@ -150,12 +165,25 @@ struct QuantizedMaxPoolTests {
                 padding: (1, 1, 1, 1)),
             PoolingTests.geometry(
                 height: 4, width: 4, channels: channels, filter: (2, 2), stride: (1, 1), padding: (3, 0, 0, 3)),
+            PoolingTests.geometry(batch: 2, height: 7, width: 7, channels: channels, filter: (7, 7), stride: (1, 1)),
+            PoolingTests.geometry(height: 48, width: 47, channels: channels, filter: (3, 3), stride: (1, 1)),
         ]
         for (index, g) in geometries.enumerated() {
-            Self.check(Int8.self, geometry: g, range: QuantizedRange(lower: -128, upper: 127), seed: UInt64(index))
-            Self.check(Int8.self, geometry: g, range: QuantizedRange(lower: -20, upper: 90), seed: UInt64(index + 9))
-            Self.check(UInt8.self, geometry: g, range: QuantizedRange(lower: 0, upper: 255), seed: UInt64(index + 3))
-            Self.check(UInt8.self, geometry: g, range: QuantizedRange(lower: 7, upper: 200), seed: UInt64(index + 5))
+            Self.check(
+                Int8.self, kind, geometry: g, range: QuantizedRange(lower: -128, upper: 127), seed: UInt64(index))
+            Self.check(
+                Int8.self, kind, geometry: g, range: QuantizedRange(lower: -20, upper: 90), seed: UInt64(index + 9))
+            Self.check(
+                UInt8.self, kind, geometry: g, range: QuantizedRange(lower: 0, upper: 255), seed: UInt64(index + 3))
+            Self.check(
+                UInt8.self, kind, geometry: g, range: QuantizedRange(lower: 7, upper: 200), seed: UInt64(index + 5))
         }
+    }
+
+    /// A global pool of 1280 channels (efficientnet's last one) is shared between threads by channel blocks.
+    @Test func globalAverageOfManyChannels() {
+        let g = PoolingTests.geometry(height: 7, width: 7, channels: 1280, filter: (7, 7), stride: (1, 1))
+        Self.check(UInt8.self, .average, geometry: g, range: QuantizedRange(lower: 0, upper: 255), seed: 41)
+        Self.check(Int8.self, .average, geometry: g, range: QuantizedRange(lower: -128, upper: 127), seed: 43)
     }
 }

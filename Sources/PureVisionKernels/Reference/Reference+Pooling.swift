@@ -105,4 +105,32 @@ extension Reference {
             }
         }
     }
+
+    /// 8-bit AVERAGE_POOL_2D as plain nested loops, channel by channel: the int32 sum of each window's in-bounds
+    /// values divided by their count, rounded half away from zero, clamped (0, clamped, when the window misses the
+    /// input).
+    public static func quantizedAveragePool<T: QuantizedElement>(
+        geometry g: Pool2DGeometry, input: UnsafePointer<T>, output: UnsafeMutablePointer<T>, range: QuantizedRange
+    ) {
+        for b in 0..<g.batch {
+            for oy in 0..<g.outputHeight {
+                for ox in 0..<g.outputWidth {
+                    let rows = g.rowWindow(oy)
+                    let columns = g.columnWindow(ox)
+                    let count = Int32((rows.end - rows.start) * (columns.end - columns.start))
+                    let out = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * g.channels
+                    for c in 0..<g.channels {
+                        var sum: Int32 = 0
+                        for y in rows.start..<rows.end {
+                            for x in columns.start..<columns.end {
+                                sum &+= Int32(input[((b * g.inputHeight + y) * g.inputWidth + x) * g.channels + c])
+                            }
+                        }
+                        let average = count == 0 ? 0 : (sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count)
+                        out[c] = T(truncatingIfNeeded: range.clamp(average))
+                    }
+                }
+            }
+        }
+    }
 }

@@ -28,16 +28,22 @@ enum QuantizedPool2DOperator: OperatorLowering {
             paddingTop: rows.before, paddingLeft: cols.before)
         let output = context.output(0)
         let ctx = context
+        let pool = context.pool
         return context.lowered(reading: [input]) { binder in
             let x = ctx.pointer(input, binder)
             let y = binder.raw(output.index)
             func step<T: QuantizedElement>(_: T.Type) -> ExecutionStep {
                 let (x, y) = (UnsafePointer(x.assumingMemoryBound(to: T.self)), y.assumingMemoryBound(to: T.self))
-                if isMax && ctx.useReference {
+                switch (isMax, ctx.useReference) {
+                case (true, true):
                     return { Reference.quantizedMaxPool(geometry: geometry, input: x, output: y, range: range) }
+                case (false, true):
+                    return { Reference.quantizedAveragePool(geometry: geometry, input: x, output: y, range: range) }
+                case (true, false):
+                    return { Quantized.maxPool(geometry: geometry, input: x, output: y, range: range, pool: pool) }
+                case (false, false):
+                    return { Quantized.averagePool(geometry: geometry, input: x, output: y, range: range, pool: pool) }
                 }
-                if isMax { return { Quantized.maxPool(geometry: geometry, input: x, output: y, range: range) } }
-                return { Quantized.averagePool(geometry: geometry, input: x, output: y, range: range) }
             }
             return type == .uint8 ? step(UInt8.self) : step(Int8.self)
         }
