@@ -129,8 +129,7 @@ package struct WarpSource: WarpPixelSource {
         self.channelOffsets = channelOffsets
     }
 
-    /// Samples of 3- and 4-byte pixels take SSE2 on x86-64 (interior ones ``interpolateInterior(_:weights:)``, the
-    /// others ``interpolateBorder(sx:sy:weights:replicate:)``), the rest
+    /// Samples of 3- and 4-byte pixels take SSE2 on x86-64 (``VectorSampler``), the rest
     /// ``interpolateReference(sx:sy:weights:replicate:at:into:)``, their twin.
     @inline(__always)
     package func interpolate<Sink: WarpSink>(
@@ -138,22 +137,8 @@ package struct WarpSource: WarpPixelSource {
     ) {
         #if arch(x86_64)
             if bytesPerPixel == 3 || bytesPerPixel == 4 {
-                // One unsigned comparison per axis: sx in 0..<lastColumn, sy in 0..<lastRow.
-                let levels =
-                    UInt(bitPattern: sx) < UInt(bitPattern: width - 1)
-                        && UInt(bitPattern: sy) < UInt(bitPattern: height - 1)
-                    ? Self.interpolateInterior(
-                        pixels + (sy &* bytesPerRow &+ sx &* bytesPerPixel), rowBytes: bytesPerRow,
-                        pixelBytes: bytesPerPixel, weights: weights)
-                    : interpolateBorder(sx: sx, sy: sy, weights: weights, replicate: replicate)
-                // Byte k of `levels` is the level of the pixel's byte k.
-                @inline(__always) func level(_ offset: Int) -> Int32 {
-                    Int32(truncatingIfNeeded: (levels &>> UInt32(truncatingIfNeeded: offset &* 8)) & 0xFF)
-                }
-                let offsets = channelOffsets
-                sink.store(level(offsets[0]), at: outIndex)
-                sink.store(level(offsets[1]), at: outIndex &+ 1)
-                sink.store(level(offsets[2]), at: outIndex &+ 2)
+                VectorSampler(self).sample(
+                    sx: sx, sy: sy, weights: weights, replicate: replicate, of: self, at: outIndex, into: sink)
                 return
             }
         #endif
@@ -176,27 +161,54 @@ package struct WarpSource: WarpPixelSource {
                 return
             }
             let sink = sink
-            let base = pixels
-            let rowBytes = bytesPerRow
-            let lastColumn = UInt(bitPattern: width - 1)
-            let lastRow = UInt(bitPattern: height - 1)
-            let shifts = SIMD3<UInt32>(truncatingIfNeeded: channelOffsets &* 8)
-            let (red, green, blue) = (shifts[0], shifts[1], shifts[2])
-            var out = index
+            let sampler = VectorSampler(self)
             for j in 0..<count {
                 let (sx, ax) = FixedPointWarp.split(fixedX[j])
                 let (sy, ay) = FixedPointWarp.split(fixedY[j])
-                let weights = FixedPointWarp.weights(ax, ay)
+                sampler.sample(
+                    sx: sx, sy: sy, weights: FixedPointWarp.weights(ax, ay), replicate: replicate, of: self,
+                    at: index &+ 3 &* j, into: sink)
+            }
+        }
+
+        /// A source's fields as the SSE2 samples of 3- and 4-byte pixels use them, read once.
+        struct VectorSampler {
+            let base: UnsafePointer<UInt8>
+            let rowBytes: Int
+            let pixelBytes: Int
+            let lastColumn: UInt
+            let lastRow: UInt
+            /// Bit offsets in the sampled levels of the red, green and blue bytes.
+            let shifts: SIMD3<UInt32>
+
+            @inline(__always)
+            init(_ source: WarpSource) {
+                base = source.pixels
+                rowBytes = source.bytesPerRow
+                pixelBytes = source.bytesPerPixel
+                lastColumn = UInt(bitPattern: source.width - 1)
+                lastRow = UInt(bitPattern: source.height - 1)
+                shifts = SIMD3<UInt32>(truncatingIfNeeded: source.channelOffsets &* 8)
+            }
+
+            /// Interpolates sample (sx, sy) of `source` (interior samples ``interpolateInterior``, the others
+            /// ``interpolateBorder(sx:sy:weights:replicate:)``) and stores its red, green and blue levels.
+            @inline(__always)
+            func sample<Sink: WarpSink>(
+                sx: Int, sy: Int, weights: (Int32, Int32, Int32, Int32), replicate: Bool, of source: WarpSource,
+                at index: Int, into sink: Sink
+            ) {
+                // One unsigned comparison per axis: sx in 0..<lastColumn, sy in 0..<lastRow.
                 let levels =
                     UInt(bitPattern: sx) < lastColumn && UInt(bitPattern: sy) < lastRow
-                    ? Self.interpolateInterior(
+                    ? WarpSource.interpolateInterior(
                         base + (sy &* rowBytes &+ sx &* pixelBytes), rowBytes: rowBytes, pixelBytes: pixelBytes,
                         weights: weights)
-                    : interpolateBorder(sx: sx, sy: sy, weights: weights, replicate: replicate)
-                sink.store(Int32(truncatingIfNeeded: (levels &>> red) & 0xFF), at: out)
-                sink.store(Int32(truncatingIfNeeded: (levels &>> green) & 0xFF), at: out &+ 1)
-                sink.store(Int32(truncatingIfNeeded: (levels &>> blue) & 0xFF), at: out &+ 2)
-                out &+= 3
+                    : source.interpolateBorder(sx: sx, sy: sy, weights: weights, replicate: replicate)
+                // Byte k of `levels` is the level of the pixel's byte k.
+                sink.store(Int32(truncatingIfNeeded: (levels &>> shifts[0]) & 0xFF), at: index)
+                sink.store(Int32(truncatingIfNeeded: (levels &>> shifts[1]) & 0xFF), at: index &+ 1)
+                sink.store(Int32(truncatingIfNeeded: (levels &>> shifts[2]) & 0xFF), at: index &+ 2)
             }
         }
 
