@@ -15,6 +15,9 @@ do {
     } else {
         try Bench(options: options).run()
     }
+} catch let error as BenchError where error.description.isEmpty {
+    // `--help`: the usage is printed; nothing failed.
+    exit(0)
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
     exit(1)
