@@ -34,7 +34,7 @@ public enum NonMaxSuppression {
         if detections.isEmpty {
             return options.returnEmptyDetections ? [] : nil
         }
-        let order = ScoreOrder.indices(detections.map(\.score))
+        let order = ScoreOrder.indices(detections.map(\.score), pool: pool)
         switch options.algorithm {
         case .default:
             return greedy(detections, order: order, options: options, pool: pool)

@@ -1,3 +1,5 @@
+import PureVisionKernels
+
 /// The order in which MediaPipe visits detections: `std::sort` of `(index, score)` pairs by score,
 /// descending, as libstdc++ implements it (introsort with median-of-three pivots, a 16-element
 /// insertion-sort threshold and a heap-sort fallback at depth 2·⌊log₂ n⌋).
@@ -8,16 +10,48 @@
 /// comparable scores and keeps NaN scores from reading out of bounds.
 enum ScoreOrder {
     /// Returns the indices of `scores` in MediaPipe's visiting order.
-    static func indices(_ scores: [Float]) -> [Int] {
+    ///
+    /// With more than one thread, at least ``minimumSplitCount`` scores and no NaN, the two parts of the first
+    /// partition are sorted on two threads. That is the same sort: the loop recurses into the right part and
+    /// continues on the left one, each with the same depth limit, and neither touches the other's elements; and the
+    /// final insertion pass never moves an element of the right part below the cut (every element left of it scores
+    /// at least the pivot, every one right of it at most, and an element moves only past strictly lower scores), so
+    /// each part can take its own pass, the right one bounded at the cut. NaN scores are left to the serial sort:
+    /// with them the median of three need not stop the scans, and the parts need not be ordered.
+    static func indices(_ scores: [Float], pool: ThreadPool = .serial) -> [Int] {
         var items = scores.indices.map { Item(index: $0, score: scores[$0]) }
         items.withUnsafeMutableBufferPointer { buffer in
             let count = buffer.count
             guard count > 1 else { return }
-            introsortLoop(buffer, 0, count, depthLimit: 2 * (Int.bitWidth - 1 - count.leadingZeroBitCount))
-            finalInsertionSort(buffer, 0, count)
+            let depthLimit = 2 * (Int.bitWidth - 1 - count.leadingZeroBitCount)
+            guard pool.threadCount > 1, count >= minimumSplitCount, !scores.contains(where: \.isNaN) else {
+                introsortLoop(buffer, 0, count, depthLimit: depthLimit)
+                finalInsertionSort(buffer, 0, count)
+                return
+            }
+            let cut = partitionPivot(buffer, 0, count)
+            guard cut > threshold else {
+                // The first 16 elements straddle the cut: finish as the serial sort would.
+                introsortLoop(buffer, cut, count, depthLimit: depthLimit - 1)
+                introsortLoop(buffer, 0, cut, depthLimit: depthLimit - 1)
+                finalInsertionSort(buffer, 0, count)
+                return
+            }
+            pool.parallelFor(2) { part in
+                if part == 0 {
+                    introsortLoop(buffer, 0, cut, depthLimit: depthLimit - 1)
+                    finalInsertionSort(buffer, 0, cut)
+                } else {
+                    introsortLoop(buffer, cut, count, depthLimit: depthLimit - 1)
+                    for i in cut..<count { unguardedLinearInsert(buffer, i, lowerBound: cut) }
+                }
+            }
         }
         return items.map(\.index)
     }
+
+    /// Scores below which the sort stays on one thread.
+    static let minimumSplitCount = 4096
 
     struct Item {
         var index: Int

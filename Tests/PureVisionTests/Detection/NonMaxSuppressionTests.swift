@@ -183,6 +183,38 @@ import Testing
         }
     }
 
+    /// The visiting order (the greedy pass with an infinite threshold keeps every box, in that order) is the same
+    /// when the sort's first partition is finished on two threads: many tied scores, ascending, descending and
+    /// constant scores (the heap-sort fallback), sizes around the split threshold, and a NaN (serial sort).
+    @Test(arguments: [4096, 5003, 19206])
+    func visitingOrderIsTheSameOnTwoThreads(count: Int) {
+        var random = SplitMix64(seed: UInt64(count))
+        let levels = (0..<count).map { _ in Float(UInt8.random(in: 0...255, using: &random)) / 255 }
+        var scoreSets: [[Float]] = [
+            levels, (0..<count).map { Float($0) }, (0..<count).map { Float(count - $0) },
+            [Float](repeating: 0.5, count: count), (0..<count).map { Float($0 % 7) + Float($0 % 3) * 0.25 },
+        ]
+        var withNaN = levels
+        withNaN[count / 3] = .nan
+        scoreSets.append(withNaN)
+        var options = NonMaxSuppressionOptions(
+            algorithm: .default, overlapType: .intersectionOverUnion, minSuppressionThreshold: .infinity)
+        options.maxNumDetections = -1
+        for (set, scores) in scoreSets.enumerated() {
+            // Each box is told apart by its x.
+            let detections = scores.enumerated().map { index, score in
+                box(score, Float(index) / Float(count), 0, 0.01, 0.01)
+            }
+            let serial = NonMaxSuppression.suppress(detections, options: options) ?? []
+            #expect(serial.count == count)
+            for threads in [2, 3] {
+                let split = NonMaxSuppression.suppress(
+                    detections, options: options, pool: ThreadPool(threadCount: threads))
+                #expect(split?.map(Self.bits) == serial.map(Self.bits), "set \(set), \(threads) threads")
+            }
+        }
+    }
+
     /// A detection's box and score as bit patterns, so that NaN fields compare equal to themselves.
     private static func bits(_ d: NormalizedDetection) -> [UInt32] {
         [d.score, d.xMin, d.yMin, d.width, d.height].map(\.bitPattern)
