@@ -497,7 +497,8 @@ package enum FixedPointWarp {
     }
 
     /// ``warp(_:inverse:outputWidth:outputHeight:rows:border:into:)`` when m1 = m3 = m6 = m7 = 0 (crops, resizes,
-    /// letterboxes): X depends on the column alone and Y on the row alone, so each is worked out once, by
+    /// letterboxes): X depends on the column alone and Y on the row alone, so each is worked out once (each row's
+    /// pixels then go to the source's ``WarpPixelSource/interpolateRun(fixedX:fixedY:count:replicate:at:into:)``), by
     /// ``warpPixelByPixel(_:inverse:outputWidth:outputHeight:rows:border:into:)``'s expressions without the terms of the
     /// zero entries. Those terms are ±0, which change no sum that is not itself ±0, and a ±0 coordinate rounds to 0
     /// (or, times an infinite w, to NaN) whatever its sign, so every level is the same.
@@ -509,25 +510,23 @@ package enum FixedPointWarp {
         let (m0, m2, m4, m5, m8) = (m[0], m[2], m[4], m[5], m[8])
         let w = m8 != 0 ? 32 / m8 : 0
         let replicate = border == .replicate
-        withUnsafeTemporaryAllocation(of: (pixel: Int, fraction: Int32).self, capacity: outputWidth) { columns in
-            guard let columns = columns.baseAddress else { return }
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * outputWidth) { buffer in
+            guard let fixedX = buffer.baseAddress else { return }
+            let fixedY = fixedX + outputWidth
             var blockStart = 0
             while blockStart < outputWidth {
                 let blockEnd = min(blockStart + blockWidth, outputWidth)
                 let x0 = m0 * Double(blockStart) + m2
                 for x in blockStart..<blockEnd {
-                    (columns + x).initialize(to: split(fixedPoint(SIMD2(x0 + m0 * Double(x - blockStart), 0) * w).x))
+                    (fixedX + x).initialize(to: fixedPoint(SIMD2(x0 + m0 * Double(x - blockStart), 0) * w).x)
                 }
                 blockStart = blockEnd
             }
             for y in rows {
-                let (sy, ay) = split(fixedPoint(SIMD2(m4 * Double(y) + m5, 0) * w).x)
-                for x in 0..<outputWidth {
-                    let (sx, ax) = columns[x]
-                    source.interpolate(
-                        sx: sx, sy: sy, weights: weights(ax, ay), replicate: replicate, at: (y * outputWidth + x) * 3,
-                        into: sink)
-                }
+                fixedY.initialize(repeating: fixedPoint(SIMD2(m4 * Double(y) + m5, 0) * w).x, count: outputWidth)
+                source.interpolateRun(
+                    fixedX: fixedX, fixedY: fixedY, count: outputWidth, replicate: replicate,
+                    at: y * outputWidth * 3, into: sink)
             }
         }
     }
