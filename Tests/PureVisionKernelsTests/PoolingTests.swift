@@ -44,7 +44,7 @@ struct PoolingTests {
         var index = 0
         for kind in [Kind.max, .average] {
             for w in windows {
-                for channels in [1, 3, 7, 8, 9, 16, 17] {
+                for channels in [1, 3, 7, 8, 9, 16, 17, 25, 40] {
                     cases.append(
                         Case(
                             kind: kind,
@@ -86,11 +86,9 @@ struct PoolingTests {
         let expected = PoolingTests.pooled(c.kind, geometry: g, input: input, clamp: c.clamp, pool: nil)
         for pool in testPools {
             let actual = PoolingTests.pooled(c.kind, geometry: g, input: input, clamp: c.clamp, pool: pool)
-            expectNearlyEqual(actual, expected, tolerance: 1e-6, "\(c) threads=\(pool.threadCount)")
-            if c.kind == .average && g.isGlobal {
-                // XNNPACK's global average pooling: the same additions per channel, so the same bits.
-                #expect(actual.map(\.bitPattern) == expected.map(\.bitPattern), "\(c) threads=\(pool.threadCount)")
-            }
+            // The same operations per channel in the same tap order (XNNPACK's for a global average), so the same
+            // bits.
+            #expect(actual.map(\.bitPattern) == expected.map(\.bitPattern), "\(c) threads=\(pool.threadCount)")
         }
     }
 
@@ -122,6 +120,28 @@ struct PoolingTests {
             .max, geometry: g, input: input, clamp: .none,
             pool: optimized ? .serial : nil)
         #expect(result == [-4, -40, -3, -30, -2, -20, -1, -10])
+    }
+}
+
+extension PoolingTests {
+    /// NaN inputs give the reference's bits: the kernel makes the same `max` / `min` selects and additions, in the
+    /// 8-channel and the one-channel loops alike.
+    @Test(arguments: [Kind.max, .average])
+    func nanInputsGiveTheReferenceBits(_ kind: Kind) {
+        let g = PoolingTests.geometry(
+            height: 5, width: 6, channels: 27, filter: (3, 3), stride: (2, 2), padding: (1, 1, 1, 1))
+        var random = SplitMixSource(seed: 77)
+        var input = random.floats(g.inputHeight * g.inputWidth * g.channels)
+        for index in stride(from: 0, to: input.count, by: 7) { input[index] = .nan }
+        for clamp in [ClampRange.none, .relu6] {
+            let expected = PoolingTests.pooled(kind, geometry: g, input: input, clamp: clamp, pool: nil)
+            // A maximum starts finite and skips NaN taps; an average with a NaN tap is NaN until clamped.
+            #expect(kind == .max || clamp != .none || expected.contains { $0.isNaN }, "the case must reach NaNs")
+            for pool in testPools {
+                let actual = PoolingTests.pooled(kind, geometry: g, input: input, clamp: clamp, pool: pool)
+                #expect(actual.map(\.bitPattern) == expected.map(\.bitPattern), "\(kind) \(clamp) \(pool.threadCount)")
+            }
+        }
     }
 }
 
