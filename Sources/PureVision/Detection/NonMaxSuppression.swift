@@ -1,4 +1,5 @@
 import PureVisionKernels
+import Synchronization
 
 /// Non-maximum suppression of single-label detections, as MediaPipe's `NonMaxSuppressionCalculator` does
 /// for one input stream without an image (boxes already relative).
@@ -50,13 +51,28 @@ public enum NonMaxSuppression {
         similarity(RelativeRect(first), RelativeRect(second), overlapType)
     }
 
-    /// Candidates whose tests against the kept boxes run as one parallel batch.
-    private static let batchSize = 256
+    /// Candidates below which greedy suppression stays on one thread (waking a helper costs more than it saves).
+    private static let smallestSharedCount = 256
 
-    /// Greedy suppression. With more than one thread, the candidates are taken in batches of ``batchSize`` (in
-    /// visiting order): the threads first test each of a batch against the boxes kept before the batch, then one
-    /// thread walks the batch in order, testing the survivors against the boxes kept earlier in the same batch.
-    /// A candidate is kept exactly when no earlier kept box overlaps it, so the result is the serial loop's.
+    /// How far past the walk the helper starts again when the walk has caught up with it: the walk tests those
+    /// candidates itself while the helper works on the ones after them.
+    private static let helperGap = 64
+
+    /// Greedy suppression: the walk keeps a candidate exactly when no box it kept before overlaps it.
+    ///
+    /// A candidate is first tested against the kept boxes that suppressed its neighbours in the input (see
+    /// ``SuppressorHints``), then searched for in the grid of kept boxes.
+    ///
+    /// With more than one thread and enough candidates, a helper thread runs ahead of the walk. It holds its own copy
+    /// of the kept boxes, fed from those the walk has published, and tests candidates against it: a candidate is
+    /// either suppressed by one of them, or overlapped by none of the first `s` kept boxes, and the helper records
+    /// which (``HelperVerdict``). The walk then skips a suppressed candidate and tests another only against the boxes
+    /// it kept after the first `s`, a few, in a plain pass, instead of searching the grid. Each verdict is exact for
+    /// the boxes it names: those were kept before the candidate (the walk publishes a box while at it, and reads a
+    /// verdict only after the helper has published it, when the walk is at the candidate). Candidates the helper has
+    /// not reached are searched by the walk itself. So the output is the serial loop's whatever the timing; when the
+    /// walk catches up with the helper, the helper starts again ``helperGap`` candidates further on, so that the two
+    /// share the searches.
     private static func greedy(
         _ detections: [NormalizedDetection], order: [Int], options: NonMaxSuppressionOptions, pool: ThreadPool
     ) -> [NormalizedDetection] {
@@ -65,15 +81,18 @@ public enum NonMaxSuppression {
         let rects = detections.map(RelativeRect.init)
         let retained = RetainedRectGrid(
             covering: rects, type: options.overlapType, threshold: options.minSuppressionThreshold)
+        let hints = SuppressorHints(count: detections.count)
+        defer { hints.deallocate() }
         /// Whether to stop before `index` (scores are visited in descending order).
         func belowThreshold(_ index: Int) -> Bool {
             options.minScoreThreshold > 0 && detections[index].score < options.minScoreThreshold
         }
-        guard pool.threadCount > 1, order.count > batchSize else {
+        guard pool.threadCount > 1, order.count >= smallestSharedCount, maxCount > 0 else {
             for index in order {
                 if belowThreshold(index) { break }
                 let rect = rects[index]
-                if !retained.suppresses(rect) {
+                if !hints.suppressed(index, rect, by: retained) {
+                    hints.record(retained.keptCount, for: index)
                     output.append(detections[index])
                     retained.append(rect)
                 }
@@ -81,39 +100,96 @@ public enum NonMaxSuppression {
             }
             return output
         }
-        let keptInBatch = RetainedRects()
-        var suppressedBefore = [Bool](repeating: false, count: batchSize)
-        var start = 0
-        batches: while start < order.count {
-            let end = min(start + batchSize, order.count)
-            suppressedBefore.withUnsafeMutableBufferPointer { flags in
-                let count = end - start
-                let tasks = ThreadPool.chunkCount(count / 32, threads: pool.threadCount)
-                pool.parallelFor(tasks) { task in
-                    for position in count * task / tasks..<count * (task + 1) / tasks {
-                        flags[position] = retained.suppresses(rects[order[start + position]])
+        let count = order.count
+        // Written by the helper only: its verdict on the candidate at each position of the walk.
+        let verdicts = UnsafeMutablePointer<HelperVerdict>.allocate(capacity: count)
+        // Written by the walk only: the indices of the boxes it kept, in order.
+        let keptIndices = UnsafeMutablePointer<Int>.allocate(capacity: count)
+        let helperHints = SuppressorHints(count: detections.count)
+        defer {
+            verdicts.deallocate()
+            keptIndices.deallocate()
+            helperHints.deallocate()
+        }
+        /// `verdicts[0..<value]` are final (helper → walk).
+        let verdictCount = Atomic<Int>(0)
+        /// `keptIndices[0..<value]` are final (walk → helper).
+        let keptCount = Atomic<Int>(0)
+        /// Where the walk is, or `count` once it has ended (walk → helper; a hint).
+        let walkPosition = Atomic<Int>(0)
+        let helperCopy = retained.emptyCopy()
+        pool.parallelFor(2) { role in
+            if role == 0 {
+                var known = 0
+                for position in 0..<count {
+                    let index = order[position]
+                    if belowThreshold(index) { break }
+                    if position >= known { known = verdictCount.load(ordering: .acquiring) }
+                    let rect = rects[index]
+                    let suppressed: Bool
+                    switch position < known ? verdicts[position] : .untested {
+                    case .suppressed(let ordinal):
+                        hints.record(ordinal, for: index)
+                        continue
+                    case .clearOfFirst(let checked):
+                        suppressed = retained.keptBoxesSuppress(rect, from: checked)
+                    case .untested:
+                        // Searched here: tell the helper, which leaves these to the walk and moves on.
+                        walkPosition.store(position, ordering: .relaxed)
+                        suppressed = hints.suppressed(index, rect, by: retained)
+                    }
+                    if !suppressed {
+                        hints.record(retained.keptCount, for: index)
+                        keptIndices[retained.keptCount] = index
+                        output.append(detections[index])
+                        retained.append(rect)
+                        keptCount.store(retained.keptCount, ordering: .releasing)
+                        if output.count >= maxCount { break }
                     }
                 }
-            }
-            keptInBatch.removeAll()
-            for position in 0..<(end - start) {
-                let index = order[start + position]
-                if belowThreshold(index) { break batches }
-                let rect = rects[index]
-                let suppressed =
-                    suppressedBefore[position]
-                    || keptInBatch.anyOverlaps(
-                        rect, type: options.overlapType, threshold: options.minSuppressionThreshold)
-                if !suppressed {
-                    output.append(detections[index])
-                    retained.append(rect)
-                    keptInBatch.append(rect)
+                walkPosition.store(count, ordering: .relaxed)
+            } else {
+                var next = 0
+                while next < count {
+                    let walk = walkPosition.load(ordering: .relaxed)
+                    if walk >= count { break }
+                    if next <= walk {
+                        let resume = min(count, walk + helperGap)
+                        (verdicts + next).initialize(repeating: .untested, count: resume - next)
+                        next = resume
+                        verdictCount.store(next, ordering: .releasing)
+                        continue
+                    }
+                    let published = keptCount.load(ordering: .acquiring)
+                    while helperCopy.keptCount < published {
+                        let kept = keptIndices[helperCopy.keptCount]
+                        helperHints.record(helperCopy.keptCount, for: kept)
+                        helperCopy.append(rects[kept])
+                    }
+                    let index = order[next]
+                    let verdict: HelperVerdict
+                    if helperHints.suppressed(index, rects[index], by: helperCopy) {
+                        verdict = .suppressed(ordinal: helperHints.ordinal(for: index))
+                    } else {
+                        verdict = .clearOfFirst(published)
+                    }
+                    (verdicts + next).initialize(to: verdict)
+                    next += 1
+                    verdictCount.store(next, ordering: .releasing)
                 }
-                if output.count >= maxCount { break batches }
             }
-            start = end
         }
         return output
+    }
+
+    /// What the helper of threaded greedy suppression found for one candidate.
+    private enum HelperVerdict {
+        /// Not tested: the walk searches every kept box.
+        case untested
+        /// Suppressed by the kept box at this position among the kept boxes (−1: not known which).
+        case suppressed(ordinal: Int)
+        /// No box among the first ones kept, this many, suppresses it.
+        case clearOfFirst(Int)
     }
 
     private static func weighted(
@@ -175,7 +251,8 @@ public enum NonMaxSuppression {
         return result
     }
 
-    private static func similarity(
+    /// MediaPipe's `OverlapSimilarity` of two boxes (`rect1` the kept one in greedy suppression).
+    static func similarity(
         _ rect1: RelativeRect, _ rect2: RelativeRect, _ type: NonMaxSuppressionOptions.OverlapType
     ) -> Float {
         guard rect1.intersects(rect2) else { return 0 }
@@ -219,7 +296,8 @@ struct RelativeRect {
         xMax: -.greatestFiniteMagnitude, yMax: -.greatestFiniteMagnitude
     )
 
-    private init(xMin: Float, yMin: Float, xMax: Float, yMax: Float) {
+    /// The box with these edges as they are (not reordered).
+    init(xMin: Float, yMin: Float, xMax: Float, yMax: Float) {
         self.xMin = xMin
         self.yMin = yMin
         self.xMax = xMax

@@ -21,8 +21,8 @@
 /// suppresses), is compared with all kept boxes.
 ///
 /// A cell holds its boxes in chunks of `RetainedRects.Lanes.scalarCount`, tested in one vector pass each; a chunk's
-/// unused lanes hold an empty box, which never suppresses here (the threshold is ≥ 0). Searching only reads: several
-/// threads may test candidates at once while nothing is appended.
+/// unused lanes hold an empty box, which never suppresses here (the threshold is ≥ 0). Each lane also holds its box's
+/// position among the kept boxes, so that a search names the box it found (see `SuppressorHints`).
 final class RetainedRectGrid {
     private typealias Lanes = RetainedRects.Lanes
 
@@ -55,6 +55,8 @@ final class RetainedRectGrid {
         var xMax: Lanes
         var yMax: Lanes
         var area: Lanes
+        /// Each lane's box's position among all kept boxes (−1: none, or past `Int32.max`).
+        var ordinals: SIMD8<Int32>
         var count: Int
         var next: Int32
 
@@ -66,6 +68,7 @@ final class RetainedRectGrid {
             xMax = Lanes(repeating: empty.xMax)
             yMax = Lanes(repeating: empty.yMax)
             area = Lanes(repeating: 0)
+            ordinals = SIMD8(repeating: -1)
             count = 0
             self.next = next
         }
@@ -94,6 +97,7 @@ final class RetainedRectGrid {
         }
 
         /// The cells a finite, non-empty box covers.
+        @inline(__always)
         func range(of rect: RelativeRect) -> (columns: ClosedRange<Int>, rows: ClosedRange<Int>) {
             (
                 cell(rect.xMin, origin.x, scale.x)...cell(rect.xMax, origin.x, scale.x),
@@ -103,6 +107,7 @@ final class RetainedRectGrid {
 
         /// `⌊(value − origin) · scale⌋` clamped to the grid: non-decreasing in `value`. (Below 1 the floor is 0 or
         /// less, and from 1 to `side − 1` it is the truncation, which needs no rounding call.)
+        @inline(__always)
         private func cell(_ value: Float, _ origin: Float, _ scale: Float) -> Int {
             let position = (value - origin) * scale
             if !(position >= 1) { return 0 }
@@ -157,6 +162,22 @@ final class RetainedRectGrid {
         chunks = .allocate(capacity: 0)
     }
 
+    /// A grid with the same levels and settings as `other` and no boxes.
+    private init(sameLayoutAs other: RetainedRectGrid) {
+        threshold = other.threshold
+        type = other.type
+        levels = other.levels
+        firstExponent = other.firstExponent
+        cellCount = other.cellCount
+        heads = .allocate(capacity: cellCount)
+        heads.initialize(repeating: -1, count: cellCount)
+        chunks = .allocate(capacity: 0)
+    }
+
+    /// An empty grid laid out like this one (for the same boxes, type and threshold), without scanning the boxes
+    /// again.
+    func emptyCopy() -> RetainedRectGrid { RetainedRectGrid(sameLayoutAs: self) }
+
     deinit {
         heads.deallocate()
         chunks.deallocate()
@@ -169,24 +190,26 @@ final class RetainedRectGrid {
         return placeableAreas.contains(area) ? area.exponent : nil
     }
 
-    /// Whether a kept box's similarity with `candidate` is above the threshold.
-    func suppresses(_ candidate: RelativeRect) -> Bool {
+    /// A kept box whose similarity with `candidate` is above the threshold: its position among the kept boxes (in
+    /// the order they were appended), or −1 when it was found outside the grids; nil when there is none.
+    func suppressor(of candidate: RelativeRect) -> Int? {
         guard threshold >= 0, candidate.isFinite else {
-            return all.anyOverlaps(candidate, type: type, threshold: threshold)
+            return all.anyOverlaps(candidate, type: type, threshold: threshold) ? -1 : nil
         }
-        if candidate.isEmpty { return false }
-        if unplaced.anyOverlaps(candidate, type: type, threshold: threshold) { return true }
+        if candidate.isEmpty { return nil }
+        if unplaced.anyOverlaps(candidate, type: type, threshold: threshold) { return -1 }
         let test = RetainedRects.CandidateLanes(candidate, threshold: threshold)
-        guard let firstExponent else { return suppresses(candidate, test, in: levels[0]) }
+        guard let firstExponent else { return suppressor(of: candidate, test, in: levels[0]) }
         let area = candidate.area
         guard Self.placeableAreas.contains(area) else {
-            return all.anyOverlaps(candidate, type: type, threshold: threshold)
+            return all.anyOverlaps(candidate, type: type, threshold: threshold) ? -1 : nil
         }
         // Kept areas K with area · t′ < K < area / t′ (t′ = t · slack) can suppress; octave e holds [2^e, 2^(e+1)).
         let ratio = threshold * Self.ratioSlack
         let smallest = area * ratio
         let largest = area / ratio
         /// The index of the octave holding `value`: −1 below them all, `levels.count` above.
+        @inline(__always)
         func octave(_ value: Float) -> Int {
             guard value >= .leastNormalMagnitude else { return -1 }
             guard value.isFinite else { return levels.count }
@@ -194,21 +217,37 @@ final class RetainedRectGrid {
         }
         let first = max(0, octave(smallest))
         let last = min(levels.count - 1, octave(largest))
-        guard first <= last else { return false }
+        guard first <= last else { return nil }
         // The candidate's own octave first, then outwards: a box of similar area is the likeliest to suppress it.
         let own = min(max(octave(area), first), last)
-        if suppresses(candidate, test, in: levels[own]) { return true }
+        if let found = suppressor(of: candidate, test, in: levels[own]) { return found }
         var step = 1
         while own - step >= first || own + step <= last {
-            if own + step <= last, suppresses(candidate, test, in: levels[own + step]) { return true }
-            if own - step >= first, suppresses(candidate, test, in: levels[own - step]) { return true }
+            if own + step <= last, let found = suppressor(of: candidate, test, in: levels[own + step]) { return found }
+            if own - step >= first, let found = suppressor(of: candidate, test, in: levels[own - step]) { return found }
             step += 1
         }
-        return false
+        return nil
     }
 
-    /// Whether a box in the cells of `level` that `candidate` covers suppresses it.
-    private func suppresses(_ candidate: RelativeRect, _ test: RetainedRects.CandidateLanes, in level: Level) -> Bool {
+    /// Whether the kept box at `ordinal` (a position among the kept boxes) suppresses `candidate`: the scalar
+    /// similarity, the same float operations as the grid's lanes.
+    func keptBoxSuppresses(_ ordinal: Int, _ candidate: RelativeRect) -> Bool {
+        NonMaxSuppression.similarity(all.box(at: ordinal), candidate, type) > threshold
+    }
+
+    /// Whether a box kept from position `first` on suppresses `candidate` (a plain pass over them).
+    func keptBoxesSuppress(_ candidate: RelativeRect, from first: Int) -> Bool {
+        all.anyOverlaps(candidate, type: type, threshold: threshold, from: first)
+    }
+
+    /// How many boxes have been kept.
+    var keptCount: Int { all.count }
+
+    /// A box in the cells of `level` that `candidate` covers that suppresses it (see ``suppressor(of:)``).
+    private func suppressor(
+        of candidate: RelativeRect, _ test: RetainedRects.CandidateLanes, in level: Level
+    ) -> Int? {
         let (columns, rows) = level.range(of: candidate)
         let chunks = chunks
         for row in rows {
@@ -216,17 +255,17 @@ final class RetainedRectGrid {
                 var chunk = Int(heads[level.firstCell + row * level.side + column])
                 while chunk >= 0 {
                     let kept = chunks + chunk
-                    if test.anyHitsOrderedBoxes(
+                    if let lane = test.firstHitAmongOrderedBoxes(
                         xMin: kept.pointee.xMin, yMin: kept.pointee.yMin, xMax: kept.pointee.xMax,
                         yMax: kept.pointee.yMax, area: kept.pointee.area, type: type)
                     {
-                        return true
+                        return Int(kept.pointee.ordinals[lane])
                     }
                     chunk = Int(kept.pointee.next)
                 }
             }
         }
-        return false
+        return nil
     }
 
     /// Keeps `rect`.
@@ -251,6 +290,7 @@ final class RetainedRectGrid {
         }
         let (columns, rows) = level.range(of: rect)
         let area = rect.area
+        let ordinal = Int32(exactly: all.count - 1) ?? -1
         for row in rows {
             for column in columns {
                 let head = level.firstCell + row * level.side + column
@@ -264,6 +304,7 @@ final class RetainedRectGrid {
                 chunk.pointee.xMax[lane] = rect.xMax
                 chunk.pointee.yMax[lane] = rect.yMax
                 chunk.pointee.area[lane] = area
+                chunk.pointee.ordinals[lane] = ordinal
                 chunk.pointee.count = lane + 1
             }
         }

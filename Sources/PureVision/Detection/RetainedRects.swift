@@ -28,11 +28,14 @@ final class RetainedRects {
         count += 1
     }
 
-    /// Forgets every kept box, keeping the storage.
-    func removeAll() { count = 0 }
+    /// The box kept at position `index` (below `count`).
+    func box(at index: Int) -> RelativeRect {
+        precondition(index >= 0 && index < count, "RetainedRects.box(at:): \(index) of \(count)")
+        return RelativeRect(xMin: xMin[index], yMin: yMin[index], xMax: xMax[index], yMax: yMax[index])
+    }
 
-    /// Doubles the columns (at least one lane group); they stay whole lane groups, initialized past `count` (zeros, or
-    /// boxes from before `removeAll()`), so that the last group's loads read initialized memory.
+    /// Doubles the columns (at least one lane group); they stay whole lane groups, initialized past `count` (zeros), so
+    /// that the last group's loads read initialized memory.
     private func grow() {
         let newCapacity = max(Lanes.scalarCount, capacity * 2)
         func moved(_ column: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> {
@@ -50,22 +53,27 @@ final class RetainedRects {
         capacity = newCapacity
     }
 
-    /// Whether some kept box's similarity with `candidate` is strictly greater than `threshold`.
+    /// Whether some kept box, from the `first` one kept on, has a similarity with `candidate` strictly greater than
+    /// `threshold`.
     func anyOverlaps(
-        _ candidate: RelativeRect, type: NonMaxSuppressionOptions.OverlapType, threshold: Float
+        _ candidate: RelativeRect, type: NonMaxSuppressionOptions.OverlapType, threshold: Float, from first: Int = 0
     ) -> Bool {
-        guard count > 0 else { return false }
+        guard count > first else { return false }
         // An empty candidate intersects nothing: every similarity is 0.
         if candidate.isEmpty { return 0 > threshold }
         let test = CandidateLanes(candidate, threshold: threshold)
-        var start = 0
+        // Whole lane groups from the one holding `first`; lanes before `first` and past `count` are masked off.
+        var start = first - first % Lanes.scalarCount
         while start < count {
-            // The storage is padded to whole lane groups; lanes past `count` are masked off below.
+            // The storage is padded to whole lane groups, so the loads stay inside it.
             var hits = test.hits(
                 xMin: Self.load(xMin, start), yMin: Self.load(yMin, start), xMax: Self.load(xMax, start),
                 yMax: Self.load(yMax, start), area: Self.load(area, start), type: type)
             if start + Lanes.scalarCount > count {
                 hits .&= Self.laneIndices .< Int32(truncatingIfNeeded: count - start)
+            }
+            if start < first {
+                hits .&= Self.laneIndices .>= Int32(truncatingIfNeeded: first - start)
             }
             if Self.anyLane(hits) { return true }
             start += Lanes.scalarCount
@@ -111,19 +119,19 @@ final class RetainedRects {
             limit = Lanes(repeating: threshold)
         }
 
-        /// Whether a kept box in the lanes is more similar to the candidate than the threshold, for a finite
+        /// The first lane whose kept box is more similar to the candidate than the threshold, for a finite
         /// candidate whose edges are ordered (`xMin ≤ xMax`, `yMin ≤ yMax`), a threshold ≥ 0, and lanes that each
         /// hold such a box or `RelativeRect.empty`.
         ///
         /// The same float operations as `hits`, without what those conditions make constant: two ordered boxes
         /// that are not separate have an ordered intersection, and an empty lane is separate from a finite candidate.
         @inline(__always)
-        func anyHitsOrderedBoxes(
+        func firstHitAmongOrderedBoxes(
             xMin x0: Lanes, yMin y0: Lanes, xMax x1: Lanes, yMax y1: Lanes, area keptArea: Lanes,
             type: NonMaxSuppressionOptions.OverlapType
-        ) -> Bool {
+        ) -> Int? {
             let separate = (xMax .< x0) .| (x1 .< xMin) .| (yMax .< y0) .| (y1 .< yMin)
-            if RetainedRects.allLanes(separate) { return false }
+            if RetainedRects.allLanes(separate) { return nil }
             let lowX = x0.replacing(with: xMin, where: x0 .< xMin)
             let lowY = y0.replacing(with: yMin, where: y0 .< yMin)
             let highX = x1.replacing(with: xMax, where: xMax .< x1)
@@ -142,7 +150,9 @@ final class RetainedRects {
             }
             // A similarity of 0 (separate, or no positive normalization) is not above a threshold ≥ 0.
             let hits = (intersection / normalization .> limit) .& (normalization .> 0) .& .!separate
-            return RetainedRects.anyLane(hits)
+            guard RetainedRects.anyLane(hits) else { return nil }
+            for lane in 0..<Lanes.scalarCount where hits[lane] { return lane }
+            return nil
         }
 
         /// The lanes whose kept box is more similar to the candidate than the threshold.
