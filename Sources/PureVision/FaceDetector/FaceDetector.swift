@@ -176,8 +176,11 @@ final class FaceDetectionPipeline: Sendable {
     }
 
     /// MediaPipe's conversion to a pixel box: each of xmin, ymin, width, height is scaled and truncated toward
-    /// zero on its own, then clamped to the image.
-    static func pixelDetection(_ detection: NormalizedDetection, image: PixelImage) -> Detection {
+    /// zero on its own, then clamped to the image. The categories are `categories`, or else the detection's class and
+    /// score.
+    static func pixelDetection(
+        _ detection: NormalizedDetection, image: PixelImage, categories: [ResultCategory]? = nil
+    ) -> Detection {
         let w = Float(image.width)
         let h = Float(image.height)
         func pixels(_ value: Float, _ extent: Float, _ limit: Int) -> Int {
@@ -189,7 +192,8 @@ final class FaceDetectionPipeline: Sendable {
             originX: pixels(detection.xMin, w, image.width), originY: pixels(detection.yMin, h, image.height),
             width: pixels(detection.width, w, image.width), height: pixels(detection.height, h, image.height))
         return Detection(
-            boundingBox: box, categories: [ResultCategory(index: detection.classID, score: detection.score)],
+            boundingBox: box,
+            categories: categories ?? [ResultCategory(index: detection.classID, score: detection.score)],
             keypoints: detection.keypoints.map { NormalizedKeypoint(x: $0.x, y: $0.y) })
     }
 

@@ -1,5 +1,6 @@
 import PureVisionEngine
 import PureVisionImage
+import PureVisionKernels
 import PureVisionTFLite
 
 /// The prepared detection pipeline of an `ObjectDetector` (MediaPipe's ObjectDetectorGraph with its
@@ -295,9 +296,8 @@ final class ObjectDetectionPipeline: Sendable {
         } catch {
             throw .model("projection: \(error)")
         }
-        let detections = zip(projected, categories).map { detection, list in
-            pixelDetection(detection, categories: list ?? [(detection.classID, detection.score)], image: image)
-        }
+        let detections = pixelDetections(
+            projected, categories: categories, image: image, pool: loaded.interpreter.threadPool)
         return ObjectDetectorResult(detections: Self.deduplicated(detections))
     }
 
@@ -329,18 +329,43 @@ final class ObjectDetectionPipeline: Sendable {
     }
 
     /// MediaPipe's pixel box (each value truncated, see `FaceDetectionPipeline.pixelDetection`) with each class's
-    /// label and display name.
+    /// label and display name; a detection without a category list has its own class and score.
     func pixelDetection(
-        _ detection: NormalizedDetection, categories: [(classID: Int, score: Float)], image: PixelImage
+        _ detection: NormalizedDetection, categories: [(classID: Int, score: Float)]?, image: PixelImage
     ) -> Detection {
-        var result = FaceDetectionPipeline.pixelDetection(detection, image: image)
-        result.categories = categories.map { id, score in
+        /// The category of class `id` with its names.
+        func category(_ id: Int, _ score: Float) -> ResultCategory {
             ResultCategory(
                 index: id, score: score,
                 categoryName: labels.names.indices.contains(id) ? labels.names[id] : nil,
                 displayName: labels.displayNames.flatMap { $0.indices.contains(id) ? $0[id] : nil })
         }
-        return result
+        return FaceDetectionPipeline.pixelDetection(
+            detection, image: image,
+            categories: categories?.map(category) ?? [category(detection.classID, detection.score)])
+    }
+
+    /// ``pixelDetection(_:categories:image:)`` of every detection, in order, in contiguous runs over `pool` (an
+    /// EfficientDet frame with MediaPipe's default options reports about 2,000: each needs its arrays and labels).
+    func pixelDetections(
+        _ detections: [NormalizedDetection], categories: [[(classID: Int, score: Float)]?], image: PixelImage,
+        pool: ThreadPool
+    ) -> [Detection] {
+        let count = detections.count
+        let tasks = ThreadPool.chunkCount(count / 256, threads: pool.threadCount)
+        guard tasks > 1 else {
+            return zip(detections, categories).map { pixelDetection($0, categories: $1, image: image) }
+        }
+        return [Detection](unsafeUninitializedCapacity: count) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            pool.parallelFor(tasks) { task in
+                for index in count * task / tasks..<count * (task + 1) / tasks {
+                    (base + index).initialize(
+                        to: pixelDetection(detections[index], categories: categories[index], image: image))
+                }
+            }
+            initialized = count
+        }
     }
 
     /// MediaPipe's DetectionsDeduplicateCalculator: a detection whose integer box equals an earlier one's adds its
