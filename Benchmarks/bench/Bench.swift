@@ -16,6 +16,8 @@ struct Timing {
     /// Clock ticks the hypervisor ran other guests on this machine's CPUs during the timed runs (steal time, summed
     /// over the CPUs; 0 where it is not reported).
     var stealTicks = 0
+    /// The lowest parallel capacity probed between the rounds (see `CapacityProbe`); nil when not probed.
+    var capacity: Double?
 
     /// Steal time as a share of the CPU time the machine had during the timed runs, in percent: how much of the
     /// runs a virtual machine's host took away (a two-thread run waits for a stolen CPU; a one-thread run moves).
@@ -29,6 +31,13 @@ struct Timing {
 /// Runs the configured measurements and prints one line per (name, thread count).
 struct Bench {
     let options: BenchOptions
+    /// Probes the machine's parallel capacity for the most threads asked for (nil: one thread, or no generated code).
+    let capacityProbe: CapacityProbe?
+
+    init(options: BenchOptions) throws {
+        self.options = options
+        capacityProbe = try CapacityProbe(threads: options.threadCounts.max() ?? 1)
+    }
 
     static let models = [
         "palm_detection_full", "hand_landmark_full", "face_detection_short_range",
@@ -81,7 +90,7 @@ struct Bench {
                     + "\(BenchOptions.minimumWarmupSeconds) s)\(alternation); times in ms")
             print(
                 "name".padding(toLength: 36, withPad: " ", startingAt: 0)
-                    + "threads      min   median      p90   arena MB   peak RSS MB  steal %")
+                    + "threads      min   median      p90   arena MB   peak RSS MB  steal %  capacity")
         }
     }
 
@@ -188,6 +197,7 @@ struct Bench {
         for workload in workloads { try warmUp(workload) }
         let rounds = workloads.count > 1 ? min(options.rounds, options.runs) : 1
         var timings = [Timing](repeating: Timing(), count: workloads.count)
+        var capacity = capacityProbe?.measure()
         for round in 0..<rounds {
             let share = options.runs * (round + 1) / rounds - options.runs * round / rounds
             for (index, workload) in workloads.enumerated() {
@@ -204,7 +214,9 @@ struct Bench {
                 timings[index].nanoseconds += DispatchTime.now().uptimeNanoseconds - roundStart
                 timings[index].stealTicks += SystemInfo.stealTicks - stealBefore
             }
+            if let probed = capacityProbe?.measure() { capacity = min(capacity ?? probed, probed) }
         }
+        for index in timings.indices { timings[index].capacity = capacity }
         return timings
     }
 
@@ -231,18 +243,20 @@ struct Bench {
         let p90 = sorted[Swift.min(sorted.count - 1, Int((Double(sorted.count) * 0.9).rounded(.up)) - 1)]
         let peak = SystemInfo.peakResidentBytes
         let steal = String(format: "%.1f", timing.stealPercent)
+        let capacity = timing.capacity.map { String(format: "%.2f", $0) }
         if options.json {
             let timesField =
                 options.listsTimes ? #","times_ms":["# + times.map(format).joined(separator: ",") + "]" : ""
             print(
-                #"{"name":"\#(name)","kind":"\#(kind)","threads":\#(threads),"runs":\#(times.count),"min_ms":\#(format(min)),"median_ms":\#(format(median)),"p90_ms":\#(format(p90)),"arena_bytes":\#(arenaBytes),"peak_rss_bytes":\#(peak),"steal_percent":\#(steal)\#(timesField)}"#
+                #"{"name":"\#(name)","kind":"\#(kind)","threads":\#(threads),"runs":\#(times.count),"min_ms":\#(format(min)),"median_ms":\#(format(median)),"p90_ms":\#(format(p90)),"arena_bytes":\#(arenaBytes),"peak_rss_bytes":\#(peak),"steal_percent":\#(steal),"capacity":\#(capacity ?? "null")\#(timesField)}"#
             )
         } else {
             print(
                 name.padding(toLength: 36, withPad: " ", startingAt: 0)
                     + String(threads).leftPadded(7) + format(min).leftPadded(9) + format(median).leftPadded(9)
                     + format(p90).leftPadded(9) + format(Double(arenaBytes) / 1_048_576).leftPadded(11)
-                    + format(Double(peak) / 1_048_576).leftPadded(14) + steal.leftPadded(9))
+                    + format(Double(peak) / 1_048_576).leftPadded(14) + steal.leftPadded(9)
+                    + (capacity ?? "-").leftPadded(10))
         }
     }
 
