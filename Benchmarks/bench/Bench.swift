@@ -16,8 +16,11 @@ struct Timing {
     /// Clock ticks the hypervisor ran other guests on this machine's CPUs during the timed runs (steal time, summed
     /// over the CPUs; 0 where it is not reported).
     var stealTicks = 0
-    /// The lowest parallel capacity probed between the rounds (see `CapacityProbe`); nil when not probed.
+    /// The median of the parallel capacities probed before and between the rounds (see `CapacityProbe`); nil when
+    /// not probed.
     var capacity: Double?
+    /// The median of the pool's empty-call times probed with them, in µs (see `CapacityProbe.joinMicroseconds()`).
+    var joinMicroseconds: Double?
 
     /// Steal time as a share of the CPU time the machine had during the timed runs, in percent: how much of the
     /// runs a virtual machine's host took away (a two-thread run waits for a stolen CPU; a one-thread run moves).
@@ -90,7 +93,7 @@ struct Bench {
                     + "\(BenchOptions.minimumWarmupSeconds) s)\(alternation); times in ms")
             print(
                 "name".padding(toLength: 36, withPad: " ", startingAt: 0)
-                    + "threads      min   median      p90   arena MB   peak RSS MB  steal %  capacity")
+                    + "threads      min   median      p90   arena MB   peak RSS MB  steal %  capacity  join µs")
         }
     }
 
@@ -197,7 +200,8 @@ struct Bench {
         for workload in workloads { try warmUp(workload) }
         let rounds = workloads.count > 1 ? min(options.rounds, options.runs) : 1
         var timings = [Timing](repeating: Timing(), count: workloads.count)
-        var capacity = capacityProbe?.measure()
+        var probes = capacityProbe.map { [$0.measure()] } ?? []
+        var joins = capacityProbe.map { [$0.joinMicroseconds()] } ?? []
         for round in 0..<rounds {
             let share = options.runs * (round + 1) / rounds - options.runs * round / rounds
             for (index, workload) in workloads.enumerated() {
@@ -214,9 +218,17 @@ struct Bench {
                 timings[index].nanoseconds += DispatchTime.now().uptimeNanoseconds - roundStart
                 timings[index].stealTicks += SystemInfo.stealTicks - stealBefore
             }
-            if let probed = capacityProbe?.measure() { capacity = min(capacity ?? probed, probed) }
+            if let probe = capacityProbe {
+                probes.append(probe.measure())
+                joins.append(probe.joinMicroseconds())
+            }
         }
-        for index in timings.indices { timings[index].capacity = capacity }
+        let capacity = probes.isEmpty ? nil : probes.sorted()[probes.count / 2]
+        let join = joins.isEmpty ? nil : joins.sorted()[joins.count / 2]
+        for index in timings.indices {
+            timings[index].capacity = capacity
+            timings[index].joinMicroseconds = join
+        }
         return timings
     }
 
@@ -244,11 +256,12 @@ struct Bench {
         let peak = SystemInfo.peakResidentBytes
         let steal = String(format: "%.1f", timing.stealPercent)
         let capacity = timing.capacity.map { String(format: "%.2f", $0) }
+        let join = timing.joinMicroseconds.map { String(format: "%.2f", $0) }
         if options.json {
             let timesField =
                 options.listsTimes ? #","times_ms":["# + times.map(format).joined(separator: ",") + "]" : ""
             print(
-                #"{"name":"\#(name)","kind":"\#(kind)","threads":\#(threads),"runs":\#(times.count),"min_ms":\#(format(min)),"median_ms":\#(format(median)),"p90_ms":\#(format(p90)),"arena_bytes":\#(arenaBytes),"peak_rss_bytes":\#(peak),"steal_percent":\#(steal),"capacity":\#(capacity ?? "null")\#(timesField)}"#
+                #"{"name":"\#(name)","kind":"\#(kind)","threads":\#(threads),"runs":\#(times.count),"min_ms":\#(format(min)),"median_ms":\#(format(median)),"p90_ms":\#(format(p90)),"arena_bytes":\#(arenaBytes),"peak_rss_bytes":\#(peak),"steal_percent":\#(steal),"capacity":\#(capacity ?? "null"),"join_us":\#(join ?? "null")\#(timesField)}"#
             )
         } else {
             print(
@@ -256,7 +269,7 @@ struct Bench {
                     + String(threads).leftPadded(7) + format(min).leftPadded(9) + format(median).leftPadded(9)
                     + format(p90).leftPadded(9) + format(Double(arenaBytes) / 1_048_576).leftPadded(11)
                     + format(Double(peak) / 1_048_576).leftPadded(14) + steal.leftPadded(9)
-                    + (capacity ?? "-").leftPadded(10))
+                    + (capacity ?? "-").leftPadded(10) + (join ?? "-").leftPadded(9))
         }
     }
 

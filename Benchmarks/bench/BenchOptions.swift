@@ -54,8 +54,9 @@ struct BenchOptions {
           --soak     FRAMES (default 10000) frames through each task: RSS start/peak/end, fds, threads
           --peak     the machine's float32 FMA and int16 multiply-add peak per thread count, in place of the models
         columns: steal % is the hypervisor's steal time during a line's timed runs; capacity is the arithmetic the
-        machine gave the most threads asked for, as a multiple of one thread's, lowest of the probes between rounds
-        (near the thread count on dedicated cores; lower when a virtual CPU shared a core or was taken away)
+        machine gave the most threads asked for, as a multiple of one thread's, median of the probes between rounds
+        (near the thread count on dedicated cores; lower when a virtual CPU shared a core or was taken away); join
+        µs is what one empty call of the thread pool costs at that moment, the toll of every parallel operator
         """
 
     init<S: Sequence<String>>(_ arguments: S) throws {

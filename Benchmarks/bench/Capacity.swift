@@ -7,8 +7,8 @@ import PureVisionKernels
 ///
 /// On dedicated cores that is close to the thread count. On a virtual machine it is not when the host has placed two
 /// virtual CPUs on one physical core's hyper-threads, or has taken one away (steal time, which `/proc/stat` also
-/// reports): the bench then cannot show what a second thread gains, whatever the code does. The bench probes between
-/// the alternating rounds of each model or pipeline and reports the lowest figure, so a line timed in such a spell
+/// reports): the bench then cannot show what a second thread gains, whatever the code does. The bench probes before and
+/// between the alternating rounds of each model or pipeline and reports the median, so a line timed in such a spell
 /// says so.
 struct CapacityProbe {
     let pool: ThreadPool
@@ -32,6 +32,26 @@ struct CapacityProbe {
         let one = Self.fastest { spin.run(task: 0) }
         let all = Self.fastest { pool.parallelFor(pool.threadCount, spin) }
         return Double(pool.threadCount) * one / max(all, 1)
+    }
+
+    /// The time one call of the pool takes with nothing to do (every thread joins a task of an empty loop, and the
+    /// caller waits for them): what each parallel operator pays on top of its work. In µs, best of ``attempts``
+    /// batches of ``emptyCalls``. It grows when the virtual CPUs sit far apart (on other core complexes, caches
+    /// not shared) or one of them is descheduled.
+    func joinMicroseconds() -> Double {
+        let empty = Empty()
+        let batch = Self.fastest {
+            for _ in 0..<Self.emptyCalls { pool.parallelFor(pool.threadCount, empty) }
+        }
+        return batch / Double(Self.emptyCalls) / 1000
+    }
+
+    /// Empty calls per timing of ``joinMicroseconds()``.
+    static let emptyCalls = 200
+
+    /// A task that does nothing.
+    struct Empty: ParallelTaskBody {
+        func run(task: Int) {}
     }
 
     /// The fastest of ``attempts`` timings of `body`, in ns.
