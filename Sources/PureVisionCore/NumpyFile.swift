@@ -100,7 +100,8 @@ public enum NumpyFile {
     }
 
     private static func value(of key: String, in header: String) throws(NumpyFileError) -> Substring {
-        guard let keyEnd = header.endOfFirstOccurrence(of: "'\(key)'") ?? header.endOfFirstOccurrence(of: "\"\(key)\"") else {
+        guard let keyEnd = header.endOfFirstOccurrence(of: "'\(key)'") ?? header.endOfFirstOccurrence(of: "\"\(key)\"")
+        else {
             throw .malformedHeader("missing '\(key)'")
         }
         var rest = header[keyEnd...].drop { $0 == " " }
@@ -145,7 +146,8 @@ extension String {
         let pattern = Array(needle.utf8)
         let bytes = Array(utf8)
         guard !pattern.isEmpty, bytes.count >= pattern.count else { return nil }
-        for start in 0...(bytes.count - pattern.count) where bytes[start..<(start + pattern.count)].elementsEqual(pattern) {
+        for start in 0...(bytes.count - pattern.count)
+        where bytes[start..<(start + pattern.count)].elementsEqual(pattern) {
             return utf8.index(utf8.startIndex, offsetBy: start + pattern.count)
         }
         return nil

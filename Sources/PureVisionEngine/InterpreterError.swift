@@ -1,5 +1,5 @@
-import PureVisionTFLite
 import PureVisionCore
+import PureVisionTFLite
 
 /// Why a model could not be loaded or run. Every case names where the problem is: the operator index and its
 /// TFLite name, the tensor's index and name, the shapes involved.

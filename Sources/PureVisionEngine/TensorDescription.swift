@@ -1,5 +1,5 @@
-import PureVisionTFLite
 import PureVisionCore
+import PureVisionTFLite
 
 /// What a model's input or output tensor looks like.
 public struct TensorDescription: Sendable, Hashable {

@@ -40,7 +40,8 @@ public struct ImageCanvas: Sendable {
 
     /// The drawing as an image (rgb8 or rgba8, tightly packed, the source's orientation).
     public var image: PixelImage {
-        PixelImage(validatedWidth: width, height: height, format: format, packedPixels: pixels, orientation: orientation)
+        PixelImage(
+            validatedWidth: width, height: height, format: format, packedPixels: pixels, orientation: orientation)
     }
 
     /// The color at (x, y), or nil outside the canvas.
@@ -57,7 +58,8 @@ public struct ImageCanvas: Sendable {
     ) {
         guard start.x.isFinite, start.y.isFinite, end.x.isFinite, end.y.isFinite, thickness.isFinite else { return }
         let radius = max(thickness / 2, 0.5)
-        let dx = end.x - start.x, dy = end.y - start.y
+        let dx = end.x - start.x
+        let dy = end.y - start.y
         let lengthSquared = dx * dx + dy * dy
         let limit = radius * radius
         fill(
@@ -66,7 +68,8 @@ public struct ImageCanvas: Sendable {
         ) { px, py in
             var t = lengthSquared > 0 ? ((px - start.x) * dx + (py - start.y) * dy) / lengthSquared : 0
             t = min(max(t, 0), 1)
-            let ex = px - (start.x + t * dx), ey = py - (start.y + t * dy)
+            let ex = px - (start.x + t * dx)
+            let ey = py - (start.y + t * dy)
             return ex * ex + ey * ey <= limit
         }
     }
@@ -79,7 +82,8 @@ public struct ImageCanvas: Sendable {
         let halfWidth = max(thickness / 2, 0.5)
         let outer = filled ? radius : radius + halfWidth
         let inner = filled ? -1 : radius - halfWidth
-        let outerSquared = outer * outer, innerSquared = inner < 0 ? -1 : inner * inner
+        let outerSquared = outer * outer
+        let innerSquared = inner < 0 ? -1 : inner * inner
         fill(
             minX: center.x - outer, maxX: center.x + outer, minY: center.y - outer, maxY: center.y + outer,
             color: color
@@ -93,8 +97,10 @@ public struct ImageCanvas: Sendable {
     /// wide inside its edges (a thickness of half the smaller side or more fills it; 0 or less draws nothing).
     public mutating func drawRectangle(x: Int, y: Int, width: Int, height: Int, color: RGBColor, thickness: Int = 1) {
         guard width > 0, height > 0, thickness > 0 else { return }
-        let x1 = Self.clampedSum(x, width), y1 = Self.clampedSum(y, height)
-        let tx = min(thickness, width), ty = min(thickness, height)
+        let x1 = Self.clampedSum(x, width)
+        let y1 = Self.clampedSum(y, height)
+        let tx = min(thickness, width)
+        let ty = min(thickness, height)
         fillRectangle(x0: x, y0: y, x1: x1, y1: Self.clampedSum(y, ty), color: color)
         fillRectangle(x0: x, y0: Self.clampedSum(y1, -ty), x1: x1, y1: y1, color: color)
         fillRectangle(x0: x, y0: y, x1: Self.clampedSum(x, tx), y1: y1, color: color)
@@ -106,7 +112,8 @@ public struct ImageCanvas: Sendable {
     /// line 9 · scale pixels lower. Characters outside the font draw as a hollow box.
     public mutating func drawText(_ text: String, at origin: (x: Int, y: Int), color: RGBColor, scale: Int = 1) {
         let scale = min(max(scale, 1), 256)
-        var penX = origin.x, penY = origin.y
+        var penX = origin.x
+        var penY = origin.y
         for character in text {
             if character == "\n" {
                 penX = origin.x
@@ -118,7 +125,8 @@ public struct ImageCanvas: Sendable {
                 for (row, bits) in glyph.enumerated() {
                     for column in 0..<BitmapFont.glyphWidth
                     where bits & (1 << (BitmapFont.glyphWidth - 1 - column)) != 0 {
-                        let x0 = Self.clampedSum(penX, column * scale), y0 = Self.clampedSum(penY, row * scale)
+                        let x0 = Self.clampedSum(penX, column * scale)
+                        let y0 = Self.clampedSum(penY, row * scale)
                         fillRectangle(
                             x0: x0, y0: y0, x1: Self.clampedSum(x0, scale), y1: Self.clampedSum(y0, scale),
                             color: color)
@@ -140,9 +148,13 @@ public struct ImageCanvas: Sendable {
 
     /// Sets the pixels of [x0, x1) × [y0, y1) clipped to the canvas.
     private mutating func fillRectangle(x0: Int, y0: Int, x1: Int, y1: Int, color: RGBColor) {
-        let left = max(x0, 0), right = min(x1, width), top = max(y0, 0), bottom = min(y1, height)
+        let left = max(x0, 0)
+        let right = min(x1, width)
+        let top = max(y0, 0)
+        let bottom = min(y1, height)
         guard left < right, top < bottom else { return }
-        let channels = format.channelCount, rowLength = width
+        let channels = format.channelCount
+        let rowLength = width
         pixels.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             for y in top..<bottom {
@@ -162,11 +174,13 @@ public struct ImageCanvas: Sendable {
     ) {
         // Clamp in floating point first, so huge coordinates never reach the Int conversion.
         func clamp(_ v: Double, _ upper: Int) -> Int { Int(min(max(v, -1), Double(upper))) }
-        let left = max(clamp(minX.rounded(.down), width), 0), top = max(clamp(minY.rounded(.down), height), 0)
+        let left = max(clamp(minX.rounded(.down), width), 0)
+        let top = max(clamp(minY.rounded(.down), height), 0)
         let right = min(clamp(maxX.rounded(.up), width), width - 1)
         let bottom = min(clamp(maxY.rounded(.up), height), height - 1)
         guard left <= right, top <= bottom else { return }
-        let channels = format.channelCount, rowLength = width
+        let channels = format.channelCount
+        let rowLength = width
         pixels.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             for y in top...bottom {

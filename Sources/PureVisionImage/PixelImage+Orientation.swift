@@ -19,11 +19,15 @@ extension PixelImage {
     public func uprightImage() -> PixelImage {
         if format.isYUV { return converted(to: .rgb8).uprightImage() }
         let channels = format.channelCount
-        let width = width, height = height, stride = bytesPerRow, orientation = orientation
-        let swapsSides: Bool = switch orientation {
-        case .left, .right, .leftMirrored, .rightMirrored: true
-        default: false
-        }
+        let width = width
+        let height = height
+        let stride = bytesPerRow
+        let orientation = orientation
+        let swapsSides: Bool =
+            switch orientation {
+            case .left, .right, .leftMirrored, .rightMirrored: true
+            default: false
+            }
         let (outWidth, outHeight) = swapsSides ? (height, width) : (width, height)
         var output = [UInt8](repeating: 0, count: outWidth * outHeight * channels)
         withUnsafePixels { raw in
@@ -34,16 +38,17 @@ extension PixelImage {
                 for y in 0..<outHeight {
                     for x in 0..<outWidth {
                         // The stored pixel that lands at upright (x, y).
-                        let (sx, sy): (Int, Int) = switch orientation {
-                        case .up: (x, y)
-                        case .right: (y, height - 1 - x)
-                        case .left: (width - 1 - y, x)
-                        case .down: (width - 1 - x, height - 1 - y)
-                        case .upMirrored: (width - 1 - x, y)
-                        case .downMirrored: (x, height - 1 - y)
-                        case .leftMirrored: (y, x)
-                        case .rightMirrored: (width - 1 - y, height - 1 - x)
-                        }
+                        let (sx, sy): (Int, Int) =
+                            switch orientation {
+                            case .up: (x, y)
+                            case .right: (y, height - 1 - x)
+                            case .left: (width - 1 - y, x)
+                            case .down: (width - 1 - x, height - 1 - y)
+                            case .upMirrored: (width - 1 - x, y)
+                            case .downMirrored: (x, height - 1 - y)
+                            case .leftMirrored: (y, x)
+                            case .rightMirrored: (width - 1 - y, height - 1 - x)
+                            }
                         let p = input + sy * stride + sx * channels
                         let q = destination + (y * outWidth + x) * channels
                         for c in 0..<channels { q[c] = p[c] }

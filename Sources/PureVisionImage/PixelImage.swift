@@ -143,8 +143,10 @@ public struct PixelImage: @unchecked Sendable {
 
     /// An image owning tightly packed `pixels` whose size the caller has already validated (a copy or conversion
     /// of a valid image): `pixels.count == width · height · format.channelCount`.
-    init(validatedWidth width: Int, height: Int, format: PixelFormat, packedPixels pixels: [UInt8],
-         orientation: ImageOrientation) {
+    init(
+        validatedWidth width: Int, height: Int, format: PixelFormat, packedPixels pixels: [UInt8],
+        orientation: ImageOrientation
+    ) {
         assert(pixels.count == width * height * format.channelCount)
         self.init(
             width: width, height: height, format: format, bytesPerRow: width * format.channelCount,
@@ -214,8 +216,9 @@ public struct PixelImage: @unchecked Sendable {
     ) throws(ImageError) {
         guard !format.isYUV else { throw .formatMismatch(format, expected: "an interleaved format") }
         try validateSize(width: width, height: height)
-        try validatePlane(rowBytes: width * format.channelCount, rows: height, bytesPerRow: bytesPerRow,
-                          byteCount: byteCount, what: nil, width: width, height: height)
+        try validatePlane(
+            rowBytes: width * format.channelCount, rows: height, bytesPerRow: bytesPerRow,
+            byteCount: byteCount, what: nil, width: width, height: height)
     }
 
     /// Throws `.invalidDimensions` or `.tooLarge` unless the size is within `ImageLimits`.

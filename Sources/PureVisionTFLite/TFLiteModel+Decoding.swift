@@ -16,18 +16,20 @@ struct DecodedModel {
 
         var codes: [OperatorCode] = []
         for (index, table) in try model.tables(1, what: "Model.operator_codes").enumerated() {
-            codes.append(try withContext("operator code \(index)") { () throws(ModelFormatError) in
-                try Self.operatorCode(table)
-            })
+            codes.append(
+                try withContext("operator code \(index)") { () throws(ModelFormatError) in
+                    try Self.operatorCode(table)
+                })
         }
         operatorCodes = codes
         description = try model.string(3, what: "Model.description")
 
         var locations: [BufferLocation] = []
         for (index, table) in try model.tables(4, what: "Model.buffers").enumerated() {
-            locations.append(try withContext("buffer \(index)") { () throws(ModelFormatError) in
-                try Self.buffer(table, fileSize: reader.count)
-            })
+            locations.append(
+                try withContext("buffer \(index)") { () throws(ModelFormatError) in
+                    try Self.buffer(table, fileSize: reader.count)
+                })
         }
         buffers = locations
 
@@ -36,8 +38,9 @@ struct DecodedModel {
             let name = try table.string(0, what: "Metadata.name") ?? ""
             let bufferIndex = Int(try table.integer(1, default: UInt32(0), what: "Metadata.buffer"))
             guard bufferIndex < locations.count else {
-                throw .invalidReference(what: "metadata \(index) '\(name)' buffer", index: bufferIndex,
-                                        count: locations.count)
+                throw .invalidReference(
+                    what: "metadata \(index) '\(name)' buffer", index: bufferIndex,
+                    count: locations.count)
             }
             entries.append(MetadataEntry(name: name, bufferIndex: bufferIndex))
         }
@@ -45,9 +48,10 @@ struct DecodedModel {
 
         var graphs: [Subgraph] = []
         for (index, table) in try model.tables(2, what: "Model.subgraphs").enumerated() {
-            graphs.append(try withContext("subgraph \(index)") { () throws(ModelFormatError) in
-                try Self.subgraph(table, reader: reader, codes: codes, bufferCount: locations.count)
-            })
+            graphs.append(
+                try withContext("subgraph \(index)") { () throws(ModelFormatError) in
+                    try Self.subgraph(table, reader: reader, codes: codes, bufferCount: locations.count)
+                })
         }
         subgraphs = graphs
     }
@@ -86,8 +90,9 @@ struct DecodedModel {
                 try Self.tensor(tensorTable)
             }
             guard tensor.bufferIndex < bufferCount else {
-                throw .invalidReference(what: "tensor \(index) '\(tensor.name)' buffer", index: tensor.bufferIndex,
-                                        count: bufferCount)
+                throw .invalidReference(
+                    what: "tensor \(index) '\(tensor.name)' buffer", index: tensor.bufferIndex,
+                    count: bufferCount)
             }
             tensors.append(tensor)
         }
@@ -107,12 +112,14 @@ struct DecodedModel {
             }
             let name = codes[op.opcodeIndex].builtin.name
             for (position, tensor) in op.inputs.enumerated() where !(-1..<tensorCount).contains(tensor) {
-                throw .invalidReference(what: "operator \(index) (\(name)) input \(position)", index: tensor,
-                                        count: tensorCount)
+                throw .invalidReference(
+                    what: "operator \(index) (\(name)) input \(position)", index: tensor,
+                    count: tensorCount)
             }
             for (position, tensor) in op.outputs.enumerated() where !(0..<tensorCount).contains(tensor) {
-                throw .invalidReference(what: "operator \(index) (\(name)) output \(position)", index: tensor,
-                                        count: tensorCount)
+                throw .invalidReference(
+                    what: "operator \(index) (\(name)) output \(position)", index: tensor,
+                    count: tensorCount)
             }
             operators.append(op)
         }
@@ -205,8 +212,9 @@ struct DecodedModel {
         if largeOffset > 1 {
             let size = try table.integer(10, default: UInt64(0), what: "Operator.large_custom_options_size")
             guard largeOffset <= UInt64(reader.count), size <= UInt64(reader.count) - largeOffset else {
-                throw .invalidOffset(what: "Operator.large_custom_options (\(largeOffset)+\(size))",
-                                     offset: table.position)
+                throw .invalidOffset(
+                    what: "Operator.large_custom_options (\(largeOffset)+\(size))",
+                    offset: table.position)
             }
             try reader.charge(Int(size), what: "Operator.large_custom_options")
             customOptions = Array(reader.bytes[Int(largeOffset)..<Int(largeOffset + size)])

@@ -71,7 +71,7 @@ public struct TFLiteModel: Sendable {
     /// - Throws: `.malformedMetadata` (possibly in `.context`) when the buffer is not valid metadata.
     public func modelMetadata() throws(ModelFormatError) -> ModelMetadata? {
         guard let entry = metadataEntries.first(where: { $0.name == Self.metadataEntryName }),
-              let data = bufferData(entry.bufferIndex)
+            let data = bufferData(entry.bufferIndex)
         else { return nil }
         return try ModelMetadata(bytes: Array(data))
     }

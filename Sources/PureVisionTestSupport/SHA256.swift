@@ -20,7 +20,9 @@ public enum SHA256 {
         let bitLength = UInt64(bytes.count) &* 8
         message.append(0x80)
         while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
         var w = [UInt32](repeating: 0, count: 64)
         message.withUnsafeBufferPointer { m in
             for chunk in stride(from: 0, to: m.count, by: 64) {
@@ -43,8 +45,14 @@ public enum SHA256 {
                     let t2 = s0 &+ maj
                     (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
                 }
-                h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d
-                h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
+                h[0] &+= a
+                h[1] &+= b
+                h[2] &+= c
+                h[3] &+= d
+                h[4] &+= e
+                h[5] &+= f
+                h[6] &+= g
+                h[7] &+= hh
             }
         }
         let digits = Array("0123456789abcdef")

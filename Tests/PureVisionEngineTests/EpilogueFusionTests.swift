@@ -1,9 +1,9 @@
-import PureVisionEngine
 import Foundation
-import PureVisionKernels
 import PureVisionCore
-import Testing
+import PureVisionEngine
+import PureVisionKernels
 import PureVisionTestSupport
+import Testing
 
 /// Fusing element-wise consumers into convolutions: which chains fuse (and which must not), and that fused models
 /// compute exactly what the unfused operators compute.

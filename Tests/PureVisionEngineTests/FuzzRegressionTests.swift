@@ -1,8 +1,8 @@
-import PureVisionEngine
 import Foundation
 import PureVisionCore
-import Testing
+import PureVisionEngine
 import PureVisionTestSupport
+import Testing
 
 /// Inputs found by the `tflite_model` fuzz target (tools/fuzz) that once crashed the engine, kept in
 /// `Fixtures/regressions/`: each must now load and run, or be refused with a typed error.

@@ -1,6 +1,6 @@
 import PureVisionEngine
-import Testing
 import PureVisionTestSupport
+import Testing
 
 /// `InterpreterOptions.memoryLimit` at its edge: a model loads with exactly the memory it plans, and one byte less
 /// is `.limitExceeded` at load.

@@ -1,9 +1,9 @@
-import PureVisionEngine
 import Foundation
-import PureVisionTFLite
 import PureVisionCore
-import Testing
+import PureVisionEngine
+import PureVisionTFLite
 import PureVisionTestSupport
+import Testing
 
 /// Bad models are normal input: empty, truncated, random and bit-flipped files each end in a thrown error or a
 /// valid, runnable interpreter — never a crash, a hang or an out-of-bounds access.

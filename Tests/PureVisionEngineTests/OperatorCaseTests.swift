@@ -1,8 +1,8 @@
-import PureVisionEngine
 import Foundation
 import PureVisionCore
-import Testing
+import PureVisionEngine
 import PureVisionTestSupport
+import Testing
 
 /// Single-operator and small multi-operator models covering every supported operator and option variant, each
 /// checked against LiteRT's reference kernels (made by `tools/make_op_models.py`), in optimized and reference mode.
@@ -23,7 +23,8 @@ import PureVisionTestSupport
             let list = root["cases"] as? [[String: Any]]
         else { return [Case(name: "cases.json is missing or unreadable", model: "", inputs: [], outputs: [])] }
         return list.map { entry in
-            let files = { (key: String) in ((entry[key] as? [[String: Any]]) ?? []).compactMap { $0["file"] as? String } }
+            let files = { (key: String) in ((entry[key] as? [[String: Any]]) ?? []).compactMap { $0["file"] as? String }
+            }
             return Case(
                 name: entry["name"] as? String ?? "?", model: entry["model"] as? String ?? "",
                 inputs: files("inputs"), outputs: files("outputs"))

@@ -1,8 +1,8 @@
-import PureVisionEngine
 import Foundation
 import PureVisionCore
-import Testing
+import PureVisionEngine
 import PureVisionTestSupport
+import Testing
 
 /// The int8 model `efficientnet_lite0_int8` against LiteRT's builtin kernels (`tools/make_int8_goldens.py`): three
 /// SplitMix64-seeded int8 inputs and one photo; every output value identical (the integer kernels reproduce LiteRT's

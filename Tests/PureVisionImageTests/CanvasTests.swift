@@ -1,6 +1,6 @@
 import PureVisionImage
-import Testing
 import PureVisionTestSupport
+import Testing
 
 /// The pixels of `canvas` that are `color`, as (x, y).
 func painted(_ canvas: ImageCanvas, _ color: RGBColor) -> Set<[Int]> {
@@ -52,10 +52,12 @@ func painted(_ canvas: ImageCanvas, _ color: RGBColor) -> Set<[Int]> {
         ring.drawCircle(center: (x: 10, y: 10), radius: 5, color: .cyan)
         let outline = painted(ring, .cyan)
         #expect(outline.contains([15, 10]) && outline.contains([10, 5]) && !outline.contains([10, 10]))
-        #expect(outline.allSatisfy { point in
-            let dx = Double(point[0]) - 10, dy = Double(point[1]) - 10
-            return abs((dx * dx + dy * dy).squareRoot() - 5) <= 0.5
-        })
+        #expect(
+            outline.allSatisfy { point in
+                let dx = Double(point[0]) - 10
+                let dy = Double(point[1]) - 10
+                return abs((dx * dx + dy * dy).squareRoot() - 5) <= 0.5
+            })
     }
 
     @Test(arguments: ["0123456789", ".%", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz"])

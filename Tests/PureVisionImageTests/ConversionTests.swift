@@ -1,6 +1,6 @@
 import PureVisionImage
-import Testing
 import PureVisionTestSupport
+import Testing
 
 @Suite struct ConversionTests {
     /// One pixel per row of: red, green, blue, a gray, as rgba8 with alpha 200.

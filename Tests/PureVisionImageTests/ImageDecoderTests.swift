@@ -1,7 +1,7 @@
 import Foundation
 import PureVisionImage
-import Testing
 import PureVisionTestSupport
+import Testing
 
 /// The fixtures made by `tools/make_image_fixtures.py`: encoded file, expected pixel mode, PIL's pixels.
 struct DecodeCase: CustomTestStringConvertible, Sendable {
@@ -148,11 +148,12 @@ struct PhotoCase: Decodable, CustomTestStringConvertible, Sendable {
         let root = try #require(PhotoCase.manifest).root
         let image = try PixelImage(contentsOfFile: fixturePath("\(root)/\(photo.file)"))
         #expect(image.width == photo.width && image.height == photo.height)
-        let format: PixelFormat = switch photo.mode {
-        case "L": .gray8
-        case "RGBA": .rgba8
-        default: .rgb8
-        }
+        let format: PixelFormat =
+            switch photo.mode {
+            case "L": .gray8
+            case "RGBA": .rgba8
+            default: .rgb8
+            }
         #expect(image.format == format)
         let pixels = packedPixels(image)
         let rowBytes = photo.width * format.channelCount

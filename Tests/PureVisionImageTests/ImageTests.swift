@@ -1,6 +1,6 @@
 import PureVisionImage
-import Testing
 import PureVisionTestSupport
+import Testing
 
 /// `width × height` pixels of `format` with every byte distinct-ish: byte (x, y, c) = 7x + 31y + 101c (mod 256).
 func patternPixel(x: Int, y: Int, channel: Int) -> UInt8 { UInt8(truncatingIfNeeded: 7 * x + 31 * y + 101 * channel) }
@@ -18,7 +18,9 @@ func packedPattern(width: Int, height: Int, format: PixelFormat) -> [UInt8] {
 @Suite struct ImageTests {
     @Test(arguments: PixelFormat.allCases.filter { !$0.isYUV })
     func wrapsPaddedCallerBufferWithoutCopying(_ format: PixelFormat) throws {
-        let width = 5, height = 3, padding = 3
+        let width = 5
+        let height = 3
+        let padding = 3
         let stride = width * format.channelCount + padding
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: stride * height, alignment: 16)
         defer { buffer.deallocate() }

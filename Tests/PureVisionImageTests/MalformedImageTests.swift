@@ -1,6 +1,6 @@
 import PureVisionImage
-import Testing
 import PureVisionTestSupport
+import Testing
 
 /// Every encoded fixture, for the truncation and mutation sweeps.
 let encodedFixtures = DecodeCase.all.map(\.file)
@@ -41,8 +41,9 @@ func expectDecodeFailure(
     func truncatedFilesThrow(_ file: String) throws {
         let bytes = try Fixtures.bytes(atPath: fixturePath(file))
         // Every length near the start and the end, and a stride through the middle.
-        let lengths = Set(Array(0..<64) + Array(stride(from: 64, to: bytes.count, by: 7))
-            + Array(max(0, bytes.count - 40)..<bytes.count))
+        let lengths = Set(
+            Array(0..<64) + Array(stride(from: 64, to: bytes.count, by: 7))
+                + Array(max(0, bytes.count - 40)..<bytes.count))
         // A PNG cut inside its final 12-byte IEND chunk still holds every pixel; libpng accepts it.
         let complete = file.hasSuffix(".png") ? bytes.count - 12 : bytes.count
         let full = packedPixels(try PixelImage(encoded: bytes))

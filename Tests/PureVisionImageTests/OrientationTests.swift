@@ -1,6 +1,6 @@
 import PureVisionImage
-import Testing
 import PureVisionTestSupport
+import Testing
 
 @Suite struct OrientationTests {
     /// The stored 3×2 gray image

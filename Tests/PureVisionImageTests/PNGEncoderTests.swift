@@ -1,13 +1,15 @@
 import Foundation
 import PureVisionImage
-import Testing
 import PureVisionTestSupport
+import Testing
 
 @Suite struct PNGEncoderTests {
     /// Round trip of every interleaved format, packed and with a stride that is not a whole number of pixels.
     @Test(arguments: PixelFormat.allCases.filter { !$0.isYUV }, [0, 1, 5])
     func roundTrip(_ format: PixelFormat, padding: Int) throws {
-        let width = 7, height = 4, channels = format.channelCount
+        let width = 7
+        let height = 4
+        let channels = format.channelCount
         let stride = width * channels + padding
         var bytes = [UInt8](repeating: 0xAB, count: stride * height)
         for y in 0..<height {

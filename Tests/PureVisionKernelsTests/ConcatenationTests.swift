@@ -8,14 +8,15 @@ struct ConcatenationTests {
         var testDescription: String { "\(shapes) axis \(axis)" }
     }
 
-    @Test(arguments: [
-        Case(shapes: [[1, 5, 7, 3], [1, 5, 7, 8], [1, 5, 7, 1]], axis: 3),
-        Case(shapes: [[2, 3, 4, 17], [2, 1, 4, 17]], axis: 1),
-        Case(shapes: [[2, 3, 9, 5], [2, 3, 2, 5], [2, 3, 1, 5], [2, 3, 31, 5]], axis: 2),
-        Case(shapes: [[1, 4], [3, 4], [2, 4]], axis: 0),
-        Case(shapes: [[6]], axis: 0),
-        Case(shapes: [[2, 0, 3], [2, 4, 3]], axis: 1),
-    ], [ClampRange.none, .relu6])
+    @Test(
+        arguments: [
+            Case(shapes: [[1, 5, 7, 3], [1, 5, 7, 8], [1, 5, 7, 1]], axis: 3),
+            Case(shapes: [[2, 3, 4, 17], [2, 1, 4, 17]], axis: 1),
+            Case(shapes: [[2, 3, 9, 5], [2, 3, 2, 5], [2, 3, 1, 5], [2, 3, 31, 5]], axis: 2),
+            Case(shapes: [[1, 4], [3, 4], [2, 4]], axis: 0),
+            Case(shapes: [[6]], axis: 0),
+            Case(shapes: [[2, 0, 3], [2, 4, 3]], axis: 1),
+        ], [ClampRange.none, .relu6])
     func matchesNaive(_ concat: Case, clamp: ClampRange) {
         var random = Random(state: UInt64(concat.axis + 3 * concat.shapes.count))
         let inputs = concat.shapes.map { random.floats($0.reduce(1, *), -8, 8) }
@@ -50,7 +51,8 @@ struct ConcatenationTests {
         let a: [Float] = [1, 2, 3, 4]
         let b: [Float] = [-5, 6, 7, 8, 9, 10]
         withPointers([a, b]) { pointers in
-            Concatenation.run(inputs: pointers, inputShapes: [[2, 2], [2, 3]], axis: 1, output: &output, clamp: .relu)
+            Concatenation.run(
+                inputs: pointers, inputShapes: [[2, 2], [2, 3]], axis: 1, output: &output, clamp: .relu)
         }
         #expect(output == [1, 2, 0, 6, 7, 3, 4, 8, 9, 10])
     }

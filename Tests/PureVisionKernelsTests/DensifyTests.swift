@@ -50,7 +50,8 @@ struct DensifyTests {
             expected: [0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]),
         Case(
             name: "all dense", shape: [2, 2],
-            format: SparseFormat(traversalOrder: [0, 1], blockMap: [], dimensions: [.dense(size: 2), .dense(size: 2)]),
+            format: SparseFormat(
+                traversalOrder: [0, 1], blockMap: [], dimensions: [.dense(size: 2), .dense(size: 2)]),
             values: [1, 2, 3, 4], expected: [1, 2, 3, 4]),
         Case(
             name: "model layout: OHWI with CSR input channels", shape: [3, 1, 1, 4],

@@ -1,5 +1,5 @@
-import Testing
 import PureVisionKernels
+import Testing
 
 /// SplitMix64: a tiny seeded generator so every kernel test sees the same data on every run.
 /// Shared by the GEMM, convolution, fully-connected, pooling and reduction tests.
@@ -36,8 +36,9 @@ func expectNearlyEqual(
         let e = expected[index]
         let close = a == e || abs(a - e) <= tolerance * (1 + abs(e))
         if !close {
-            Issue.record("index \(index): \(a) vs expected \(e) (tolerance \(tolerance)) \(context())",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "index \(index): \(a) vs expected \(e) (tolerance \(tolerance)) \(context())",
+                sourceLocation: sourceLocation)
             return
         }
     }
@@ -45,7 +46,9 @@ func expectNearlyEqual(
 
 /// The thread pools every optimized kernel is checked with: inline, the machine's two cores, and more threads than
 /// any kernel has work chunks for.
-let testPools = [ThreadPool.serial, ThreadPool(threadCount: 2), ThreadPool(threadCount: 3), ThreadPool(threadCount: 16)]
+let testPools = [
+    ThreadPool.serial, ThreadPool(threadCount: 2), ThreadPool(threadCount: 3), ThreadPool(threadCount: 16),
+]
 
 struct GEMMTests {
     struct Case: Sendable, CustomTestStringConvertible {
@@ -169,8 +172,10 @@ struct GEMMTests {
         }
     }
 
-    @Test(arguments: [(ClampRange.none, [Float]([1.5, -3, 4.5, -0.5])), (.relu, [1.5, 0, 4.5, 0]),
-                      (.reluMinus1To1, [1, -1, 1, -0.5])])
+    @Test(arguments: [
+        (ClampRange.none, [Float]([1.5, -3, 4.5, -0.5])), (.relu, [1.5, 0, 4.5, 0]),
+        (.reluMinus1To1, [1, -1, 1, -0.5]),
+    ])
     func biasAndClamp(clamp: ClampRange, expected: [Float]) {
         var c: [Float] = [1, -1, 4, 1.5]
         let bias: [Float] = [0.5, -2]

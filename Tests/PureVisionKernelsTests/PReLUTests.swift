@@ -8,14 +8,15 @@ struct PReLUTests {
         var testDescription: String { "x\(input) α\(alpha)" }
     }
 
-    @Test(arguments: [
-        Case(input: [1, 5, 7, 17], alpha: [17]),
-        Case(input: [2, 3, 9, 8], alpha: [1, 1, 8]),
-        Case(input: [1, 4, 4, 1], alpha: [1]),
-        Case(input: [2, 3, 5, 7], alpha: [3, 5, 7]),
-        Case(input: [1, 3, 1, 31], alpha: [1, 3, 1, 31]),
-        Case(input: [2, 41, 23, 19], alpha: [1, 1, 19]),
-    ], [ThreadPool.serial, ThreadPool(threadCount: 2)])
+    @Test(
+        arguments: [
+            Case(input: [1, 5, 7, 17], alpha: [17]),
+            Case(input: [2, 3, 9, 8], alpha: [1, 1, 8]),
+            Case(input: [1, 4, 4, 1], alpha: [1]),
+            Case(input: [2, 3, 5, 7], alpha: [3, 5, 7]),
+            Case(input: [1, 3, 1, 31], alpha: [1, 3, 1, 31]),
+            Case(input: [2, 41, 23, 19], alpha: [1, 1, 19]),
+        ], [ThreadPool.serial, ThreadPool(threadCount: 2)])
     func matchesReference(_ shapes: Case, pool: ThreadPool) {
         var random = Random(state: UInt64(shapes.input.reduce(1, *)))
         let input = random.floats(shapes.input.reduce(1, *))

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import PureVisionKernels
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 struct SoftmaxTests {
     @Test(arguments: [(1, 1), (3, 7), (5, 8), (2, 9), (4, 31), (1, 1001), (300, 17)], [Float(1), 0.5, 2.5])

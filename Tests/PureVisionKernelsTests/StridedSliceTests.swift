@@ -46,9 +46,10 @@ struct StridedSliceTests {
         check((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 13) })
         check((0..<count).map { Int16($0) - 300 })
         check((0..<count).map { Int64($0) << 40 })
-        check((0..<count).map { (UInt8(truncatingIfNeeded: $0), UInt16(truncatingIfNeeded: $0 * 3)) }.map {
-            Triple(a: $0.0, b: $0.1)
-        })
+        check(
+            (0..<count).map { (UInt8(truncatingIfNeeded: $0), UInt16(truncatingIfNeeded: $0 * 3)) }.map {
+                Triple(a: $0.0, b: $0.1)
+            })
 
         func check<T: Equatable>(_ input: [T]) {
             let expected = Self.naive(input, slice)

@@ -1,5 +1,5 @@
-import Testing
 import PureVisionTFLite
+import Testing
 
 /// Hostile and damaged input: every case must throw or parse, never crash, hang or allocate without bound.
 struct MalformedInputTests {
@@ -261,8 +261,9 @@ struct MalformedInputTests {
         let subgraph = try #require(try root.tables(2, what: "subgraphs").first)
         let inputs = try #require(try subgraph.vector(1, elementSize: 4, what: "inputs"))
         bytes.replaceSubrange(inputs.start..<(inputs.start + 4), with: [0x10, 0x27, 0, 0])  // 10_000
-        #expect(throws: ModelFormatError.context(
-            "subgraph 0", .invalidReference(what: "subgraph input 0", index: 10_000, count: graph.tensors.count))
+        #expect(
+            throws: ModelFormatError.context(
+                "subgraph 0", .invalidReference(what: "subgraph input 0", index: 10_000, count: graph.tensors.count))
         ) {
             try TFLiteModel(bytes: bytes)
         }
@@ -279,7 +280,8 @@ struct MalformedInputTests {
             #expect(!error.description.contains("\n"))
             #expect(!error.description.isEmpty)
         }
-        #expect(ModelFormatError.zipChecksumMismatch(name: "a", expected: 1, actual: 0xABCDEF).description
-            == "zip entry a: CRC-32 0x00abcdef does not match the recorded 0x00000001")
+        #expect(
+            ModelFormatError.zipChecksumMismatch(name: "a", expected: 1, actual: 0xABCDEF).description
+                == "zip entry a: CRC-32 0x00abcdef does not match the recorded 0x00000001")
     }
 }

@@ -1,5 +1,5 @@
-import Testing
 import PureVisionTFLite
+import Testing
 
 /// Expected values were read with MediaPipe 0.10.14's `metadata_schema_py_generated.py` and Python `zipfile`.
 struct ModelMetadataTests {
@@ -21,9 +21,12 @@ struct ModelMetadataTests {
         let output = graph.outputTensors[0]
         #expect(output.name == "score")
         #expect(output.content == .feature)
-        #expect(output.associatedFiles == [AssociatedFile(
-            name: "labels.txt", description: "Labels for categories that the model can recognize.",
-            type: .tensorAxisLabels)])
+        #expect(
+            output.associatedFiles == [
+                AssociatedFile(
+                    name: "labels.txt", description: "Labels for categories that the model can recognize.",
+                    type: .tensorAxisLabels)
+            ])
 
         let archive = try #require(model.associatedFiles())
         #expect(archive.names == ["labels.txt"])

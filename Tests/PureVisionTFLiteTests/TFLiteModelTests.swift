@@ -1,6 +1,6 @@
 import PureVisionCore
-import Testing
 import PureVisionTFLite
+import Testing
 
 /// Facts below were read from the files with LiteRT 2.3.0's `schema_py_generated.py`.
 struct TFLiteModelTests {
@@ -18,41 +18,57 @@ struct TFLiteModelTests {
     static let expectations: [Expectation] = [
         Expectation(
             file: "palm_detection_full.tflite", operatorCount: 272, tensorCount: 413, bufferCount: 286,
-            opCounts: ["DEQUANTIZE": 133, "CONV_2D": 35, "PRELU": 31, "DEPTHWISE_CONV_2D": 28, "ADD": 30,
-                       "MAX_POOL_2D": 4, "PAD": 3, "RESIZE_BILINEAR": 2, "RESHAPE": 4, "CONCATENATION": 2],
+            opCounts: [
+                "DEQUANTIZE": 133, "CONV_2D": 35, "PRELU": 31, "DEPTHWISE_CONV_2D": 28, "ADD": 30,
+                "MAX_POOL_2D": 4, "PAD": 3, "RESIZE_BILINEAR": 2, "RESHAPE": 4, "CONCATENATION": 2,
+            ],
             inputs: [("input_1", [1, 192, 192, 3])],
             outputs: [("Identity", [1, 2016, 18]), ("Identity_1", [1, 2016, 1])]),
         Expectation(
             file: "hand_landmark_full.tflite", operatorCount: 165, tensorCount: 269, bufferCount: 173,
-            opCounts: ["DEQUANTIZE": 102, "CONV_2D": 31, "DEPTHWISE_CONV_2D": 16, "ADD": 9, "MEAN": 1,
-                       "FULLY_CONNECTED": 4, "LOGISTIC": 2],
+            opCounts: [
+                "DEQUANTIZE": 102, "CONV_2D": 31, "DEPTHWISE_CONV_2D": 16, "ADD": 9, "MEAN": 1,
+                "FULLY_CONNECTED": 4, "LOGISTIC": 2,
+            ],
             inputs: [("input_1", [1, 224, 224, 3])],
-            outputs: [("Identity", [1, 63]), ("Identity_1", [1, 1]), ("Identity_2", [1, 1]), ("Identity_3", [1, 63])]),
+            outputs: [
+                ("Identity", [1, 63]), ("Identity_1", [1, 1]), ("Identity_2", [1, 1]), ("Identity_3", [1, 63]),
+            ]),
         Expectation(
             file: "face_detection_short_range.tflite", operatorCount: 164, tensorCount: 250, bufferCount: 89,
-            opCounts: ["DEQUANTIZE": 74, "CONV_2D": 21, "RELU": 17, "DEPTHWISE_CONV_2D": 16, "ADD": 16, "PAD": 11,
-                       "MAX_POOL_2D": 3, "RESHAPE": 4, "CONCATENATION": 2],
+            opCounts: [
+                "DEQUANTIZE": 74, "CONV_2D": 21, "RELU": 17, "DEPTHWISE_CONV_2D": 16, "ADD": 16, "PAD": 11,
+                "MAX_POOL_2D": 3, "RESHAPE": 4, "CONCATENATION": 2,
+            ],
             inputs: [("input", [1, 128, 128, 3])],
             outputs: [("regressors", [1, 896, 16]), ("classificators", [1, 896, 1])]),
         Expectation(
             file: "face_detection_full_range_sparse.tflite", operatorCount: 388, tensorCount: 577, bufferCount: 582,
-            opCounts: ["PAD": 43, "DEQUANTIZE": 182, "CONV_2D": 49, "DEPTHWISE_CONV_2D": 42, "DENSIFY": 46, "ADD": 19,
-                       "RESIZE_BILINEAR": 3, "DEPTH_TO_SPACE": 2, "RESHAPE": 2],
+            opCounts: [
+                "PAD": 43, "DEQUANTIZE": 182, "CONV_2D": 49, "DEPTHWISE_CONV_2D": 42, "DENSIFY": 46, "ADD": 19,
+                "RESIZE_BILINEAR": 3, "DEPTH_TO_SPACE": 2, "RESHAPE": 2,
+            ],
             inputs: [("input_1", [1, 192, 192, 3])],
             outputs: [("Identity", [1, 2304, 16]), ("Identity_1", [1, 2304, 1])]),
         Expectation(
             file: "face_landmark.tflite", operatorCount: 210, tensorCount: 327, bufferCount: 120,
-            opCounts: ["DEQUANTIZE": 113, "CONV_2D": 25, "PRELU": 23, "DEPTHWISE_CONV_2D": 20, "ADD": 20,
-                       "MAX_POOL_2D": 6, "PAD": 3],
+            opCounts: [
+                "DEQUANTIZE": 113, "CONV_2D": 25, "PRELU": 23, "DEPTHWISE_CONV_2D": 20, "ADD": 20,
+                "MAX_POOL_2D": 6, "PAD": 3,
+            ],
             inputs: [("input_1", [1, 192, 192, 3])],
             outputs: [("conv2d_21", [1, 1, 1, 1404]), ("conv2d_31", [1, 1, 1, 1])]),
         Expectation(
             file: "efficientnet_lite0.tflite", operatorCount: 61, tensorCount: 163, bufferCount: 165,
-            opCounts: ["CONV_2D": 33, "DEPTHWISE_CONV_2D": 16, "ADD": 9, "MEAN": 1, "FULLY_CONNECTED": 1, "SOFTMAX": 1],
+            opCounts: [
+                "CONV_2D": 33, "DEPTHWISE_CONV_2D": 16, "ADD": 9, "MEAN": 1, "FULLY_CONNECTED": 1, "SOFTMAX": 1,
+            ],
             inputs: [("input", [1, 224, 224, 3])], outputs: [("probs", [1, 1000])]),
         Expectation(
             file: "efficientnet_lite0_int8.tflite", operatorCount: 61, tensorCount: 163, bufferCount: 102,
-            opCounts: ["CONV_2D": 33, "DEPTHWISE_CONV_2D": 16, "ADD": 9, "MEAN": 1, "FULLY_CONNECTED": 1, "SOFTMAX": 1],
+            opCounts: [
+                "CONV_2D": 33, "DEPTHWISE_CONV_2D": 16, "ADD": 9, "MEAN": 1, "FULLY_CONNECTED": 1, "SOFTMAX": 1,
+            ],
             inputs: [("input", [1, 224, 224, 3])], outputs: [("probs", [1, 1000])]),
     ]
 
@@ -183,8 +199,10 @@ struct TFLiteModelTests {
         #expect(options.activation == .none)
     }
 
-    @Test(arguments: [(Int32(0), "ADD"), (3, "CONV_2D"), (4, "DEPTHWISE_CONV_2D"), (124, "DENSIFY"),
-                      (161, "RIGHT_SHIFT"), (162, "UNKNOWN(162)"), (-1, "UNKNOWN(-1)")])
+    @Test(arguments: [
+        (Int32(0), "ADD"), (3, "CONV_2D"), (4, "DEPTHWISE_CONV_2D"), (124, "DENSIFY"),
+        (161, "RIGHT_SHIFT"), (162, "UNKNOWN(162)"), (-1, "UNKNOWN(-1)"),
+    ])
     func builtinOperatorNames(code: Int32, name: String) {
         let op = BuiltinOperator(rawValue: code)
         #expect(op.name == name)

@@ -1,5 +1,5 @@
-import Testing
 import PureVisionTFLite
+import Testing
 
 /// The bundled models, found from this file's location: `<package root>/Models/<name>`.
 enum TestModels {

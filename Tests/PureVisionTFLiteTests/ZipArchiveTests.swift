@@ -1,5 +1,5 @@
-import Testing
 import PureVisionTFLite
+import Testing
 
 struct ZipArchiveTests {
     /// A ZIP with one entry per `(name, method, data)`, optionally after `prefix` bytes, with offsets relative to

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Which keypoints define a detection's rotation, and the angle that vector should end up at
@@ -76,8 +76,9 @@ public enum DetectionsToRects {
         var rects: [NormalizedRect] = []
         rects.reserveCapacity(detections.count)
         for detection in detections {
-            rects.append(try rect(
-                of: detection, rotationVector: rotationVector, imageWidth: imageWidth, imageHeight: imageHeight))
+            rects.append(
+                try rect(
+                    of: detection, rotationVector: rotationVector, imageWidth: imageWidth, imageHeight: imageHeight))
         }
         return rects
     }

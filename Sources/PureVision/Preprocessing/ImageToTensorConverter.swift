@@ -1,5 +1,5 @@
-import PureVisionKernels
 import PureVisionImage
+import PureVisionKernels
 
 #if canImport(Glibc)
     import Glibc

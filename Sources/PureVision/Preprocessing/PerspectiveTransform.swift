@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A rotated rectangle in pixels: MediaPipe's `RotatedRect` (centre, size, rotation in radians).
@@ -119,7 +119,8 @@ package enum PerspectiveTransform {
     /// The inverse by cofactors over the determinant, as OpenCV's `invert` for 3×3 Double matrices; the zero matrix
     /// when the determinant is 0.
     package static func inverted(_ m: SIMD16<Double>) -> SIMD16<Double> {
-        let det = m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6])
+        let det =
+            m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6])
             + m[2] * (m[3] * m[7] - m[4] * m[6])
         var t = SIMD16<Double>()
         guard det != 0 else { return t }

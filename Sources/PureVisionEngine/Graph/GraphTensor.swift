@@ -1,5 +1,5 @@
-import PureVisionTFLite
 import PureVisionCore
+import PureVisionTFLite
 
 /// A tensor of the main subgraph as the loader sees it: its inferred static shape, its type and, for constants,
 /// its data.

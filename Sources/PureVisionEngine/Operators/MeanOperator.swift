@@ -15,7 +15,9 @@ enum MeanOperator: OperatorLowering {
         let rank = input.shape.count
         var axes: [Int] = []
         for axis in try context.constantIntegers(try context.input(1), "axes") {
-            guard axis >= -rank, axis < rank else { throw context.failure("axis \(axis) out of range for rank \(rank)") }
+            guard axis >= -rank, axis < rank else {
+                throw context.failure("axis \(axis) out of range for rank \(rank)")
+            }
             let normalized = axis < 0 ? axis + rank : axis
             if !axes.contains(normalized) { axes.append(normalized) }
         }

@@ -1,5 +1,5 @@
-import PureVisionTFLite
 import PureVisionCore
+import PureVisionTFLite
 
 /// Validates one TFLite operator, infers its output shapes and prepares its kernel.
 protocol OperatorLowering: Sendable {

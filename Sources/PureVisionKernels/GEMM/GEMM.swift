@@ -1,7 +1,7 @@
 #if canImport(Accelerate)
-import Accelerate
+    import Accelerate
 #elseif canImport(CPureVisionOpenBLAS)
-import CPureVisionOpenBLAS
+    import CPureVisionOpenBLAS
 #endif
 
 /// How the right-hand matrix `B` of a ``GEMM`` product is stored.
@@ -48,12 +48,12 @@ public enum GEMM {
             return
         }
         #if canImport(Accelerate) || canImport(CPureVisionOpenBLAS)
-        if isBLASAvailable {
-            blasMultiply(
-                m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, layout: layout, c: c, ldc: ldc,
-                accumulate: accumulate)
-            return
-        }
+            if isBLASAvailable {
+                blasMultiply(
+                    m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, layout: layout, c: c, ldc: ldc,
+                    accumulate: accumulate)
+                return
+            }
         #endif
         portableMultiply(
             m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, layout: layout, c: c, ldc: ldc, accumulate: accumulate)
@@ -81,43 +81,44 @@ public enum GEMM {
     }
 
     #if canImport(Accelerate) || canImport(CPureVisionOpenBLAS)
-    private static func blasMultiply(
-        m: Int, n: Int, k: Int,
-        a: UnsafePointer<Float>, lda: Int,
-        b: UnsafePointer<Float>, ldb: Int, layout: GEMMRightLayout,
-        c: UnsafeMutablePointer<Float>, ldc: Int, accumulate: Bool
-    ) {
-        withSingleThreadedBLAS {
-            blasCall(
-                m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, layout: layout, c: c, ldc: ldc,
-                accumulate: accumulate)
-        }
-    }
-
-    private static func blasCall(
-        m: Int, n: Int, k: Int,
-        a: UnsafePointer<Float>, lda: Int,
-        b: UnsafePointer<Float>, ldb: Int, layout: GEMMRightLayout,
-        c: UnsafeMutablePointer<Float>, ldc: Int, accumulate: Bool
-    ) {
-        let beta: Float = accumulate ? 1 : 0
-        let limit = Int(Int32.max)
-        precondition(m <= limit && n <= limit && k <= limit && lda <= limit && ldb <= limit && ldc <= limit,
-                     "GEMM: dimension exceeds the 32-bit BLAS interface")
-        if m == 1 {
-            // One row: y = Bᵀ·x as a matrix-vector product, which BLAS runs faster than a 1-row sgemm.
-            switch layout {
-            case .kByN:
-                sgemv(CblasRowMajor, CblasTrans, Int32(k), Int32(n), 1, b, Int32(ldb), a, 1, beta, c, 1)
-            case .nByK:
-                sgemv(CblasRowMajor, CblasNoTrans, Int32(n), Int32(k), 1, b, Int32(ldb), a, 1, beta, c, 1)
+        private static func blasMultiply(
+            m: Int, n: Int, k: Int,
+            a: UnsafePointer<Float>, lda: Int,
+            b: UnsafePointer<Float>, ldb: Int, layout: GEMMRightLayout,
+            c: UnsafeMutablePointer<Float>, ldc: Int, accumulate: Bool
+        ) {
+            withSingleThreadedBLAS {
+                blasCall(
+                    m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, layout: layout, c: c, ldc: ldc,
+                    accumulate: accumulate)
             }
-            return
         }
-        sgemm(
-            CblasRowMajor, CblasNoTrans, layout == .kByN ? CblasNoTrans : CblasTrans,
-            Int32(m), Int32(n), Int32(k), 1, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
-    }
+
+        private static func blasCall(
+            m: Int, n: Int, k: Int,
+            a: UnsafePointer<Float>, lda: Int,
+            b: UnsafePointer<Float>, ldb: Int, layout: GEMMRightLayout,
+            c: UnsafeMutablePointer<Float>, ldc: Int, accumulate: Bool
+        ) {
+            let beta: Float = accumulate ? 1 : 0
+            let limit = Int(Int32.max)
+            precondition(
+                m <= limit && n <= limit && k <= limit && lda <= limit && ldb <= limit && ldc <= limit,
+                "GEMM: dimension exceeds the 32-bit BLAS interface")
+            if m == 1 {
+                // One row: y = Bᵀ·x as a matrix-vector product, which BLAS runs faster than a 1-row sgemm.
+                switch layout {
+                case .kByN:
+                    sgemv(CblasRowMajor, CblasTrans, Int32(k), Int32(n), 1, b, Int32(ldb), a, 1, beta, c, 1)
+                case .nByK:
+                    sgemv(CblasRowMajor, CblasNoTrans, Int32(n), Int32(k), 1, b, Int32(ldb), a, 1, beta, c, 1)
+                }
+                return
+            }
+            sgemm(
+                CblasRowMajor, CblasNoTrans, layout == .kByN ? CblasNoTrans : CblasTrans,
+                Int32(m), Int32(n), Int32(k), 1, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
+        }
     #endif
 
     /// The dependency-free loop nest behind ``multiply(m:n:k:a:lda:b:ldb:layout:c:ldc:)`` on platforms without
@@ -156,37 +157,37 @@ public enum GEMM {
 }
 
 #if canImport(Accelerate)
-extension GEMM {
-    /// Accelerate is part of the SDK: always there.
-    package static var isBLASAvailable: Bool { true }
-}
-private let sgemm = cblas_sgemm
-private let sgemv = cblas_sgemv
-#elseif canImport(CPureVisionOpenBLAS)
-extension GEMM {
-    /// Whether an OpenBLAS library could be opened (see `OpenBLASLibrary`); without one, the portable loops run.
-    package static var isBLASAvailable: Bool { OpenBLASLibrary.functions != nil }
-
-    /// How many threads the loaded OpenBLAS would use for one call; 1 means it started none of its own.
-    package static var blasThreadCount: Int? { OpenBLASLibrary.functions.map { Int($0.threadCount()) } }
-
-    /// The CPU type whose kernels the loaded OpenBLAS runs, or nil without OpenBLAS.
-    package static var blasCoreName: String? {
-        OpenBLASLibrary.functions.flatMap { $0.coreName() }.map { String(cString: $0) }
+    extension GEMM {
+        /// Accelerate is part of the SDK: always there.
+        package static var isBLASAvailable: Bool { true }
     }
-}
-private func sgemm(
-    _ order: CBLAS_ORDER, _ transA: CBLAS_TRANSPOSE, _ transB: CBLAS_TRANSPOSE, _ m: Int32, _ n: Int32, _ k: Int32,
-    _ alpha: Float, _ a: UnsafePointer<Float>, _ lda: Int32, _ b: UnsafePointer<Float>, _ ldb: Int32, _ beta: Float,
-    _ c: UnsafeMutablePointer<Float>, _ ldc: Int32
-) {
-    OpenBLASLibrary.functions?.sgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-}
-private func sgemv(
-    _ order: CBLAS_ORDER, _ trans: CBLAS_TRANSPOSE, _ m: Int32, _ n: Int32, _ alpha: Float,
-    _ a: UnsafePointer<Float>, _ lda: Int32, _ x: UnsafePointer<Float>, _ incX: Int32, _ beta: Float,
-    _ y: UnsafeMutablePointer<Float>, _ incY: Int32
-) {
-    OpenBLASLibrary.functions?.sgemv(order, trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
-}
+    private let sgemm = cblas_sgemm
+    private let sgemv = cblas_sgemv
+#elseif canImport(CPureVisionOpenBLAS)
+    extension GEMM {
+        /// Whether an OpenBLAS library could be opened (see `OpenBLASLibrary`); without one, the portable loops run.
+        package static var isBLASAvailable: Bool { OpenBLASLibrary.functions != nil }
+
+        /// How many threads the loaded OpenBLAS would use for one call; 1 means it started none of its own.
+        package static var blasThreadCount: Int? { OpenBLASLibrary.functions.map { Int($0.threadCount()) } }
+
+        /// The CPU type whose kernels the loaded OpenBLAS runs, or nil without OpenBLAS.
+        package static var blasCoreName: String? {
+            OpenBLASLibrary.functions.flatMap { $0.coreName() }.map { String(cString: $0) }
+        }
+    }
+    private func sgemm(
+        _ order: CBLAS_ORDER, _ transA: CBLAS_TRANSPOSE, _ transB: CBLAS_TRANSPOSE, _ m: Int32, _ n: Int32, _ k: Int32,
+        _ alpha: Float, _ a: UnsafePointer<Float>, _ lda: Int32, _ b: UnsafePointer<Float>, _ ldb: Int32, _ beta: Float,
+        _ c: UnsafeMutablePointer<Float>, _ ldc: Int32
+    ) {
+        OpenBLASLibrary.functions?.sgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+    }
+    private func sgemv(
+        _ order: CBLAS_ORDER, _ trans: CBLAS_TRANSPOSE, _ m: Int32, _ n: Int32, _ alpha: Float,
+        _ a: UnsafePointer<Float>, _ lda: Int32, _ x: UnsafePointer<Float>, _ incX: Int32, _ beta: Float,
+        _ y: UnsafeMutablePointer<Float>, _ incY: Int32
+    ) {
+        OpenBLASLibrary.functions?.sgemv(order, trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
+    }
 #endif

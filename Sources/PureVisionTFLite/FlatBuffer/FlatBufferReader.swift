@@ -80,7 +80,7 @@ package final class FlatBufferReader {
         let vtableSize = Int(loadUnchecked(UInt16.self, at: vtable))
         let objectSize = Int(loadUnchecked(UInt16.self, at: vtable + 2))
         guard vtableSize >= 4, vtableSize & 1 == 0, vtableSize <= bytes.count - vtable,
-              objectSize >= 4, objectSize <= bytes.count - position
+            objectSize >= 4, objectSize <= bytes.count - position
         else {
             throw .invalidVTable(what: what, offset: position)
         }
@@ -90,7 +90,9 @@ package final class FlatBufferReader {
     }
 
     /// The vector whose length word is at `position`; its elements must fit in the buffer.
-    package func vector(at position: Int, elementSize: Int, depth: Int, what: String) throws(ModelFormatError) -> FlatVector {
+    package func vector(at position: Int, elementSize: Int, depth: Int, what: String) throws(ModelFormatError)
+        -> FlatVector
+    {
         guard position & 3 == 0 else { throw .misaligned(what: what, offset: position) }
         let length = Int(try load(UInt32.self, at: position, what: what))
         let start = position + 4

@@ -25,7 +25,9 @@ package struct FlatTable {
     }
 
     /// An integer field, or `defaultValue` when absent.
-    package func integer<T: FixedWidthInteger>(_ id: Int, default defaultValue: T, what: String) throws(ModelFormatError) -> T {
+    package func integer<T: FixedWidthInteger>(_ id: Int, default defaultValue: T, what: String)
+        throws(ModelFormatError) -> T
+    {
         guard let at = try fieldPosition(id, size: MemoryLayout<T>.size, what: what) else { return defaultValue }
         return reader.loadUnchecked(T.self, at: at)
     }

@@ -27,12 +27,14 @@ public struct AssociatedFile: Sendable, Hashable {
     static func list(_ table: FlatTable, _ id: Int) throws(ModelFormatError) -> [AssociatedFile] {
         var result: [AssociatedFile] = []
         for file in try table.tables(id, what: "associated_files") {
-            result.append(AssociatedFile(
-                name: try file.string(0, what: "AssociatedFile.name"),
-                description: try file.string(1, what: "AssociatedFile.description"),
-                type: AssociatedFileType(rawValue: try file.integer(2, default: Int8(0), what: "AssociatedFile.type")),
-                locale: try file.string(3, what: "AssociatedFile.locale"),
-                version: try file.string(4, what: "AssociatedFile.version")))
+            result.append(
+                AssociatedFile(
+                    name: try file.string(0, what: "AssociatedFile.name"),
+                    description: try file.string(1, what: "AssociatedFile.description"),
+                    type: AssociatedFileType(
+                        rawValue: try file.integer(2, default: Int8(0), what: "AssociatedFile.type")),
+                    locale: try file.string(3, what: "AssociatedFile.locale"),
+                    version: try file.string(4, what: "AssociatedFile.version")))
         }
         return result
     }

@@ -126,8 +126,10 @@ public struct TensorMetadata: Sendable {
         }
         processUnits = try table.tables(4, what: "TensorMetadata.process_units").map(ProcessUnit.init)
         if let statsTable = try table.table(5, what: "TensorMetadata.stats") {
-            stats = (max: try statsTable.floats(0, what: "Stats.max") ?? [],
-                     min: try statsTable.floats(1, what: "Stats.min") ?? [])
+            stats = (
+                max: try statsTable.floats(0, what: "Stats.max") ?? [],
+                min: try statsTable.floats(1, what: "Stats.min") ?? []
+            )
         } else {
             stats = (max: [], min: [])
         }

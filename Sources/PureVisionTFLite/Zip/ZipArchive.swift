@@ -151,9 +151,10 @@ public struct ZipArchive: Sendable {
             if method == 0, compressed != uncompressed {
                 throw .malformedZip("stored entry \(name) has compressed size \(compressed) ≠ \(uncompressed)")
             }
-            entries.append(Entry(
-                name: name, method: method, compressedSize: Int(compressed), uncompressedSize: Int(uncompressed),
-                crc32: crc, dataRange: dataStart..<(dataStart + Int(compressed))))
+            entries.append(
+                Entry(
+                    name: name, method: method, compressedSize: Int(compressed), uncompressedSize: Int(uncompressed),
+                    crc32: crc, dataRange: dataStart..<(dataStart + Int(compressed))))
             position = nameStart + nameLength + extraLength + commentLength
         }
         self.entries = entries
@@ -207,7 +208,8 @@ public struct ZipArchive: Sendable {
         var position = count - 22
         while position >= lowest {
             if reader.bytes[position] == 0x50, try reader.u32(position) == eocdSignature,
-               Int(try reader.u16(position + 20)) == count - 22 - position {
+                Int(try reader.u16(position + 20)) == count - 22 - position
+            {
                 return position
             }
             position -= 1

@@ -1,5 +1,5 @@
-import Testing
 import PureVision
+import Testing
 
 private func rect(_ x: Float, _ y: Float, _ w: Float, _ h: Float, rotation: Float = 0) -> NormalizedRect {
     NormalizedRect(xCenter: x, yCenter: y, width: w, height: h, rotation: rotation)

@@ -1,5 +1,5 @@
-import Testing
 import PureVision
+import Testing
 
 @Suite struct HandDeduplicationTests {
     @Test func identicalHandsKeepTheFirst() {
@@ -52,8 +52,9 @@ import PureVision
     @Test func wrongLandmarkCountsAreKept() {
         let hand = normalizedHand()
         let short = Array(hand.prefix(12))
-        #expect(HandDeduplication.deduplicate([short, hand, short, hand], imageWidth: 400, imageHeight: 200)
-            == [0, 1, 2])
+        #expect(
+            HandDeduplication.deduplicate([short, hand, short, hand], imageWidth: 400, imageHeight: 200)
+                == [0, 1, 2])
     }
 
     @Test func noHandsGiveNoIndices() {

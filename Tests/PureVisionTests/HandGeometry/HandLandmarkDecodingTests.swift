@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import Testing
 import PureVision
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 private let noLetterbox: (left: Float, top: Float, right: Float, bottom: Float) = (0, 0, 0, 0)
 

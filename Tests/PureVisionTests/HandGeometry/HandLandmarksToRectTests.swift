@@ -1,20 +1,21 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import Testing
 import PureVision
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// An upright synthetic hand in a 400 × 200 image, given in pixels: wrist at the bottom, fingers pointing up.
 /// Every pixel coordinate divides exactly into a dyadic normalized value.
 let uprightHandPixels: [(x: Float, y: Float)] = [
-    (200, 175),                                     // 0 wrist
+    (200, 175),  // 0 wrist
     (175, 150), (150, 125), (150, 100), (150, 75),  // 1-4 thumb
-    (175, 100), (175, 75), (175, 50), (175, 25),    // 5-8 index
-    (200, 100), (200, 75), (200, 50), (200, 25),    // 9-12 middle
-    (225, 100), (225, 75), (225, 50), (225, 25),    // 13-16 ring
-    (250, 125), (250, 100), (250, 75), (250, 50),   // 17-20 pinky
+    (175, 100), (175, 75), (175, 50), (175, 25),  // 5-8 index
+    (200, 100), (200, 75), (200, 50), (200, 25),  // 9-12 middle
+    (225, 100), (225, 75), (225, 50), (225, 25),  // 13-16 ring
+    (250, 125), (250, 100), (250, 75), (250, 50),  // 17-20 pinky
 ]
 
 /// Landmarks normalized to a 400 × 200 image from pixel positions, each moved by `transform` first.
@@ -73,15 +74,17 @@ func normalizedHand(
     @Test func partialLandmarkSetIsAcceptedDirectly() {
         let full = normalizedHand()
         let partial = HandLandmarksToRect.partialLandmarkIndices.map { full[$0] }
-        #expect(HandLandmarksToRect.nextRect(landmarks: partial, imageWidth: 400, imageHeight: 200)
-            == HandLandmarksToRect.nextRect(landmarks: full, imageWidth: 400, imageHeight: 200))
+        #expect(
+            HandLandmarksToRect.nextRect(landmarks: partial, imageWidth: 400, imageHeight: 200)
+                == HandLandmarksToRect.nextRect(landmarks: full, imageWidth: 400, imageHeight: 200))
     }
 
     @Test(arguments: [0, 1, 8])
     func tooFewLandmarksGiveAZeroRect(count: Int) {
         let landmarks = Array(normalizedHand().prefix(count))
-        #expect(HandLandmarksToRect.nextRect(landmarks: landmarks, imageWidth: 400, imageHeight: 200)
-            == NormalizedRect(xCenter: 0, yCenter: 0, width: 0, height: 0))
+        #expect(
+            HandLandmarksToRect.nextRect(landmarks: landmarks, imageWidth: 400, imageHeight: 200)
+                == NormalizedRect(xCenter: 0, yCenter: 0, width: 0, height: 0))
     }
 
     @Test func fingerTipsDoNotChangeTheRect() {
@@ -89,7 +92,8 @@ func normalizedHand(
         for tip in [4, 7, 8, 11, 12, 15, 16, 19, 20] {
             hand[tip] = NormalizedLandmark(x: 0.99, y: 0.01, z: 0)
         }
-        #expect(HandLandmarksToRect.nextRect(landmarks: hand, imageWidth: 400, imageHeight: 200)
-            == HandLandmarksToRect.nextRect(landmarks: normalizedHand(), imageWidth: 400, imageHeight: 200))
+        #expect(
+            HandLandmarksToRect.nextRect(landmarks: hand, imageWidth: 400, imageHeight: 200)
+                == HandLandmarksToRect.nextRect(landmarks: normalizedHand(), imageWidth: 400, imageHeight: 200))
     }
 }

@@ -63,7 +63,8 @@ public enum HandAssociation {
 
     /// MediaPipe's `CalculateIou(existing, new)` on `Rectangle_f`.
     static func intersectionOverUnion(_ first: Box, _ second: Box) -> Float {
-        let intersects = !(first.isEmpty || second.isEmpty || second.xMax < first.xMin || first.xMax < second.xMin
+        let intersects =
+            !(first.isEmpty || second.isEmpty || second.xMax < first.xMin || first.xMax < second.xMin
             || second.yMax < first.yMin || first.yMax < second.yMin)
         if !intersects {
             return 0

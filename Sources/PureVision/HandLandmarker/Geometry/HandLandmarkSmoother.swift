@@ -92,11 +92,12 @@ public struct HandLandmarkSmoother: Sendable {
                     for index in input.indices {
                         let raw = input[index]
                         let slot = 3 * index
-                        output.append(NormalizedLandmark(
-                            x: Self.update(raw.x, slot: slot, values, derivatives, period, parameters),
-                            y: Self.update(raw.y, slot: slot + 1, values, derivatives, period, parameters),
-                            z: Self.update(raw.z, slot: slot + 2, values, derivatives, period, parameters)
-                        ))
+                        output.append(
+                            NormalizedLandmark(
+                                x: Self.update(raw.x, slot: slot, values, derivatives, period, parameters),
+                                y: Self.update(raw.y, slot: slot + 1, values, derivatives, period, parameters),
+                                z: Self.update(raw.z, slot: slot + 2, values, derivatives, period, parameters)
+                            ))
                     }
                 }
             }

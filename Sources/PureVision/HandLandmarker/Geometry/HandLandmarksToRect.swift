@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The next frame's hand ROI from this frame's landmarks, as MediaPipe 0.10.14's `HandLandmarksToRectCalculator`
