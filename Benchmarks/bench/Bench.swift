@@ -16,11 +16,9 @@ struct Timing {
     /// Clock ticks the hypervisor ran other guests on this machine's CPUs during the timed runs (steal time, summed
     /// over the CPUs; 0 where it is not reported).
     var stealTicks = 0
-    /// The median of the parallel capacities probed before and between the rounds (see `CapacityProbe`); nil when
-    /// not probed.
-    var capacity: Double?
-    /// The median of the pool's empty-call times probed with them, in µs (see `CapacityProbe.joinMicroseconds()`).
-    var joinMicroseconds: Double?
+    /// The medians of the machine's probes before and between the rounds (see `CapacityProbe`); nil when not
+    /// probed.
+    var probe: CapacityProbe.Reading?
 
     /// Steal time as a share of the CPU time the machine had during the timed runs, in percent: how much of the
     /// runs a virtual machine's host took away (a two-thread run waits for a stolen CPU; a one-thread run moves).
@@ -200,8 +198,7 @@ struct Bench {
         for workload in workloads { try warmUp(workload) }
         let rounds = workloads.count > 1 ? min(options.rounds, options.runs) : 1
         var timings = [Timing](repeating: Timing(), count: workloads.count)
-        var probes = capacityProbe.map { [$0.measure()] } ?? []
-        var joins = capacityProbe.map { [$0.joinMicroseconds()] } ?? []
+        var readings = capacityProbe.map { [$0.read()] } ?? []
         for round in 0..<rounds {
             let share = options.runs * (round + 1) / rounds - options.runs * round / rounds
             for (index, workload) in workloads.enumerated() {
@@ -218,17 +215,10 @@ struct Bench {
                 timings[index].nanoseconds += DispatchTime.now().uptimeNanoseconds - roundStart
                 timings[index].stealTicks += SystemInfo.stealTicks - stealBefore
             }
-            if let probe = capacityProbe {
-                probes.append(probe.measure())
-                joins.append(probe.joinMicroseconds())
-            }
+            if let probe = capacityProbe { readings.append(probe.read()) }
         }
-        let capacity = probes.isEmpty ? nil : probes.sorted()[probes.count / 2]
-        let join = joins.isEmpty ? nil : joins.sorted()[joins.count / 2]
-        for index in timings.indices {
-            timings[index].capacity = capacity
-            timings[index].joinMicroseconds = join
-        }
+        let probe = CapacityProbe.Reading.median(of: readings)
+        for index in timings.indices { timings[index].probe = probe }
         return timings
     }
 
@@ -255,8 +245,8 @@ struct Bench {
         let p90 = sorted[Swift.min(sorted.count - 1, Int((Double(sorted.count) * 0.9).rounded(.up)) - 1)]
         let peak = SystemInfo.peakResidentBytes
         let steal = String(format: "%.1f", timing.stealPercent)
-        let capacity = timing.capacity.map { String(format: "%.2f", $0) }
-        let join = timing.joinMicroseconds.map { String(format: "%.2f", $0) }
+        let capacity = timing.probe.map { String(format: "%.2f", $0.capacity) }
+        let join = timing.probe.map { String(format: "%.2f", $0.joinMicroseconds) }
         if options.json {
             let timesField =
                 options.listsTimes ? #","times_ms":["# + times.map(format).joined(separator: ",") + "]" : ""

@@ -44,12 +44,8 @@ struct PeakRun {
         for loop in loops {
             for threads in options.threadCounts {
                 let pool = ThreadPool(threadCount: threads)
-                var best = Double.infinity
-                for _ in 0..<Self.rounds {
-                    let start = DispatchTime.now().uptimeNanoseconds
-                    pool.parallelFor(threads, Spin(code: loop.code))
-                    best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-                }
+                let spin = Spin(code: loop.code, iterations: Self.iterations)
+                let best = Self.fastest(of: Self.rounds) { pool.parallelFor(threads, spin) } / 1e9
                 let rate = loop.operationsPerIteration * Double(Self.iterations) * Double(threads) / best / 1e9
                 if options.json {
                     print(
@@ -64,10 +60,22 @@ struct PeakRun {
         }
     }
 
-    /// One thread's loop, as a pool task.
+    /// One thread's loop of `iterations` iterations, as a pool task.
     struct Spin: ParallelTaskBody {
         let code: ExecutableCode
-        func run(task: Int) { code.entry(PeakRun.iterations, 0, 0, 0, 0, 0) }
+        let iterations: Int
+        func run(task: Int) { code.entry(iterations, 0, 0, 0, 0, 0) }
+    }
+
+    /// The fastest of `attempts` timings of `body`, in ns.
+    static func fastest(of attempts: Int, _ body: () -> Void) -> Double {
+        var best = UInt64.max
+        for _ in 0..<attempts {
+            let start = DispatchTime.now().uptimeNanoseconds
+            body()
+            best = min(best, DispatchTime.now().uptimeNanoseconds - start)
+        }
+        return Double(best)
     }
 
     /// `for _ in 0..<rdi { 12 × vfmadd231ps ymm_i, ymm12, ymm13 }` on zeroed registers (no denormals, no NaNs).

@@ -87,15 +87,17 @@ public enum NonMaxSuppression {
         func belowThreshold(_ index: Int) -> Bool {
             options.minScoreThreshold > 0 && detections[index].score < options.minScoreThreshold
         }
+        /// Keeps the candidate at `index` (box `rect`): into the output and the grid, its own box its hint.
+        func keep(_ index: Int, _ rect: RelativeRect) {
+            hints.record(retained.keptCount, for: index)
+            output.append(detections[index])
+            retained.append(rect)
+        }
         guard pool.threadCount > 1, order.count >= smallestSharedCount, maxCount > 0 else {
             for index in order {
                 if belowThreshold(index) { break }
                 let rect = rects[index]
-                if !hints.suppressed(index, rect, by: retained) {
-                    hints.record(retained.keptCount, for: index)
-                    output.append(detections[index])
-                    retained.append(rect)
-                }
+                if !hints.suppressed(index, rect, by: retained) { keep(index, rect) }
                 if output.count >= maxCount { break }
             }
             return output
@@ -118,67 +120,64 @@ public enum NonMaxSuppression {
         /// Where the walk is, or `count` once it has ended (walk → helper; a hint).
         let walkPosition = Atomic<Int>(0)
         let helperCopy = retained.emptyCopy()
-        pool.parallelFor(2) { role in
-            if role == 0 {
-                var known = 0
-                for position in 0..<count {
-                    let index = order[position]
-                    if belowThreshold(index) { break }
-                    if position >= known { known = verdictCount.load(ordering: .acquiring) }
-                    let rect = rects[index]
-                    let suppressed: Bool
-                    switch position < known ? verdicts[position] : .untested {
-                    case .suppressed(let ordinal):
-                        hints.record(ordinal, for: index)
-                        continue
-                    case .clearOfFirst(let checked):
-                        suppressed = retained.keptBoxesSuppress(rect, from: checked)
-                    case .untested:
-                        // Searched here: tell the helper, which leaves these to the walk and moves on.
-                        walkPosition.store(position, ordering: .relaxed)
-                        suppressed = hints.suppressed(index, rect, by: retained)
-                    }
-                    if !suppressed {
-                        hints.record(retained.keptCount, for: index)
-                        keptIndices[retained.keptCount] = index
-                        output.append(detections[index])
-                        retained.append(rect)
-                        keptCount.store(retained.keptCount, ordering: .releasing)
-                        if output.count >= maxCount { break }
-                    }
+        /// The serial loop, skipping or shortening the tests of the candidates the helper has judged.
+        func walk() {
+            var known = 0
+            for position in 0..<count {
+                let index = order[position]
+                if belowThreshold(index) { break }
+                if position >= known { known = verdictCount.load(ordering: .acquiring) }
+                let rect = rects[index]
+                let suppressed: Bool
+                switch position < known ? verdicts[position] : .untested {
+                case .suppressed(let ordinal):
+                    hints.record(ordinal, for: index)
+                    continue
+                case .clearOfFirst(let checked):
+                    suppressed = retained.keptBoxesSuppress(rect, from: checked)
+                case .untested:
+                    // Searched here: tell the helper, which leaves these to the walk and moves on.
+                    walkPosition.store(position, ordering: .relaxed)
+                    suppressed = hints.suppressed(index, rect, by: retained)
                 }
-                walkPosition.store(count, ordering: .relaxed)
-            } else {
-                var next = 0
-                while next < count {
-                    let walk = walkPosition.load(ordering: .relaxed)
-                    if walk >= count { break }
-                    if next <= walk {
-                        let resume = min(count, walk + helperGap)
-                        (verdicts + next).initialize(repeating: .untested, count: resume - next)
-                        next = resume
-                        verdictCount.store(next, ordering: .releasing)
-                        continue
-                    }
-                    let published = keptCount.load(ordering: .acquiring)
-                    while helperCopy.keptCount < published {
-                        let kept = keptIndices[helperCopy.keptCount]
-                        helperHints.record(helperCopy.keptCount, for: kept)
-                        helperCopy.append(rects[kept])
-                    }
-                    let index = order[next]
-                    let verdict: HelperVerdict
-                    if helperHints.suppressed(index, rects[index], by: helperCopy) {
-                        verdict = .suppressed(ordinal: helperHints.ordinal(for: index))
-                    } else {
-                        verdict = .clearOfFirst(published)
-                    }
-                    (verdicts + next).initialize(to: verdict)
-                    next += 1
-                    verdictCount.store(next, ordering: .releasing)
+                if !suppressed {
+                    keptIndices[retained.keptCount] = index
+                    keep(index, rect)
+                    keptCount.store(retained.keptCount, ordering: .releasing)
+                    if output.count >= maxCount { break }
                 }
             }
+            walkPosition.store(count, ordering: .relaxed)
         }
+        /// Judges the candidates ahead of the walk against the boxes it has published, until the walk ends.
+        func help() {
+            var next = 0
+            while next < count {
+                let walk = walkPosition.load(ordering: .relaxed)
+                if walk >= count { break }
+                if next <= walk {
+                    let resume = min(count, walk + helperGap)
+                    (verdicts + next).initialize(repeating: .untested, count: resume - next)
+                    next = resume
+                    verdictCount.store(next, ordering: .releasing)
+                    continue
+                }
+                let published = keptCount.load(ordering: .acquiring)
+                while helperCopy.keptCount < published {
+                    let kept = keptIndices[helperCopy.keptCount]
+                    helperHints.record(helperCopy.keptCount, for: kept)
+                    helperCopy.append(rects[kept])
+                }
+                let index = order[next]
+                let verdict: HelperVerdict =
+                    helperHints.suppressed(index, rects[index], by: helperCopy)
+                    ? .suppressed(ordinal: helperHints.ordinal(for: index)) : .clearOfFirst(published)
+                (verdicts + next).initialize(to: verdict)
+                next += 1
+                verdictCount.store(next, ordering: .releasing)
+            }
+        }
+        pool.parallelFor(2) { role in role == 0 ? walk() : help() }
         return output
     }
 

@@ -352,10 +352,8 @@ final class ObjectDetectionPipeline: Sendable {
         pool: ThreadPool
     ) -> [Detection] {
         let count = detections.count
+        // One task (one thread, or fewer than 512 detections) runs inline on the calling thread.
         let tasks = ThreadPool.chunkCount(count / 256, threads: pool.threadCount)
-        guard tasks > 1 else {
-            return zip(detections, categories).map { pixelDetection($0, categories: $1, image: image) }
-        }
         return [Detection](unsafeUninitializedCapacity: count) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
             pool.parallelFor(tasks) { task in
