@@ -150,7 +150,14 @@ public final class Interpreter: @unchecked Sendable {
 
     /// The in-place view of an interpreter handed to `withSession`'s closure.
     public struct Session: ~Copyable {
-        fileprivate let interpreter: Interpreter
+        /// The interpreter, unretained: a session exists only inside `withSession`, whose interpreter outlives it.
+        /// Unmanaged rather than a strong reference, because Swift 6.0.3 crashes on a class reference stored in a
+        /// noncopyable struct (its SIL ownership verifier, and at `-O` its IR generation retaining the struct).
+        private let unretainedInterpreter: Unmanaged<Interpreter>
+
+        fileprivate init(interpreter: Interpreter) { unretainedInterpreter = .passUnretained(interpreter) }
+
+        private var interpreter: Interpreter { unretainedInterpreter.takeUnretainedValue() }
 
         /// The memory of input `index` (`inputs[index].shape.elementCount` elements of its type).
         public func input(_ index: Int) -> UnsafeMutableRawBufferPointer {

@@ -121,7 +121,7 @@ struct HandGestureModels: Sendable {
                 "handedness \(handedness.categoryName ?? "?") \(handedness.score) is not a Right / Left score ≥ 0.5")
         }
         let size = embeddingSize
-        return try withUnsafeTemporaryAllocation(of: Float.self, capacity: size) {
+        return try withTemporaryBuffer(of: Float.self, capacity: size) {
             embedding throws(VisionTaskError) -> ResultCategory? in
             guard let embeddingBase = embedding.baseAddress else { return nil }
             try embedder.interpreter.withSession { session throws(VisionTaskError) in

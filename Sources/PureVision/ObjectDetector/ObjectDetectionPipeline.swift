@@ -320,12 +320,16 @@ final class ObjectDetectionPipeline: Sendable {
                 options: decoding.decoderOptions, pool: session.pool)
         }
         let boxes = dequantize(session.output(decoding.locationOutput), quantization.location)
-        return try boxes.withUnsafeBufferPointer { b throws(DetectionError) in
-            try DetectionDecoder.decode(
-                rawBoxes: b, quantizedScores: session.uint8Output(decoding.scoreOutput),
-                scoreTable: scoreTable, anchors: decoding.anchors, options: decoding.decoderOptions,
-                pool: session.pool)
+        // Through a Result: Swift 6.0's `withUnsafeBufferPointer` rethrows untyped errors.
+        let decoded: Result<[NormalizedDetection], DetectionError> = boxes.withUnsafeBufferPointer { b in
+            Result { () throws(DetectionError) in
+                try DetectionDecoder.decode(
+                    rawBoxes: b, quantizedScores: session.uint8Output(decoding.scoreOutput),
+                    scoreTable: scoreTable, anchors: decoding.anchors, options: decoding.decoderOptions,
+                    pool: session.pool)
+            }
         }
+        return try decoded.get()
     }
 
     /// MediaPipe's pixel box (each value truncated, see `FaceDetectionPipeline.pixelDetection`) with each class's

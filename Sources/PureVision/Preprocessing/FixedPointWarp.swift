@@ -407,7 +407,9 @@ package struct YUVWarpSource: WarpPixelSource {
             c11 = inY1 && inX1 ? planes.rgb(x: sx + 1, y: sy + 1) : zero
         }
         let (w00, w01, w10, w11) = weights
-        let sum = c00 &* w00 &+ c01 &* w01 &+ c10 &* w10 &+ c11 &* w11 &+ SIMD3(repeating: 512)
+        let top: SIMD3<Int32> = c00 &* w00 &+ c01 &* w01
+        let bottom: SIMD3<Int32> = c10 &* w10 &+ c11 &* w11
+        let sum: SIMD3<Int32> = top &+ bottom &+ SIMD3<Int32>(repeating: 512)
         let levels = sum &>> 10
         sink.store(levels.x, at: outIndex)
         sink.store(levels.y, at: outIndex + 1)

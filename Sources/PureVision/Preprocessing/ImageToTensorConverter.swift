@@ -78,7 +78,7 @@ public struct ImageToTensorConverter: Sendable {
     ) throws(PreprocessingError) -> ImageToTensorResult {
         let (scale, offset) = (options.scale, options.range.min)
         // 256 floats: a stack allocation, not a heap one.
-        return try withUnsafeTemporaryAllocation(of: Float.self, capacity: 256) { table throws(PreprocessingError) in
+        return try withTemporaryBuffer(of: Float.self, capacity: 256) { table throws(PreprocessingError) in
             guard let entries = table.baseAddress else {
                 return try run(
                     image, rect: rect, sink: FloatWarpSink(output: output, scale: scale, offset: offset), pool: pool)

@@ -495,7 +495,9 @@ extension X86Assembler {
         // VEX.W1 needs the 3-byte prefix: C4, RXB + map 3, W vvvv(1111) L pp(01).
         let r = destination.index >> 3
         let b = source.index >> 3
-        bytes += [0xC4, ((~r & 1) << 7) | 0x40 | ((~b & 1) << 5) | 3, 0x80 | 0x78 | 0x04 | 1, 0x00]
+        let rxbAndMap: UInt8 = ((~r & 1) << 7) | 0x40 | ((~b & 1) << 5) | 3
+        let wVVVVLengthAndPrefix: UInt8 = 0x80 | 0x78 | 0x04 | 1
+        bytes += [0xC4, rxbAndMap, wVVVVLengthAndPrefix, 0x00]
         bytes.append(0xC0 | ((destination.index & 7) << 3) | (source.index & 7))
         bytes.append(order)
     }

@@ -98,8 +98,10 @@ import Testing
             let b = try smoothed.detect(videoFrame: image, timestampInMilliseconds: 33 * t)
             #expect(a.landmarks.count == b.landmarks.count)
             let difference =
-                zip(a.landmarks.first ?? [], b.landmarks.first ?? []).map { p, q in
-                    max(abs(p.x - q.x), abs(p.y - q.y))
+                zip(a.landmarks.first ?? [], b.landmarks.first ?? []).map { (p, q) -> Float in
+                    let dx: Float = abs(p.x - q.x)
+                    let dy: Float = abs(p.y - q.y)
+                    return max(dx, dy)
                 }.max() ?? 0
             if t == 0 { #expect(difference == 0) } else { #expect(difference <= 0.05) }
             #expect(a.worldLandmarks == b.worldLandmarks)
