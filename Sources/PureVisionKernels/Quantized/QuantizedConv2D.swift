@@ -681,17 +681,24 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
     }
 
     /// Lane j of the result: `a[2j] · b[2j] + a[2j + 1] · b[2j + 1]` in int32 (SSE2 `pmaddwd`; exact unless all four
-    /// factors are −32768).
+    /// factors are −32768, where the sum wraps to −2³¹).
     @inline(__always)
-    static func multiplyAdd(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD4<Int32> {
+    package static func multiplyAdd(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD4<Int32> {
         #if arch(x86_64)
             unsafeBitCast(
                 _mm_madd_epi16(unsafeBitCast(a, to: __m128i.self), unsafeBitCast(b, to: __m128i.self)),
                 to: SIMD4<Int32>.self)
         #else
-            let a32 = unsafeBitCast(a, to: SIMD4<Int32>.self)
-            let b32 = unsafeBitCast(b, to: SIMD4<Int32>.self)
-            return ((a32 &<< 16) &>> 16) &* ((b32 &<< 16) &>> 16) &+ (a32 &>> 16) &* (b32 &>> 16)
+            portableMultiplyAdd(a, b)
         #endif
+    }
+
+    /// ``multiplyAdd(_:_:)`` without SSE2, what arm64 runs: widening products, then pairwise sums (NEON: `smull` /
+    /// `smull2`, then `addp`). The products are exact; the sum wraps in the one case `pmaddwd`'s does. Compiled
+    /// everywhere, so that its tests run on x86 too.
+    @inline(__always)
+    package static func portableMultiplyAdd(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD4<Int32> {
+        let products: SIMD8<Int32> = SIMD8<Int32>(truncatingIfNeeded: a) &* SIMD8<Int32>(truncatingIfNeeded: b)
+        return products.evenHalf &+ products.oddHalf
     }
 }
