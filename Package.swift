@@ -15,6 +15,8 @@ import PackageDescription
 
 /// The C libraries exist as Debian packages on Linux only; Apple platforms use the SDK (Accelerate, ImageIO).
 let linuxOnly = TargetDependencyCondition.when(platforms: [.linux])
+/// The platforms the package declares below, where Accelerate is part of the SDK.
+let appleOnly = TargetDependencyCondition.when(platforms: [.macOS, .iOS, .tvOS, .visionOS])
 
 let package = Package(
     name: "PureVision",
@@ -52,7 +54,16 @@ let package = Package(
             dependencies: [
                 "PureVisionCore",
                 .target(name: "CPureVisionOpenBLAS", condition: linuxOnly),
+                .target(name: "CPureVisionAccelerate", condition: appleOnly),
             ]
+        ),
+        // Accelerate's current BLAS interface needs the macro ACCELERATE_NEW_LAPACK, which a package can define for
+        // a C target but not for a Swift one (only through unsafe flags, refused in a dependency): the two BLAS calls
+        // are made from here. On Linux it compiles to nothing (its source is guarded).
+        .target(
+            name: "CPureVisionAccelerate",
+            cSettings: [.define("ACCELERATE_NEW_LAPACK", .when(platforms: [.macOS, .iOS, .tvOS, .visionOS]))],
+            linkerSettings: [.linkedFramework("Accelerate", .when(platforms: [.macOS, .iOS, .tvOS, .visionOS]))]
         ),
         .target(name: "PureVisionTFLite", dependencies: ["PureVisionCore"]),
         .target(name: "PureVisionEngine", dependencies: ["PureVisionCore", "PureVisionKernels", "PureVisionTFLite"]),

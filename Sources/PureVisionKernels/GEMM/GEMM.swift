@@ -1,5 +1,6 @@
 #if canImport(Accelerate)
     import Accelerate
+    import CPureVisionAccelerate
 #elseif canImport(CPureVisionOpenBLAS)
     import CPureVisionOpenBLAS
 #endif
@@ -161,8 +162,25 @@ public enum GEMM {
         /// Accelerate is part of the SDK: always there.
         package static var isBLASAvailable: Bool { true }
     }
-    private let sgemm = cblas_sgemm
-    private let sgemv = cblas_sgemv
+    // Through CPureVisionAccelerate, where ACCELERATE_NEW_LAPACK selects the current interface (the classic
+    // `cblas_sgemm` / `cblas_sgemv` are deprecated since iOS 16.4 / macOS 13.3). Row-major only, like every call here.
+    private func sgemm(
+        _ order: CBLAS_ORDER, _ transA: CBLAS_TRANSPOSE, _ transB: CBLAS_TRANSPOSE, _ m: Int32, _ n: Int32, _ k: Int32,
+        _ alpha: Float, _ a: UnsafePointer<Float>, _ lda: Int32, _ b: UnsafePointer<Float>, _ ldb: Int32, _ beta: Float,
+        _ c: UnsafeMutablePointer<Float>, _ ldc: Int32
+    ) {
+        precondition(order == CblasRowMajor, "GEMM: row-major calls only")
+        purevision_accelerate_sgemm(
+            transA == CblasTrans ? 1 : 0, transB == CblasTrans ? 1 : 0, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+    }
+    private func sgemv(
+        _ order: CBLAS_ORDER, _ trans: CBLAS_TRANSPOSE, _ m: Int32, _ n: Int32, _ alpha: Float,
+        _ a: UnsafePointer<Float>, _ lda: Int32, _ x: UnsafePointer<Float>, _ incX: Int32, _ beta: Float,
+        _ y: UnsafeMutablePointer<Float>, _ incY: Int32
+    ) {
+        precondition(order == CblasRowMajor, "GEMM: row-major calls only")
+        purevision_accelerate_sgemv(trans == CblasTrans ? 1 : 0, m, n, alpha, a, lda, x, incX, beta, y, incY)
+    }
 #elseif canImport(CPureVisionOpenBLAS)
     extension GEMM {
         /// Whether an OpenBLAS library could be opened (see `OpenBLASLibrary`); without one, the portable loops run.
