@@ -38,7 +38,8 @@ final class DetectorCore<Task, Output>: @unchecked Sendable {
         let pixels = Result { () throws(VisionTaskError) in try image.uprightPixels() }
         let pending = MainQueueDelivery(completion: completion, outcome: nil)
         queue.async {
-            let outcome = pixels.flatMap { image in Result { () throws(VisionTaskError) in try self.output(for: image) }
+            let outcome = pixels.flatMap { image in
+                Result { () throws(VisionTaskError) in try self.output(for: image) }
             }
             let delivery = pending.carrying(outcome)
             DispatchQueue.main.async { delivery.deliver() }
