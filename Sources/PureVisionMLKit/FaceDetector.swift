@@ -39,4 +39,9 @@ public final class FaceDetector: Sendable {
     public func process(_ image: VisionImage, completion: @escaping FaceDetectionCallback) {
         core.process(image, completion: completion)
     }
+
+    /// ML Kit's `process(_:) async` (Swift's form of `process(_:completion:)`): the faces of `image`, computed on the
+    /// detector's own serial queue.
+    /// - Throws: what `results(in:)` throws.
+    public func process(_ image: VisionImage) async throws -> [Face] { try await core.process(image) }
 }

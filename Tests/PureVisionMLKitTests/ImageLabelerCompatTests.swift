@@ -100,5 +100,8 @@ import Testing
         #expect(outcome.output?.map(\.text) == synchronous.map(\.text) && !synchronous.isEmpty)
         #expect(outcome.output?.map(\.confidence) == synchronous.map(\.confidence))
         #expect(outcome.output?.map(\.index) == synchronous.map(\.index))
+        let awaited = try await labeler.process(image)
+        #expect(awaited.map(\.text) == synchronous.map(\.text) && awaited.map(\.index) == synchronous.map(\.index))
+        #expect(awaited.map(\.confidence) == synchronous.map(\.confidence))
     }
 }

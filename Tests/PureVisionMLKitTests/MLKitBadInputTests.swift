@@ -15,16 +15,17 @@ import Testing
         var testDescription: String { name }
     }
 
-    /// A detector's two calls, with the output reduced to its count.
+    /// A detector's calls, with the output reduced to its count.
     struct Calls: Sendable {
         let results: @Sendable (VisionImage) throws -> Int
         let process: @Sendable (VisionImage) async -> Processed<Int>
+        let awaited: @Sendable (VisionImage) async throws -> Int
     }
 
     static func calls<Output: Sendable>(
         results: @escaping @Sendable (VisionImage) throws -> Output,
         process: @escaping @Sendable (VisionImage, @escaping (Output?, (any Error)?) -> Void) -> Void,
-        count: @escaping @Sendable (Output) -> Int
+        awaited: @escaping @Sendable (VisionImage) async throws -> Output, count: @escaping @Sendable (Output) -> Int
     ) -> Calls {
         Calls(
             results: { try count(results($0)) },
@@ -32,7 +33,8 @@ import Testing
                 let outcome: Processed<Output> = await processed { process(image, $0) }
                 return Processed(
                     output: outcome.output.map(count), error: outcome.error, onMainQueue: outcome.onMainQueue)
-            })
+            },
+            awaited: { try await count(awaited($0)) })
     }
 
     static let detectors: [Detector] = [
@@ -41,27 +43,34 @@ import Testing
             options.detectorMode = .singleImage
             options.modelDirectory = directory
             let detector = PoseDetector.poseDetector(options: options)
-            return calls(results: detector.results(in:), process: detector.process, count: \.count)
+            return calls(
+                results: detector.results(in:), process: detector.process(_:completion:),
+                awaited: detector.process(_:), count: \.count)
         },
         Detector(name: "Segmenter", modelFile: "selfie_segmentation.tflite") { directory in
             let options = PureVisionMLKit.SelfieSegmenterOptions()
             options.modelDirectory = directory
             let segmenter = Segmenter.segmenter(options: options)
             return calls(
-                results: segmenter.results(in:), process: segmenter.process,
+                results: segmenter.results(in:), process: segmenter.process(_:completion:),
+                awaited: segmenter.process(_:),
                 count: { CVPixelBufferGetWidth($0.buffer) * CVPixelBufferGetHeight($0.buffer) })
         },
         Detector(name: "ImageLabeler", modelFile: "efficientnet_lite0.tflite") { directory in
             let options = ImageLabelerOptions()
             options.modelDirectory = directory
             let labeler = ImageLabeler.imageLabeler(options: options)
-            return calls(results: labeler.results(in:), process: labeler.process, count: \.count)
+            return calls(
+                results: labeler.results(in:), process: labeler.process(_:completion:), awaited: labeler.process(_:),
+                count: \.count)
         },
         Detector(name: "ObjectDetector", modelFile: "efficientdet_lite0.tflite") { directory in
             let options = PureVisionMLKit.ObjectDetectorOptions()
             options.modelDirectory = directory
             let detector = PureVisionMLKit.ObjectDetector.objectDetector(options: options)
-            return calls(results: detector.results(in:), process: detector.process, count: \.count)
+            return calls(
+                results: detector.results(in:), process: detector.process(_:completion:),
+                awaited: detector.process(_:), count: \.count)
         },
     ]
 
@@ -81,6 +90,7 @@ import Testing
         }
         let outcome = await calls.process(image)
         #expect(outcome.output == nil && outcome.error != nil && outcome.onMainQueue)
+        await #expect(throws: VisionTaskError.self) { try await calls.awaited(image) }
     }
 
     @Test(arguments: detectors)
@@ -103,6 +113,7 @@ import Testing
         if detector.name == "Segmenter" { #expect(count == 1, "the mask has the image's one pixel") }
         let outcome = await calls.process(image)
         #expect(outcome.output == count && outcome.error == nil && outcome.onMainQueue)
+        #expect(try await calls.awaited(image) == count)
     }
 
     @Test func unreadableImageFileIsAnError() throws {

@@ -99,5 +99,8 @@ import Testing
         Self.expectSame(
             outcome.output ?? [], try Self.nativeResult(try MLKitFixtures.pixels(name)), labelled: true, "process")
         #expect(outcome.output?.isEmpty == false)
+        Self.expectSame(
+            try await detector.process(image), try Self.nativeResult(try MLKitFixtures.pixels(name)), labelled: true,
+            "process async")
     }
 }

@@ -113,5 +113,6 @@ import Testing
         let pixels = try MLKitFixtures.pixels(name)
         Self.expectSame(outcome.output ?? [], try Self.nativeResult(pixels), on: pixels, "process")
         #expect(outcome.output?.count == 1)
+        Self.expectSame(try await detector.process(image), try Self.nativeResult(pixels), on: pixels, "async")
     }
 }

@@ -83,8 +83,8 @@ import Testing
         #expect(outcome.onMainQueue && outcome.error == nil)
         let synchronous = try segmenter.results(in: image)
         #expect(outcome.output.map { Self.confidences(of: $0).values } == Self.confidences(of: synchronous).values)
-        Self.expectSame(
-            try #require(outcome.output), try Self.native(rawSize: false).process(try MLKitFixtures.pixels(name)),
-            "process")
+        let expected = try Self.native(rawSize: false).process(try MLKitFixtures.pixels(name))
+        Self.expectSame(try #require(outcome.output), expected, "process")
+        Self.expectSame(try await segmenter.process(image), expected, "process async")
     }
 }

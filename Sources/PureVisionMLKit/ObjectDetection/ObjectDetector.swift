@@ -50,6 +50,11 @@ public final class ObjectDetector: Sendable {
     public func process(_ image: VisionImage, completion: @escaping ObjectDetectionCallback) {
         core.process(image, completion: completion)
     }
+
+    /// ML Kit's `process(_:) async` (Swift's form of `process(_:completion:)`): the objects of `image`, computed on the
+    /// detector's own serial queue.
+    /// - Throws: what `results(in:)` throws.
+    public func process(_ image: VisionImage) async throws -> [Object] { try await core.process(image) }
 }
 
 /// The native detector and, in stream mode, the tracker carrying IDs from frame to frame.

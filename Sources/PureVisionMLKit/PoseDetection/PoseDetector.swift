@@ -37,6 +37,11 @@ public final class PoseDetector: Sendable {
     public func process(_ image: VisionImage, completion: @escaping PoseDetectionCallback) {
         core.process(image, completion: completion)
     }
+
+    /// ML Kit's `process(_:) async` (Swift's form of `process(_:completion:)`): the poses of `image`, computed on the
+    /// detector's own serial queue.
+    /// - Throws: what `results(in:)` throws.
+    public func process(_ image: VisionImage) async throws -> [Pose] { try await core.process(image) }
 }
 
 /// The native landmarker and, in stream mode, the clock that times its frames.

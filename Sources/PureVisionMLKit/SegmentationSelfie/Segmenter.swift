@@ -33,6 +33,11 @@ public final class Segmenter: Sendable {
     public func process(_ image: VisionImage, completion: @escaping SegmentationCallback) {
         core.process(image, completion: completion)
     }
+
+    /// ML Kit's `process(_:) async` (Swift's form of `process(_:completion:)`): the mask of `image`, computed on the
+    /// detector's own serial queue.
+    /// - Throws: what `results(in:)` throws.
+    public func process(_ image: VisionImage) async throws -> SegmentationMask { try await core.process(image) }
 }
 
 /// The native segmenter and, in stream mode, the clock that times its frames.

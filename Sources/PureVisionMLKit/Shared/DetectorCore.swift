@@ -46,6 +46,21 @@ final class DetectorCore<Task, Output>: @unchecked Sendable {
         }
     }
 
+    /// The `async` form of `process(_:completion:)` that Swift gives ML Kit's API: the output for `image`, computed on
+    /// the detector's serial queue.
+    func process(_ image: VisionImage) async throws(VisionTaskError) -> Output where Output: Sendable {
+        let pixels = Result { () throws(VisionTaskError) in try image.uprightPixels() }
+        let outcome: Result<Output, VisionTaskError> = await withCheckedContinuation { continuation in
+            queue.async {
+                continuation.resume(
+                    returning: pixels.flatMap { image in
+                        Result { () throws(VisionTaskError) in try self.output(for: image) }
+                    })
+            }
+        }
+        return try outcome.get()
+    }
+
     private func output(for image: PixelImage) throws(VisionTaskError) -> Output {
         lock.lock()
         defer { lock.unlock() }
