@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Builds the four example packages and runs each over the repository's test photos.
+# Builds the example packages and runs each over the repository's test photos.
 #
 # Each example is its own SwiftPM package depending on PureVision by path, as an app would. They share one scratch
-# directory (Examples/.build), so PureVision is compiled once for all four, and they build in debug: that build is
+# directory (Examples/.build), so PureVision is compiled once for all of them, and they build in debug: that build is
 # far cheaper than a release one and the examples' few images run in seconds either way. The programs are run from
 # the repository root, where their relative paths (Models/, Tests/PureVisionTests/Fixtures/) point.
 #
@@ -14,6 +14,7 @@ cd "$(dirname "$0")/.."
 configuration="${CONFIGURATION:-debug}"
 scratch="$PWD/Examples/.build"
 examples=(MediaPipeHands MediaPipeClassifier MLKitFaces FirebaseFaces)
+examples+=(MLKitPose MLKitSelfieSegmentation MLKitImageLabeling MLKitObjects)
 
 for example in "${examples[@]}"; do
     echo "== build $example ($configuration)"

@@ -10,8 +10,10 @@ public typealias FaceLandmarkType = PureVision.FaceLandmarkType
 public typealias FaceContourType = PureVision.FaceContourType
 
 /// A point in pixels of the upright image: ML Kit's `VisionPoint` (`MLKVisionPoint`), also Firebase's
-/// `VisionPoint` (whose `x` and `y` were `NSNumber`; here they are `CGFloat`, as in current ML Kit).
-public final class VisionPoint: Sendable {
+/// `VisionPoint` (whose `x` and `y` were `NSNumber`; here they are `CGFloat`, as in current ML Kit). A pose
+/// landmark's position is its subclass `Vision3DPoint`.
+public class VisionPoint: @unchecked Sendable {
+    // @unchecked: not final (`Vision3DPoint` extends it, as in ML Kit); every stored property is an immutable `let`.
     /// x, in pixels, to the right.
     public let x: CGFloat
     /// y, in pixels, down.

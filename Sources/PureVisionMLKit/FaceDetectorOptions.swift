@@ -38,22 +38,10 @@ public final class FaceDetectorOptions {
     /// PureVision's options for these values (image mode).
     var native: FaceAnalyzerOptions {
         FaceAnalyzerOptions(
-            modelDirectory: modelDirectory ?? Self.defaultModelDirectory, performanceMode: performanceMode,
+            modelDirectory: modelDirectory
+                ?? ModelLocation.defaultDirectory(holding: FaceAnalyzerOptions.landmarkModelFile),
+            performanceMode: performanceMode,
             landmarkMode: landmarkMode, contourMode: contourMode, classificationMode: classificationMode,
             minFaceSize: Float(minFaceSize), isTrackingEnabled: isTrackingEnabled)
-    }
-
-    /// Where the face models are when `modelDirectory` is nil (see there).
-    static var defaultModelDirectory: String {
-        if let directory = ProcessInfo.processInfo.environment["PUREVISION_MODEL_DIRECTORY"], !directory.isEmpty {
-            return directory
-        }
-        if let resources = Bundle.main.resourcePath,
-            FileManager.default.fileExists(
-                atPath: (resources as NSString).appendingPathComponent(FaceAnalyzerOptions.landmarkModelFile))
-        {
-            return resources
-        }
-        return "Models"
     }
 }

@@ -161,6 +161,9 @@ import Testing
         #expect(outcome.error == nil)
         Self.expectSame(
             outcome.faces ?? [], try Self.native(options).results(in: try PixelImage(contentsOfFile: path)), "process")
+        let awaited = try await detector.process(image)
+        Self.expectSame(
+            awaited, try Self.native(options).results(in: try PixelImage(contentsOfFile: path)), "process async")
     }
 
     @Test func missingModelsAreReportedByTheCalls() async throws {

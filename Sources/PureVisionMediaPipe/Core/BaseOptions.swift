@@ -21,7 +21,18 @@ public typealias RunningMode = PureVision.RunningMode
 /// `options.baseOptions.modelAssetPath = path` reads as in MediaPipe's guides.
 public final class BaseOptions {
     /// The path of the `.task` bundle or `.tflite` model. Default empty (then a task refuses to load).
-    public var modelAssetPath: String = ""
+    ///
+    /// Declared `String!` so that both spellings apps use compile unchanged: MediaPipe's guides assign what
+    /// `Bundle.main.path(forResource:ofType:)` returns, a `String?` (`options.baseOptions.modelAssetPath = modelPath`),
+    /// and code written against MediaPipe's `String` property reads it as one
+    /// (`let path: String = options.baseOptions.modelAssetPath`, `modelAssetPath.isEmpty`). Assigning nil stores the
+    /// empty string, so reading never finds nil and never traps. The one difference from a `String` property: a
+    /// constant declared without a type (`let path = options.baseOptions.modelAssetPath`) is a `String?`.
+    public var modelAssetPath: String! {
+        get { storedModelAssetPath }
+        set { storedModelAssetPath = newValue ?? "" }
+    }
+    private var storedModelAssetPath = ""
     /// Where the model runs. Default `.CPU`; `.GPU` runs on the CPU too (see `Delegate`).
     public var delegate: Delegate = .CPU
 
@@ -30,7 +41,7 @@ public final class BaseOptions {
 
     /// PureVision's base options for these values.
     var native: PureVision.BaseOptions {
-        PureVision.BaseOptions(modelAssetPath: modelAssetPath.isEmpty ? nil : modelAssetPath)
+        PureVision.BaseOptions(modelAssetPath: storedModelAssetPath.isEmpty ? nil : storedModelAssetPath)
     }
 }
 
