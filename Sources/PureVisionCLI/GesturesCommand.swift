@@ -83,9 +83,11 @@ enum GesturesCommand {
         let scale = max(2, thickness)
         for hand in result.hands {
             guard let gesture = hand.gestures.first, let wrist = hand.landmarks.first else { continue }
-            let x = Int(Double(wrist.x) * Double(image.width))
+            let name = label(gesture)
+            // From the wrist, moved left as far as needed for the name to fit (6 px a character).
+            let x = min(Int(Double(wrist.x) * Double(image.width)), image.width - 6 * scale * name.count)
             let y = Int(Double(wrist.y) * Double(image.height)) - 10 * scale
-            canvas.drawText(label(gesture), at: (x: x, y: max(0, y)), color: .cyan, scale: scale)
+            canvas.drawText(name, at: (x: max(0, x), y: max(0, y)), color: .cyan, scale: scale)
         }
         return canvas.image
     }
