@@ -15,15 +15,23 @@ enum ClassifyCommand {
             + #"{"image","classifications":[{"headIndex","headName","categories":[{"index","score","categoryName","#
             + #""displayName"}]}]}."#,
         options: [
-            .value("--model", "PATH", "the classifier .tflite (default: efficientnet_lite0.tflite)"),
-            .value("--max-results", "K", "the K best categories (default: every one; 5 in the text listing)"),
-            .value("--score-threshold", "X", "the lowest score kept"),
-            .value("--allow", "a,b", "only these category names"),
-            .value("--deny", "a,b", "not these category names"),
+            .value("--model", "PATH", "the classifier .tflite (default: efficientnet_lite0.tflite)")
+        ] + categoryOptions(results: "categories") + [
             .value("--normalization", "MEAN,STD", "the input normalization of a model without metadata (127,128)"),
             .value("--labels", "FILE", "category names, one per line, for a model without metadata"),
         ] + BatchOptions.options(video: false),
         readsImages: true, run: run)
+
+    /// `--max-results`, `--score-threshold`, `--allow` and `--deny`, shared with `objects`, whose results are
+    /// `results`.
+    static func categoryOptions(results: String) -> [CommandOption] {
+        [
+            .value("--max-results", "K", "the K best \(results) (default: every one; 5 in the text listing)"),
+            .value("--score-threshold", "X", "the lowest score kept"),
+            .value("--allow", "a,b", "only these category names"),
+            .value("--deny", "a,b", "not these category names"),
+        ]
+    }
 
     static func run(_ arguments: [String]) throws {
         let parsed = try ParsedArguments(arguments, options: subcommand.options)

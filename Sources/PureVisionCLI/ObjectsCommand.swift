@@ -18,12 +18,9 @@ enum ObjectsCommand {
             + #""boundingBox":[x,y,w,h] (pixels),"categories":[{"index","score","categoryName"}]}]}. --out draws "#
             + "labelled boxes, --video-out makes a video of them.",
         options: [
-            .value("--model", "PATH", "the object detector .tflite (default: efficientdet_lite0.tflite)"),
-            .value("--max-results", "K", "the K best detections (default: every one; 5 in the text listing)"),
-            .value("--score-threshold", "X", "the lowest score kept"),
-            .value("--allow", "a,b", "only these category names"),
-            .value("--deny", "a,b", "not these category names"),
-        ] + BatchOptions.drawingOptions(suffix: "objects", drawing: "each detection's box, label and score")
+            .value("--model", "PATH", "the object detector .tflite (default: efficientdet_lite0.tflite)")
+        ] + ClassifyCommand.categoryOptions(results: "detections")
+            + BatchOptions.drawingOptions(suffix: "objects", drawing: "each detection's box, label and score")
             + BatchOptions.options(video: true),
         readsImages: true, run: run)
 

@@ -304,6 +304,7 @@ private final class OrderedOutput: @unchecked Sendable {
 
 /// The `--video-out` stream: every input frame in order, with the item's drawing over it when it has one (a frame
 /// whose processing failed is written as it came). The first write error stops the writing; the run then ends with it.
+/// Written only under `OrderedOutput`'s lock, in video mode's one job (`--jobs` is 1 there).
 final class VideoOutput: @unchecked Sendable {
     private var writer: Y4MWriter
     private let descriptor: Int32
