@@ -8,13 +8,33 @@ import PureVisionImage
 /// `--normalization` and `--labels` serve models without metadata, e.g. the int8
 /// `efficientnet_lite0_int8.tflite`: `--normalization 127,128 --labels labels.txt`.
 enum ClassifyCommand {
+    static let subcommand = Subcommand(
+        name: "classify", operands: "IMAGE...",
+        summary: "Classify images (MediaPipe's ImageClassifier; default model: the bundled efficientnet_lite0). The "
+            + "human-readable listing shows the 5 best unless --max-results is given. With --json one line per image: "
+            + #"{"image","classifications":[{"headIndex","headName","categories":[{"index","score","categoryName","#
+            + #""displayName"}]}]}."#,
+        options: [
+            .value("--model", "PATH", "the classifier .tflite (default: efficientnet_lite0.tflite)")
+        ] + categoryOptions(results: "categories") + [
+            .value("--normalization", "MEAN,STD", "the input normalization of a model without metadata (127,128)"),
+            .value("--labels", "FILE", "category names, one per line, for a model without metadata"),
+        ] + BatchOptions.options(video: false),
+        readsImages: true, run: run)
+
+    /// `--max-results`, `--score-threshold`, `--allow` and `--deny`, shared with `objects`, whose results are
+    /// `results`.
+    static func categoryOptions(results: String) -> [CommandOption] {
+        [
+            .value("--max-results", "K", "the K best \(results) (default: every one; 5 in the text listing)"),
+            .value("--score-threshold", "X", "the lowest score kept"),
+            .value("--allow", "a,b", "only these category names"),
+            .value("--deny", "a,b", "not these category names"),
+        ]
+    }
+
     static func run(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(
-            arguments,
-            valueOptions: BatchOptions.valueOptions.union([
-                "--model", "--max-results", "--score-threshold", "--allow", "--deny", "--normalization", "--labels",
-            ]),
-            flagOptions: BatchOptions.flagOptions)
+        let parsed = try ParsedArguments(arguments, options: subcommand.options)
         let batch = try BatchOptions(parsed)
         var options = ImageClassifierOptions(
             baseOptions: BaseOptions(

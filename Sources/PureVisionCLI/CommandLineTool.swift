@@ -2,28 +2,19 @@ import Foundation
 import PureVisionCore
 import PureVisionEngine
 
-/// Dispatches `purevision SUBCOMMAND …`.
+/// Dispatches `purevision SUBCOMMAND …`; `--help` (or `-h`) anywhere after a subcommand prints that subcommand's
+/// usage and options instead of running it.
 enum CommandLineTool {
-    static let usage = """
-        usage: purevision run MODEL --input IN.npy [--input IN2.npy ...] --output-dir DIR [--threads N] [--reference]
-               purevision faces IMAGE... [--model PATH] [--min-confidence X] [--json] [--out DIR]
-               purevision hands IMAGE... [--model PATH] [--num-hands N] [--mode image|video] [--json] [--out DIR]
-               purevision face-landmarks IMAGE... [--model PATH] [--num-faces N] [--blendshapes] [--matrices]
-                                         [--mode image|video] [--json] [--out DIR]
-               purevision gestures IMAGE... [--model PATH] [--num-hands N] [--mode image|video] [--json] [--out DIR]
-               purevision pose IMAGE... [--model PATH] [--num-poses N] [--mode image|video] [--segmentation-masks]
-                               [--json] [--out DIR]
-               purevision face-analyze IMAGE... [--accurate] [--landmarks] [--contours] [--classify]
-                                       [--mode image|video] [--json] [--out DIR] [--models DIR]
-               purevision classify IMAGE... [--model PATH] [--max-results K] [--score-threshold X] [--allow a,b]
-                                   [--deny a,b] [--json]
-               purevision labels MODEL
-               purevision objects IMAGE... [--model PATH] [--max-results K] [--score-threshold X] [--allow a,b]
-                                  [--deny a,b] [--json] [--out DIR]
-               purevision embed IMAGE... [--model PATH] [--l2-normalize] [--quantize] [--json]
-               purevision similarity IMAGE_A IMAGE_B [--model PATH]
-               purevision segment IMAGE... [--model PATH] [--json] [--out DIR] [--background blur|#RRGGBB|IMAGE]
+    /// Every subcommand, in the order the usage lists them.
+    static let subcommands: [Subcommand] = [
+        RunCommand.subcommand, FacesCommand.subcommand, HandsCommand.subcommand, FaceLandmarksCommand.subcommand,
+        GesturesCommand.subcommand, PoseCommand.subcommand, FaceAnalyzeCommand.subcommand, ClassifyCommand.subcommand,
+        LabelsCommand.subcommand, ObjectsCommand.subcommand, EmbedCommand.subcommand, EmbedCommand.similaritySubcommand,
+        SegmentCommand.subcommand,
+    ]
 
+    /// The inputs every image subcommand reads, and how results come out.
+    static let inputsHelp = """
         Inputs of the image subcommands (faces, hands, face-analyze, classify, …):
           IMAGE...            image files (PNG, JPEG), in order
           -                   image paths on standard input, one per line, processed as they arrive
@@ -33,91 +24,161 @@ enum CommandLineTool {
           --threads N         threads per task instance
         Results are flushed one per input; an input that fails gives an error line (--json) or an 'error:' message
         and the run goes on; the exit status is 1 if any input failed; a summary goes to standard error.
-
-        Subcommands:
-          run    Run a .tflite model on .npy inputs; writes DIR/output_0.npy, output_1.npy, ... (float32 outputs
-                 as float32, little-endian, in the model's output shapes).
-          faces  Detect faces (MediaPipe's FaceDetector; default model: the bundled short-range BlazeFace). With
-                 --json one line per image: {"image","width","height","detections":[{"score","boundingBox":
-                 [originX,originY,width,height] (pixels),"keypoints":[[x,y],...] (normalized)}]}. --out writes an
-                 annotated PNG per image.
-          face-analyze  ML Kit-style face analysis (FaceAnalyzer: BlazeFace + the 468-point face mesh; default
-                 models: the bundled Models/ directory, or --models DIR). --accurate uses the full-range detector;
-                 --landmarks, --contours and --classify turn on ML Kit's landmarks, contours and smiling / eyes-open
-                 probabilities. In --mode video the images are consecutive frames 33 ms apart, with tracking IDs.
-                 With --json one line per image: {"image","width","height","timestampMs","faces":[{"frame":[x,y,w,h]
-                 (pixels),"headEulerAngleX/Y/Z" (degrees),"landmarks":{type:[x,y]},"contours":{type:[[x,y]...]},
-                 "smilingProbability","leftEyeOpenProbability","rightEyeOpenProbability","trackingID"}]} (values
-                 turned off are absent). --out draws the frame, contours, landmarks, angles and scores.
-          hands  Hand landmarks (MediaPipe's HandLandmarker; default model: the bundled hand_landmarker.task). With
-                 --json one line per image: {"image","width","height","timestampMs","hands":[{"handedness":{"index",
-                 "score","categoryName"},"landmarks":[[x,y,z]...21],"worldLandmarks":[[x,y,z]...21]}]}. In --mode
-                 video the images are consecutive frames 33 ms apart. --out draws the landmarks and skeleton.
-          face-landmarks  Face landmarks (MediaPipe's FaceLandmarker; default model: the bundled
-                 face_landmarker.task): 478 landmarks per face, with --blendshapes the 52 blendshape scores, with
-                 --matrices the 4x4 facial transformation matrix (row-major, translation in cm). With --json one line
-                 per image: {"image","width","height","timestampMs","faces":[{"landmarks":[[x,y,z]...478],
-                 "blendshapes":[{"index","score","categoryName"}...52],"transformationMatrix":[16 numbers]}]} (the
-                 last two only when asked for). In --mode video the inputs are consecutive frames, tracked (and with
-                 one face smoothed) as MediaPipe does. --out draws the contours and irises and lists the top
-                 blendshapes.
-          gestures  Hand gestures (MediaPipe's GestureRecognizer; default model: the bundled
-                 gesture_recognizer.task; a Model Maker bundle adds its custom gestures). With --json one line per
-                 image: {"image","width","height","timestampMs","hands":[{"gestures":[{"index","score","categoryName"}],
-                 "handedness":{"index","score","categoryName"},"landmarks":[[x,y,z]...21],"worldLandmarks":[[x,y,z]
-                 ...21]}]} (gesture index -1 as in MediaPipe). In --mode video the images are consecutive frames 33 ms
-                 apart. --out draws the skeleton with the gesture name.
-          pose   Body pose landmarks (MediaPipe's PoseLandmarker; default model: the bundled pose_landmarker_full.task).
-                 With --json one line per image: {"image","width","height","timestampMs","poses":[{"landmarks":
-                 [[x,y,z,visibility,presence]...33],"worldLandmarks":[[x,y,z,visibility,presence]...33]}]}. In
-                 --mode video the images are consecutive frames 33 ms apart. --out draws the skeleton (MediaPipe's
-                 35 connections); with --segmentation-masks it also writes DIR/<stem>_pose<i>_mask.npy (float32
-                 H×W) and a tinted PNG overlay DIR/<stem>_pose<i>_mask.png.
-          classify  Classify images (MediaPipe's ImageClassifier; default model: the bundled efficientnet_lite0).
-                 With --json one line per image: {"image","classifications":[{"headIndex","headName","categories":
-                 [{"index","score","categoryName","displayName"}]}]}.
-          labels Print a model's labels (from its metadata), one per line.
-          objects  Detect objects (MediaPipe's ObjectDetector; default model: the bundled efficientdet_lite0). The
-                 human-readable listing shows the 5 best unless --max-results is given; with --json (MediaPipe's
-                 defaults: every detection) one line per image: {"image","width","height","detections":[{
-                 "boundingBox":[x,y,w,h] (pixels),"categories":[{"index","score","categoryName"}]}]}. --out draws
-                 labelled boxes.
-          embed  Image embeddings (MediaPipe's ImageEmbedder; default model: the bundled
-                 efficientnet_lite0_embedder). With --json one line per image: {"image","embeddings":[{"headIndex",
-                 "headName","floatEmbedding"|"quantizedEmbedding":[...]}]}.
-          similarity  The cosine similarity of two images' embeddings.
-          segment  Segment images (MediaPipe's ImageSegmenter; default model: the bundled selfie_segmenter). With
-                 --json one line per image: {"image","width","height","labels":[...],"categoryPixelCounts":[...]}
-                 (pixels per label; a one-class model's background is not counted). --out DIR writes
-                 DIR/<stem>_category.png (the 8-bit category mask as MediaPipe gives it: class indices, or 0 = the
-                 class and 255 = background for a one-class model), DIR/<stem>_confidence.npy (float32 H x W x K)
-                 and, with --background, DIR/<stem>_background.png: the foreground kept over the blurred image, a
-                 colour or another image, blended by the confidence mask.
         """
 
+    /// The top-level usage: every subcommand's synopsis, the shared inputs, then what each subcommand does.
+    static var usage: String {
+        let synopses = subcommands.enumerated().map { index, command in
+            (index == 0 ? "usage: " : "       ") + command.synopsis(indent: 7)
+        }
+        let summaries = subcommands.map { command in
+            TextLayout.wrapped("  \(command.name)  " + command.summary, hangingIndent: 9)
+        }
+        return synopses.joined(separator: "\n") + "\n\n" + inputsHelp + "\n\nSubcommands (purevision SUBCOMMAND --help "
+            + "lists a subcommand's options):\n" + summaries.joined(separator: "\n")
+    }
+
     static func run(_ arguments: [String]) throws {
-        guard let subcommand = arguments.first else {
+        guard let name = arguments.first else {
             print(usage)
             throw CommandLineError.usage("missing subcommand")
         }
-        let rest = Array(arguments.dropFirst())
-        switch subcommand {
-        case "run": try RunCommand.run(rest)
-        case "faces": try FacesCommand.run(rest)
-        case "face-analyze": try FaceAnalyzeCommand.run(rest)
-        case "hands": try HandsCommand.run(rest)
-        case "face-landmarks": try FaceLandmarksCommand.run(rest)
-        case "gestures": try GesturesCommand.run(rest)
-        case "pose": try PoseCommand.run(rest)
-        case "classify": try ClassifyCommand.run(rest)
-        case "labels": try LabelsCommand.run(rest)
-        case "objects": try ObjectsCommand.run(rest)
-        case "embed": try EmbedCommand.run(rest)
-        case "similarity": try EmbedCommand.similarity(rest)
-        case "segment": try SegmentCommand.run(rest)
-        case "-h", "--help", "help": print(usage)
-        default: throw CommandLineError.usage("unknown subcommand '\(subcommand)'")
+        if ["-h", "--help", "help"].contains(name) {
+            print(usage)
+            return
         }
+        guard let subcommand = subcommands.first(where: { $0.name == name }) else {
+            throw CommandLineError.usage("unknown subcommand '\(name)'")
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            print(subcommand.help)
+            return
+        }
+        try subcommand.run(rest)
+    }
+}
+
+/// One option a subcommand accepts: how the parser reads it and how `--help` describes it.
+struct CommandOption: Sendable {
+    /// The option as typed, `--model`.
+    let name: String
+    /// The placeholder of its value (`PATH`, `N`); nil for a flag.
+    let value: String?
+    /// What it does.
+    let help: String
+
+    /// An option without a value.
+    static func flag(_ name: String, _ help: String) -> CommandOption {
+        CommandOption(name: name, value: nil, help: help)
+    }
+
+    /// An option followed by a value, shown as `placeholder`.
+    static func value(_ name: String, _ placeholder: String, _ help: String) -> CommandOption {
+        CommandOption(name: name, value: placeholder, help: help)
+    }
+
+    /// `--model PATH`, or `--json` for a flag.
+    var usage: String { value.map { "\(name) \($0)" } ?? name }
+}
+
+/// A subcommand: its name, operands, description and options (the usage and `--help` are made from these, and the
+/// parser accepts exactly these options), and what runs it.
+struct Subcommand: Sendable {
+    /// The word after `purevision`.
+    let name: String
+    /// The positional arguments, as the synopsis shows them (`IMAGE...`, `MODEL`).
+    let operands: String
+    /// What it does and what it writes, one paragraph.
+    let summary: String
+    /// Every option it accepts.
+    let options: [CommandOption]
+    /// Whether it reads its inputs as the image subcommands do (`BatchInput`), so `--help` explains them.
+    let readsImages: Bool
+    /// Runs it with the arguments after its name.
+    let run: @Sendable ([String]) throws -> Void
+
+    /// `NAME OPERANDS [--option VALUE] …`, wrapped with continuation lines indented by `indent` columns more than the
+    /// name.
+    func synopsis(indent: Int) -> String {
+        let words = ["purevision \(name) \(operands)"] + options.map { "[\($0.usage)]" }
+        return TextLayout.wrapped(words: words, hangingIndent: indent + 12 + name.count, firstIndent: indent)
+    }
+
+    /// The text of `purevision NAME --help`: the synopsis, the summary, each option with what it does and, for the
+    /// image subcommands, how inputs are read.
+    var help: String {
+        let width = min(28, 4 + (options.map(\.usage.count).max() ?? 0))
+        let lines = options.map { option in
+            let head = "  " + option.usage
+            let padded =
+                head.count + 2 <= width ? head.padding(toLength: width, withPad: " ", startingAt: 0) : head + "  "
+            return TextLayout.wrapped(padded + option.help, hangingIndent: width)
+        }
+        var text = "usage: " + synopsis(indent: 7) + "\n\n" + TextLayout.wrapped(summary, hangingIndent: 0)
+        text += "\n\nOptions:\n" + lines.joined(separator: "\n")
+        if readsImages { text += "\n\n" + CommandLineTool.inputsHelp }
+        return text
+    }
+}
+
+/// Plain-text layout for the usage and help texts.
+enum TextLayout {
+    /// The column the text wraps before.
+    static let width = 118
+    /// Words longer than this (JSON shapes) may also break after a comma.
+    static let longWord = 40
+
+    /// `text` wrapped at spaces (and long words after commas) to `width` columns; continuation lines start with
+    /// `hangingIndent` spaces. The first line is taken as already indented by `firstIndent` columns (the text itself
+    /// starts with any indentation of its own).
+    static func wrapped(_ text: String, hangingIndent: Int, firstIndent: Int = 0) -> String {
+        wrapped(
+            words: text.split(separator: " ", omittingEmptySubsequences: false).map(String.init),
+            hangingIndent: hangingIndent, firstIndent: firstIndent)
+    }
+
+    /// `words` joined by spaces and wrapped as `wrapped(_:hangingIndent:firstIndent:)` does; a word never breaks at
+    /// its own spaces.
+    static func wrapped(words: [String], hangingIndent: Int, firstIndent: Int = 0) -> String {
+        // (text, whether it continues the previous word without a space)
+        var pieces: [(String, Bool)] = []
+        for word in words {
+            guard word.count > longWord else {
+                pieces.append((word, false))
+                continue
+            }
+            var parts: [String] = []
+            var part = ""
+            for character in word {
+                part.append(character)
+                if character == "," {
+                    parts.append(part)
+                    part = ""
+                }
+            }
+            if !part.isEmpty { parts.append(part) }
+            for (index, part) in parts.enumerated() { pieces.append((part, index > 0)) }
+        }
+        var lines: [String] = []
+        var line: String?
+        var lineStart = firstIndent
+        for (piece, glued) in pieces {
+            guard let current = line else {
+                line = piece
+                continue
+            }
+            let joined = glued ? current + piece : current + " " + piece
+            if lineStart + joined.count > width, !piece.isEmpty, !current.trimmingCharacters(in: .whitespaces).isEmpty {
+                lines.append(current)
+                line = String(repeating: " ", count: hangingIndent) + piece
+                lineStart = 0
+            } else {
+                line = joined
+            }
+        }
+        lines.append(line ?? "")
+        return lines.joined(separator: "\n")
     }
 }
 
@@ -143,7 +204,10 @@ struct ParsedArguments {
     var values: [String: [String]] = [:]
     var flags: Set<String> = []
 
-    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>) throws {
+    /// Parses `arguments` against `options` (a repeated value option keeps every value; `single` refuses them).
+    init(_ arguments: [String], options: [CommandOption]) throws {
+        let valueOptions = Set(options.filter { $0.value != nil }.map(\.name))
+        let flagOptions = Set(options.filter { $0.value == nil }.map(\.name))
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]

@@ -5,6 +5,25 @@ import PureVisionImage
 /// `purevision embed IMAGE... [--model PATH] [--l2-normalize] [--quantize] [--json]` and
 /// `purevision similarity IMAGE_A IMAGE_B [--model PATH]`.
 enum EmbedCommand {
+    static let subcommand = Subcommand(
+        name: "embed", operands: "IMAGE...",
+        summary:
+            "Image embeddings (MediaPipe's ImageEmbedder; default model: the bundled efficientnet_lite0_embedder). "
+            + #"With --json one line per image: {"image","embeddings":[{"headIndex","headName","floatEmbedding"|"#
+            + #""quantizedEmbedding":[...]}]}."#,
+        options: [
+            .value("--model", "PATH", "the embedder .tflite (default: efficientnet_lite0_embedder.tflite)"),
+            .flag("--l2-normalize", "scale each embedding to length 1"),
+            .flag("--quantize", "int8 embeddings instead of floats"),
+        ] + BatchOptions.options(video: false),
+        readsImages: true, run: run)
+
+    static let similaritySubcommand = Subcommand(
+        name: "similarity", operands: "IMAGE_A IMAGE_B",
+        summary: "The cosine similarity of two images' embeddings.",
+        options: [.value("--model", "PATH", "the embedder .tflite (default: efficientnet_lite0_embedder.tflite)")],
+        readsImages: false, run: similarity)
+
     static func embedder(
         _ parsed: ParsedArguments, l2Normalize: Bool, quantize: Bool, threads: Int = 1
     ) throws -> ImageEmbedder {
@@ -18,9 +37,7 @@ enum EmbedCommand {
     }
 
     static func run(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(
-            arguments, valueOptions: BatchOptions.valueOptions.union(["--model"]),
-            flagOptions: BatchOptions.flagOptions.union(["--l2-normalize", "--quantize"]))
+        let parsed = try ParsedArguments(arguments, options: subcommand.options)
         let batch = try BatchOptions(parsed)
         try BatchRunner.run(command: "embed", positional: parsed.positional, options: batch) {
             let embedder = try embedder(
@@ -47,7 +64,7 @@ enum EmbedCommand {
     }
 
     static func similarity(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(arguments, valueOptions: ["--model"], flagOptions: [])
+        let parsed = try ParsedArguments(arguments, options: similaritySubcommand.options)
         guard parsed.positional.count == 2 else {
             throw CommandLineError.usage("similarity needs exactly two images: IMAGE_A IMAGE_B")
         }

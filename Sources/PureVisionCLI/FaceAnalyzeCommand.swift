@@ -2,9 +2,32 @@ import Foundation
 import PureVision
 import PureVisionImage
 
-/// `purevision face-analyze IMAGE... [--accurate] [--landmarks] [--contours] [--classify] [--mode image|video]
-/// [--json] [--out DIR]`
+/// `purevision face-analyze IMAGE... [--accurate] [--landmarks] [--contours] [--classify] [--models DIR] [--out DIR]
+/// [--video-out PATH] [--json] …`
 enum FaceAnalyzeCommand {
+    static let subcommand = Subcommand(
+        name: "face-analyze", operands: "IMAGE...",
+        summary: "ML Kit-style face analysis (FaceAnalyzer: BlazeFace + the 468-point face mesh; default models: the "
+            + "bundled Models/ directory, or --models DIR). --accurate uses the full-range detector; --landmarks, "
+            + "--contours and --classify turn on ML Kit's landmarks, contours and smiling / eyes-open probabilities. "
+            + "In --mode video the images are consecutive frames 33 ms apart, with tracking IDs. With --json one "
+            + #"line per image: {"image","width","height","timestampMs","faces":[{"frame":[x,y,w,h] (pixels),"#
+            + #""headEulerAngleX/Y/Z" (degrees),"landmarks":{type:[x,y]},"contours":{type:[[x,y]...]},"#
+            + #""smilingProbability","leftEyeOpenProbability","rightEyeOpenProbability","trackingID"}]} (values "#
+            + "turned off are absent). --out draws the frame, contours, landmarks, angles and scores; --video-out "
+            + "makes a video of them.",
+        options: [
+            .flag("--accurate", "the full-range face detector (ML Kit's accurate mode)"),
+            .flag("--landmarks", "ML Kit's face landmarks (eyes, ears, cheeks, nose, mouth)"),
+            .flag("--contours", "ML Kit's 15 face contours"),
+            .flag("--classify", "smiling and eyes-open probabilities"),
+            .value("--models", "DIR", "the directory of the face models (default: the bundled Models/)"),
+        ]
+            + BatchOptions.drawingOptions(
+                suffix: "face_analysis", drawing: "each face's frame, contours, landmarks, angles and scores")
+            + BatchOptions.options(video: true),
+        readsImages: true, run: run)
+
     /// The JSON shape of one face: `Face` without its 468 mesh points.
     struct FaceJSON: Encodable {
         let frame: [Float]
@@ -45,9 +68,7 @@ enum FaceAnalyzeCommand {
     }
 
     static func run(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(
-            arguments, valueOptions: BatchOptions.valueOptions.union(["--out", "--models"]),
-            flagOptions: BatchOptions.flagOptions.union(["--accurate", "--landmarks", "--contours", "--classify"]))
+        let parsed = try ParsedArguments(arguments, options: subcommand.options)
         let batch = try BatchOptions(parsed, modes: [.image, .video])
         let modelDirectory =
             try parsed.single("--models")
@@ -71,14 +92,15 @@ enum FaceAnalyzeCommand {
                     batch.mode == .video
                     ? try analyzer.results(inVideoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
                     : try analyzer.results(in: image)
-                try outputDirectory?.write(annotate(image, faces), for: item, suffix: "face_analysis")
+                let drawing = batch.draws(outputDirectory) ? try annotate(image, faces) : nil
+                if let drawing { try outputDirectory?.write(drawing, for: item, suffix: "face_analysis") }
                 let line = ImageJSON(
                     image: item.name, width: image.width, height: image.height,
                     timestampMs: item.timestampInMilliseconds, faces: faces.map(FaceJSON.init))
                 let text = (["\(item.displayName): \(faces.count) face(s)"] + faces.map { "  " + summary($0) })
                 return ItemReport(
                     json: String(decoding: try encoder.encode(line), as: UTF8.self),
-                    text: text.joined(separator: "\n"))
+                    text: text.joined(separator: "\n"), drawing: drawing)
             }
         }
     }

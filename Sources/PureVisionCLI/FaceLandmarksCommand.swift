@@ -5,13 +5,32 @@ import PureVisionImage
 /// `purevision face-landmarks IMAGE... [--model PATH] [--num-faces N] [--blendshapes] [--matrices]
 /// [--mode image|video] [--json] [--out DIR]`
 enum FaceLandmarksCommand {
+    static let subcommand = Subcommand(
+        name: "face-landmarks", operands: "IMAGE...",
+        summary: "Face landmarks (MediaPipe's FaceLandmarker; default model: the bundled face_landmarker.task): 478 "
+            + "landmarks per face, with --blendshapes the 52 blendshape scores, with --matrices the 4x4 facial "
+            + "transformation matrix (row-major, translation in cm). With --json one line per image: "
+            + #"{"image","width","height","timestampMs","faces":[{"landmarks":[[x,y,z]...478],"blendshapes":"#
+            + #"[{"index","score","categoryName"}...52],"transformationMatrix":[16 numbers]}]} (the last two only "#
+            + "when asked for). In --mode video the inputs are consecutive frames, tracked (and with one face "
+            + "smoothed) as MediaPipe does. --out draws the contours and irises and lists the top blendshapes; "
+            + "--video-out makes a video of them.",
+        options: [
+            .value("--model", "PATH", "the face landmarker .task bundle (default: face_landmarker.task)"),
+            .value("--num-faces", "N", "the most faces found per image (default 1)"),
+            .flag("--blendshapes", "the 52 blendshape scores of each face"),
+            .flag("--matrices", "the facial transformation matrix of each face"),
+        ]
+            + BatchOptions.drawingOptions(
+                suffix: "face_landmarks", drawing: "each face's contours and irises, and its top blendshapes")
+            + BatchOptions.options(video: true),
+        readsImages: true, run: run)
+
     /// How many blendshapes `--out` lists per face, highest score first.
     static let listedBlendshapes = 6
 
     static func run(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(
-            arguments, valueOptions: BatchOptions.valueOptions.union(["--model", "--num-faces", "--out"]),
-            flagOptions: BatchOptions.flagOptions.union(["--blendshapes", "--matrices"]))
+        let parsed = try ParsedArguments(arguments, options: subcommand.options)
         let batch = try BatchOptions(parsed, modes: [.image, .video])
         let outputDirectory = try OutputDirectory(parsed.single("--out"))
         let wantsBlendshapes = parsed.flags.contains("--blendshapes")
@@ -22,7 +41,7 @@ enum FaceLandmarksCommand {
                 threadCount: batch.threads),
             runningMode: batch.mode,
             // The picture lists the top blendshapes, so --out computes them even when the JSON does not show them.
-            outputFaceBlendshapes: wantsBlendshapes || outputDirectory != nil,
+            outputFaceBlendshapes: wantsBlendshapes || batch.draws(outputDirectory),
             outputFacialTransformationMatrixes: wantsMatrices)
         if let value = try parsed.positiveInteger("--num-faces") { options.numFaces = value }
         try BatchRunner.run(command: "face-landmarks", positional: parsed.positional, options: batch) {
@@ -33,7 +52,8 @@ enum FaceLandmarksCommand {
                     batch.mode == .video
                     ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
                     : try landmarker.detect(image: image)
-                try outputDirectory?.write(annotate(image, result), for: item, suffix: "face_landmarks")
+                let drawing = batch.draws(outputDirectory) ? try annotate(image, result) : nil
+                if let drawing { try outputDirectory?.write(drawing, for: item, suffix: "face_landmarks") }
                 var lines = ["\(item.displayName): \(result.faceLandmarks.count) face(s)"]
                 for (face, scores) in result.faceBlendshapes.enumerated() where wantsBlendshapes {
                     lines.append(
@@ -51,7 +71,7 @@ enum FaceLandmarksCommand {
                     json: json(
                         name: item.name, image: image, timestamp: item.timestampInMilliseconds, result: result,
                         blendshapes: wantsBlendshapes, matrices: wantsMatrices),
-                    text: lines.joined(separator: "\n"))
+                    text: lines.joined(separator: "\n"), drawing: drawing)
             }
         }
     }

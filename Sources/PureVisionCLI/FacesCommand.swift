@@ -2,17 +2,29 @@ import Foundation
 import PureVision
 import PureVisionImage
 
-/// `purevision faces IMAGE... [--model PATH] [--min-confidence X] [--json] [--out DIR]`
+/// `purevision faces IMAGE... [--model PATH] [--min-confidence X] [--out DIR] [--video-out PATH] [--json] …`
 enum FacesCommand {
+    static let subcommand = Subcommand(
+        name: "faces", operands: "IMAGE...",
+        summary: "Detect faces (MediaPipe's FaceDetector; default model: the bundled short-range BlazeFace). With "
+            + #"--json one line per image: {"image","width","height","detections":[{"score","boundingBox":"#
+            + #"[originX,originY,width,height] (pixels),"keypoints":[[x,y],...] (normalized)}]}. In --mode video the "#
+            + "images are consecutive frames. --out writes an annotated PNG per image, --video-out an annotated video.",
+        options: [
+            .value("--model", "PATH", "the face detector .tflite (default: face_detection_short_range.tflite)"),
+            .value("--min-confidence", "X", "the lowest detection score kept (default 0.5)"),
+        ] + BatchOptions.drawingOptions(suffix: "faces", drawing: "each face's box, keypoints and score")
+            + BatchOptions.options(video: true),
+        readsImages: true, run: run)
+
     static func run(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(
-            arguments, valueOptions: BatchOptions.valueOptions.union(["--model", "--min-confidence", "--out"]),
-            flagOptions: BatchOptions.flagOptions)
-        let batch = try BatchOptions(parsed)
+        let parsed = try ParsedArguments(arguments, options: subcommand.options)
+        let batch = try BatchOptions(parsed, modes: [.image, .video])
         var options = FaceDetectorOptions(
             baseOptions: BaseOptions(
                 modelAssetPath: try parsed.single("--model") ?? BundledModels.path("face_detection_short_range.tflite"),
-                threadCount: batch.threads))
+                threadCount: batch.threads),
+            runningMode: batch.mode)
         if let text = try parsed.single("--min-confidence") {
             guard let value = Float(text) else { throw CommandLineError.usage("--min-confidence takes a number") }
             options.minDetectionConfidence = value
@@ -22,15 +34,20 @@ enum FacesCommand {
             let detector = try FaceDetector(options: options)
             return { item in
                 let image = try item.image()
-                let result = try detector.detect(image: image)
-                try outputDirectory?.write(annotate(image, result), for: item, suffix: "faces")
+                let result =
+                    batch.mode == .video
+                    ? try detector.detect(videoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
+                    : try detector.detect(image: image)
+                let drawing = batch.draws(outputDirectory) ? try annotate(image, result) : nil
+                if let drawing { try outputDirectory?.write(drawing, for: item, suffix: "faces") }
                 var text = "\(item.displayName): \(result.detections.count) face(s)"
                 for detection in result.detections {
                     let b = detection.boundingBox
                     let score = detection.categories.first?.score ?? 0
                     text += "\n  score \(score)  box x \(b.originX) y \(b.originY) w \(b.width) h \(b.height)"
                 }
-                return ItemReport(json: json(name: item.name, image: image, result: result), text: text)
+                return ItemReport(
+                    json: json(name: item.name, image: image, result: result), text: text, drawing: drawing)
             }
         }
     }

@@ -2,12 +2,25 @@ import Foundation
 import PureVision
 import PureVisionImage
 
-/// `purevision gestures IMAGE... [--model PATH] [--num-hands N] [--mode image|video] [--json] [--out DIR]`
+/// `purevision gestures IMAGE... [--model PATH] [--num-hands N] [--out DIR] [--video-out PATH] [--json] …`
 enum GesturesCommand {
+    static let subcommand = Subcommand(
+        name: "gestures", operands: "IMAGE...",
+        summary: "Hand gestures (MediaPipe's GestureRecognizer; default model: the bundled gesture_recognizer.task; "
+            + "a Model Maker bundle adds its custom gestures). With --json one line per image: "
+            + #"{"image","width","height","timestampMs","hands":[{"gestures":[{"index","score","categoryName"}],"#
+            + #""handedness":{"index","score","categoryName"},"landmarks":[[x,y,z]...21],"worldLandmarks":[[x,y,z]"#
+            + "...21]}]} (gesture index -1 as in MediaPipe). In --mode video the images are consecutive frames 33 ms "
+            + "apart. --out draws the skeleton with the gesture name, --video-out makes a video of it.",
+        options: [
+            .value("--model", "PATH", "the gesture recognizer .task bundle (default: gesture_recognizer.task)"),
+            .value("--num-hands", "N", "the most hands found per image (default 1)"),
+        ] + BatchOptions.drawingOptions(suffix: "gestures", drawing: "each hand's skeleton and its gesture's name")
+            + BatchOptions.options(video: true),
+        readsImages: true, run: run)
+
     static func run(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(
-            arguments, valueOptions: BatchOptions.valueOptions.union(["--model", "--num-hands", "--out"]),
-            flagOptions: BatchOptions.flagOptions)
+        let parsed = try ParsedArguments(arguments, options: subcommand.options)
         let batch = try BatchOptions(parsed, modes: [.image, .video])
         var options = GestureRecognizerOptions(
             baseOptions: BaseOptions(
@@ -24,14 +37,16 @@ enum GesturesCommand {
                     batch.mode == .video
                     ? try recognizer.recognize(videoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
                     : try recognizer.recognize(image: image)
-                try outputDirectory?.write(annotate(image, result), for: item, suffix: "gestures")
+                let drawing = batch.draws(outputDirectory) ? try annotate(image, result) : nil
+                if let drawing { try outputDirectory?.write(drawing, for: item, suffix: "gestures") }
                 let hands = result.hands.map { hand in
                     let gesture = hand.gestures.first.map { "\(label($0)) \(String(format: "%.2f", $0.score))" } ?? "-"
                     return "\(gesture) (\(hand.handedness?.categoryName ?? "?") hand)"
                 }
                 return ItemReport(
                     json: json(name: item.name, image: image, timestamp: item.timestampInMilliseconds, result: result),
-                    text: "\(item.displayName): \(result.landmarks.count) hand(s) \(hands.joined(separator: ", "))")
+                    text: "\(item.displayName): \(result.landmarks.count) hand(s) \(hands.joined(separator: ", "))",
+                    drawing: drawing)
             }
         }
     }
@@ -68,9 +83,11 @@ enum GesturesCommand {
         let scale = max(2, thickness)
         for hand in result.hands {
             guard let gesture = hand.gestures.first, let wrist = hand.landmarks.first else { continue }
-            let x = Int(Double(wrist.x) * Double(image.width))
+            let name = label(gesture)
+            // From the wrist, moved left as far as needed for the name to fit (6 px a character).
+            let x = min(Int(Double(wrist.x) * Double(image.width)), image.width - 6 * scale * name.count)
             let y = Int(Double(wrist.y) * Double(image.height)) - 10 * scale
-            canvas.drawText(label(gesture), at: (x: x, y: max(0, y)), color: .cyan, scale: scale)
+            canvas.drawText(name, at: (x: max(0, x), y: max(0, y)), color: .cyan, scale: scale)
         }
         return canvas.image
     }

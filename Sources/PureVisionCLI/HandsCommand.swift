@@ -2,8 +2,22 @@ import Foundation
 import PureVision
 import PureVisionImage
 
-/// `purevision hands IMAGE... [--model PATH] [--num-hands N] [--mode image|video] [--json] [--out DIR]`
+/// `purevision hands IMAGE... [--model PATH] [--num-hands N] [--out DIR] [--video-out PATH] [--json] …`
 enum HandsCommand {
+    static let subcommand = Subcommand(
+        name: "hands", operands: "IMAGE...",
+        summary: "Hand landmarks (MediaPipe's HandLandmarker; default model: the bundled hand_landmarker.task). With "
+            + #"--json one line per image: {"image","width","height","timestampMs","hands":[{"handedness":{"index","#
+            + #""score","categoryName"},"landmarks":[[x,y,z]...21],"worldLandmarks":[[x,y,z]...21]}]}. In --mode "#
+            + "video the images are consecutive frames 33 ms apart. --out draws the landmarks and skeleton, "
+            + "--video-out makes a video of them.",
+        options: [
+            .value("--model", "PATH", "the hand landmarker .task bundle (default: hand_landmarker.task)"),
+            .value("--num-hands", "N", "the most hands found per image (default 1)"),
+        ] + BatchOptions.drawingOptions(suffix: "hands", drawing: "each hand's skeleton, landmarks and handedness")
+            + BatchOptions.options(video: true),
+        readsImages: true, run: run)
+
     /// The hand skeleton: pairs of landmark indices joined by a bone.
     static let connections: [(Int, Int)] = [
         (0, 1), (1, 2), (2, 3), (3, 4), (0, 5), (5, 6), (6, 7), (7, 8), (5, 9), (9, 10), (10, 11), (11, 12),
@@ -11,9 +25,7 @@ enum HandsCommand {
     ]
 
     static func run(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(
-            arguments, valueOptions: BatchOptions.valueOptions.union(["--model", "--num-hands", "--out"]),
-            flagOptions: BatchOptions.flagOptions)
+        let parsed = try ParsedArguments(arguments, options: subcommand.options)
         let batch = try BatchOptions(parsed, modes: [.image, .video])
         var options = HandLandmarkerOptions(
             baseOptions: BaseOptions(
@@ -30,13 +42,15 @@ enum HandsCommand {
                     batch.mode == .video
                     ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
                     : try landmarker.detect(image: image)
-                try outputDirectory?.write(annotate(image, result), for: item, suffix: "hands")
+                let drawing = batch.draws(outputDirectory) ? try annotate(image, result) : nil
+                if let drawing { try outputDirectory?.write(drawing, for: item, suffix: "hands") }
                 let labels = result.hands.map { hand in
                     "\(hand.handedness?.categoryName ?? "?") (\(hand.handedness.map { String(format: "%.2f", $0.score) } ?? "?"))"
                 }
                 return ItemReport(
                     json: json(name: item.name, image: image, timestamp: item.timestampInMilliseconds, result: result),
-                    text: "\(item.displayName): \(result.landmarks.count) hand(s) \(labels.joined(separator: ", "))")
+                    text: "\(item.displayName): \(result.landmarks.count) hand(s) \(labels.joined(separator: ", "))",
+                    drawing: drawing)
             }
         }
     }

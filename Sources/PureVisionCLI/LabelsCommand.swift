@@ -4,8 +4,16 @@ import PureVision
 /// then a tab and the display name when the model has display names for the locale). Heads are introduced by a
 /// `# head I NAME` line when the model has more than one.
 enum LabelsCommand {
+    static let subcommand = Subcommand(
+        name: "labels", operands: "MODEL",
+        summary: "Print a model's labels (from its metadata), one per line in class-index order: the name, then a tab "
+            + "and the display name when the model has display names for the locale. Heads are introduced by a "
+            + "'# head I NAME' line when the model has more than one.",
+        options: [.value("--locale", "L", "the locale of the display names (default en)")],
+        readsImages: false, run: run)
+
     static func run(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(arguments, valueOptions: ["--locale"], flagOptions: [])
+        let parsed = try ParsedArguments(arguments, options: subcommand.options)
         guard parsed.positional.count == 1 else {
             throw CommandLineError.usage("labels takes exactly one MODEL, got \(parsed.positional.count)")
         }

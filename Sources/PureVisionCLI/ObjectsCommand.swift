@@ -3,20 +3,29 @@ import PureVision
 import PureVisionImage
 
 /// `purevision objects IMAGE... [--model PATH] [--max-results K] [--score-threshold X] [--allow a,b] [--deny a,b]
-/// [--json] [--out DIR]`
+/// [--out DIR] [--video-out PATH] [--json] …`
 ///
 /// Without `--max-results` the human-readable output lists the 5 best detections (MediaPipe's default, every
 /// suppression survivor, is often over a thousand boxes); `--json` and `--out` keep MediaPipe's defaults.
 enum ObjectsCommand {
     static let humanDefaultMaxResults = 5
 
+    static let subcommand = Subcommand(
+        name: "objects", operands: "IMAGE...",
+        summary: "Detect objects (MediaPipe's ObjectDetector; default model: the bundled efficientdet_lite0). The "
+            + "human-readable listing shows the 5 best unless --max-results is given; with --json (MediaPipe's "
+            + #"defaults: every detection) one line per image: {"image","width","height","detections":[{"#
+            + #""boundingBox":[x,y,w,h] (pixels),"categories":[{"index","score","categoryName"}]}]}. --out draws "#
+            + "labelled boxes, --video-out makes a video of them.",
+        options: [
+            .value("--model", "PATH", "the object detector .tflite (default: efficientdet_lite0.tflite)")
+        ] + ClassifyCommand.categoryOptions(results: "detections")
+            + BatchOptions.drawingOptions(suffix: "objects", drawing: "each detection's box, label and score")
+            + BatchOptions.options(video: true),
+        readsImages: true, run: run)
+
     static func run(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(
-            arguments,
-            valueOptions: BatchOptions.valueOptions.union([
-                "--model", "--max-results", "--score-threshold", "--allow", "--deny", "--out",
-            ]),
-            flagOptions: BatchOptions.flagOptions)
+        let parsed = try ParsedArguments(arguments, options: subcommand.options)
         let batch = try BatchOptions(parsed, modes: [.image, .video])
         let json = batch.json
         var options = ObjectDetectorOptions(
@@ -45,7 +54,8 @@ enum ObjectsCommand {
                     batch.mode == .video
                     ? try detector.detect(videoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
                     : try detector.detect(image: image)
-                try outputDirectory?.write(annotate(image, result), for: item, suffix: "objects")
+                let drawing = batch.draws(outputDirectory) ? try annotate(image, result) : nil
+                if let drawing { try outputDirectory?.write(drawing, for: item, suffix: "objects") }
                 var lines = ["\(item.displayName): \(result.detections.count) object(s)"]
                 for detection in result.detections {
                     let b = detection.boundingBox
@@ -57,7 +67,7 @@ enum ObjectsCommand {
                 }
                 return ItemReport(
                     json: self.json(name: item.name, image: image, result: result),
-                    text: lines.joined(separator: "\n"))
+                    text: lines.joined(separator: "\n"), drawing: drawing)
             }
         }
     }

@@ -3,16 +3,31 @@ import PureVision
 import PureVisionCore
 import PureVisionImage
 
-/// `purevision pose IMAGE... [--model PATH] [--num-poses N] [--mode image|video] [--segmentation-masks] [--json]
-/// [--out DIR]`
+/// `purevision pose IMAGE... [--model PATH] [--num-poses N] [--segmentation-masks] [--out DIR] [--video-out PATH]
+/// [--json] …`
 enum PoseCommand {
+    static let subcommand = Subcommand(
+        name: "pose", operands: "IMAGE...",
+        summary: "Body pose landmarks (MediaPipe's PoseLandmarker; default model: the bundled "
+            + #"pose_landmarker_full.task). With --json one line per image: {"image","width","height","timestampMs","#
+            + #""poses":[{"landmarks":[[x,y,z,visibility,presence]...33],"worldLandmarks":[[x,y,z,visibility,"#
+            + "presence]...33]}]}. In --mode video the images are consecutive frames 33 ms apart. --out draws the "
+            + "skeleton (MediaPipe's 35 connections); with --segmentation-masks it also writes "
+            + "DIR/<stem>_pose<i>_mask.npy (float32 H×W) and a tinted PNG overlay DIR/<stem>_pose<i>_mask.png. "
+            + "--video-out makes a video of the skeletons.",
+        options: [
+            .value("--model", "PATH", "the pose landmarker .task bundle (default: pose_landmarker_full.task)"),
+            .value("--num-poses", "N", "the most poses found per image (default 1)"),
+            .flag("--segmentation-masks", "also compute each pose's segmentation mask (written by --out)"),
+        ] + BatchOptions.drawingOptions(suffix: "pose", drawing: "each pose's skeleton and landmarks")
+            + BatchOptions.options(video: true),
+        readsImages: true, run: run)
+
     /// The colors poses are drawn and tinted with, in order (repeating).
     static let poseColors: [RGBColor] = [.cyan, .magenta, .orange, .yellow]
 
     static func run(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(
-            arguments, valueOptions: BatchOptions.valueOptions.union(["--model", "--num-poses", "--out"]),
-            flagOptions: BatchOptions.flagOptions.union(["--segmentation-masks"]))
+        let parsed = try ParsedArguments(arguments, options: subcommand.options)
         let batch = try BatchOptions(parsed, modes: [.image, .video])
         var options = PoseLandmarkerOptions(
             baseOptions: BaseOptions(
@@ -29,8 +44,9 @@ enum PoseCommand {
                     batch.mode == .video
                     ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
                     : try landmarker.detect(image: image)
-                if let outputDirectory {
-                    try outputDirectory.write(annotate(image, result), for: item, suffix: "pose")
+                let drawing = batch.draws(outputDirectory) ? try annotate(image, result) : nil
+                if let outputDirectory, let drawing {
+                    try outputDirectory.write(drawing, for: item, suffix: "pose")
                     for (poseIndex, mask) in (result.segmentationMasks ?? []).enumerated() {
                         let tensor = try Tensor(shape: TensorShape([mask.height, mask.width]), floats: mask.values)
                         let file = outputDirectory.file(for: item, suffix: "pose\(poseIndex)_mask.npy")
@@ -43,7 +59,7 @@ enum PoseCommand {
                 }
                 return ItemReport(
                     json: json(name: item.name, image: image, timestamp: item.timestampInMilliseconds, result: result),
-                    text: "\(item.displayName): \(result.landmarks.count) pose(s)")
+                    text: "\(item.displayName): \(result.landmarks.count) pose(s)", drawing: drawing)
             }
         }
     }

@@ -5,10 +5,21 @@ import PureVisionEngine
 /// `purevision run MODEL --input IN.npy … --output-dir DIR [--threads N] [--reference]
 /// [--quantized-arithmetic litert|xnnpack]`
 enum RunCommand {
+    static let subcommand = Subcommand(
+        name: "run", operands: "MODEL",
+        summary: "Run a .tflite model on .npy inputs; writes DIR/output_0.npy, output_1.npy, ... (float32 outputs as "
+            + "float32, little-endian, in the model's output shapes).",
+        options: [
+            .value("--input", "IN.npy", "the model's next input (once per input, in order)"),
+            .value("--output-dir", "DIR", "where the outputs are written"),
+            .value("--threads", "N", "threads, 1 to 256 (default 1)"),
+            .flag("--reference", "the scalar reference kernels instead of the optimized ones"),
+            .value("--quantized-arithmetic", "litert|xnnpack", "whose int8 rounding to follow (default litert)"),
+        ],
+        readsImages: false, run: run)
+
     static func run(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(
-            arguments, valueOptions: ["--input", "--output-dir", "--threads", "--quantized-arithmetic"],
-            flagOptions: ["--reference"])
+        let parsed = try ParsedArguments(arguments, options: subcommand.options)
         guard parsed.positional.count == 1 else {
             throw CommandLineError.usage("run takes exactly one MODEL, got \(parsed.positional.count)")
         }

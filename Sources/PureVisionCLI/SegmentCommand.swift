@@ -3,12 +3,30 @@ import PureVision
 import PureVisionCore
 import PureVisionImage
 
-/// `purevision segment IMAGE... [--model PATH] [--json] [--out DIR] [--background blur|#RRGGBB|IMAGE]`
+/// `purevision segment IMAGE... [--model PATH] [--out DIR] [--background blur|#RRGGBB|IMAGE] [--video-out PATH]
+/// [--json] …`
 enum SegmentCommand {
+    static let subcommand = Subcommand(
+        name: "segment", operands: "IMAGE...",
+        summary: "Segment images (MediaPipe's ImageSegmenter; default model: the bundled selfie_segmenter). With "
+            + #"--json one line per image: {"image","width","height","labels":[...],"categoryPixelCounts":[...]} "#
+            + "(pixels per label; a one-class model's background is not counted). --out DIR writes "
+            + "DIR/<stem>_category.png (the 8-bit category mask as MediaPipe gives it: class indices, or 0 = the "
+            + "class and 255 = background for a one-class model), DIR/<stem>_confidence.npy (float32 H x W x K) and, "
+            + "with --background, DIR/<stem>_background.png: the foreground kept over the blurred image, a colour or "
+            + "another image, blended by the confidence mask. With --background, --video-out makes a video of it.",
+        options: [
+            .value("--model", "PATH", "the segmenter .tflite (default: selfie_segmenter.tflite)"),
+            .value("--out", "DIR", "writes the category mask, the confidence masks and the --background picture"),
+            .value("--background", "blur|#RRGGBB|IMAGE", "what replaces the background (needs --out or --video-out)"),
+            .value(
+                "--video-out", "PATH",
+                BatchOptions.videoOutHelp(showing: "the frames with their background replaced (needs --background)")),
+        ] + BatchOptions.options(video: true),
+        readsImages: true, run: run)
+
     static func run(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(
-            arguments, valueOptions: BatchOptions.valueOptions.union(["--model", "--out", "--background"]),
-            flagOptions: BatchOptions.flagOptions)
+        let parsed = try ParsedArguments(arguments, options: subcommand.options)
         let batch = try BatchOptions(parsed, modes: [.image, .video])
         let options = ImageSegmenterOptions(
             baseOptions: BaseOptions(
@@ -17,8 +35,11 @@ enum SegmentCommand {
             runningMode: batch.mode, outputCategoryMask: true, outputConfidenceMasks: true)
         let background = try parsed.single("--background").map(BackgroundReplacement.init(argument:))
         let outputDirectory = try OutputDirectory(parsed.single("--out"))
-        if background != nil && outputDirectory == nil {
-            throw CommandLineError.usage("--background writes a composited PNG: it needs --out DIR")
+        if background != nil && !batch.draws(outputDirectory) {
+            throw CommandLineError.usage("--background writes a composited picture: it needs --out DIR or --video-out")
+        }
+        if batch.videoOut != nil && background == nil {
+            throw CommandLineError.usage("--video-out of segment shows the --background replacement: give --background")
         }
         try BatchRunner.run(command: "segment", positional: parsed.positional, options: batch) {
             let segmenter = try ImageSegmenter(options: options)
@@ -35,16 +56,14 @@ enum SegmentCommand {
                     throw CommandLineError.file("the segmenter returned no masks")
                 }
                 let counts = pixelCounts(category, classCount: segmenter.classCount)
+                let drawing = try background?.composite(
+                    image, foreground: foregroundAlpha(masks, labels: segmenter.labels))
                 if let outputDirectory {
                     try PixelImage(
                         width: category.width, height: category.height, format: .gray8, pixels: category.values
                     ).writePNG(toFile: outputDirectory.file(for: item, suffix: "category.png"))
                     try writeConfidence(masks, to: outputDirectory.file(for: item, suffix: "confidence.npy"))
-                    if let background {
-                        let alpha = foregroundAlpha(masks, labels: segmenter.labels)
-                        try outputDirectory.write(
-                            background.composite(image, foreground: alpha), for: item, suffix: "background")
-                    }
+                    if let drawing { try outputDirectory.write(drawing, for: item, suffix: "background") }
                 }
                 let quotedLabels = labels.map(JSONText.quoted).joined(separator: ",")
                 let countText = counts.map(String.init).joined(separator: ",")
@@ -54,7 +73,8 @@ enum SegmentCommand {
                 return ItemReport(
                     json:
                         #"{"image":\#(JSONText.quoted(item.name)),"width":\#(image.width),"height":\#(image.height),"labels":[\#(quotedLabels)],"categoryPixelCounts":[\#(countText)]}"#,
-                    text: "\(item.displayName): \(image.width)x\(image.height), \(present.joined(separator: ", "))")
+                    text: "\(item.displayName): \(image.width)x\(image.height), \(present.joined(separator: ", "))",
+                    drawing: drawing)
             }
         }
     }

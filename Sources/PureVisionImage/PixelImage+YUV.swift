@@ -107,6 +107,42 @@ package struct YUVToRGB: Sendable, Hashable {
     }
 }
 
+/// RGB → YUV for one encoding: the inverse of its standard equations (see `YUVEncoding`) in floating point, each
+/// level rounded half up and saturated to 0…255. The one RGB → YUV conversion: YUV images and YUV4MPEG2 frames use it.
+package struct RGBToYUV: Sendable, Hashable {
+    let kr: Double
+    let kb: Double
+    let lumaScale: Double
+    let lumaOffset: Double
+    let chromaScale: Double
+
+    /// The coefficients of `encoding`.
+    package init(_ encoding: YUVEncoding) {
+        (kr, kb) = encoding.matrix == .bt601 ? (0.299, 0.114) : (0.2126, 0.0722)
+        (lumaScale, lumaOffset, chromaScale) =
+            encoding.range == .video ? (219.0 / 255, 16.0, 224.0 / 255) : (1.0, 0.0, 1.0)
+    }
+
+    /// The luma level of RGB levels (0…255).
+    @inline(__always)
+    package func luma(r: Double, g: Double, b: Double) -> UInt8 {
+        Self.level(lumaOffset + lumaScale * (kr * r + (1 - kr - kb) * g + kb * b))
+    }
+
+    /// The chroma levels (U, V) of RGB levels; a subsampled chroma sample takes the mean RGB of the pixels it covers.
+    @inline(__always)
+    package func chroma(r: Double, g: Double, b: Double) -> (u: UInt8, v: UInt8) {
+        let y = kr * r + (1 - kr - kb) * g + kb * b
+        return (
+            Self.level(128 + chromaScale * (b - y) / (2 * (1 - kb))),
+            Self.level(128 + chromaScale * (r - y) / (2 * (1 - kr)))
+        )
+    }
+
+    @inline(__always)
+    private static func level(_ value: Double) -> UInt8 { UInt8(min(max((value + 0.5).rounded(.down), 0), 255)) }
+}
+
 /// Read access to a YUV 4:2:0 image's planes, valid inside `PixelImage.withUnsafeYUVPlanes`.
 ///
 /// Pixel (x, y) has luma `luma[y · lumaBytesPerRow + x]` and chroma `u[(y/2) · uBytesPerRow + (x/2) ·
@@ -380,14 +416,10 @@ extension PixelImage {
         let rgb = self.format == .rgb8 ? self : converted(to: .rgb8)
         let outWidth = width + width % 2
         let outHeight = height + height % 2
-        let (kr, kb): (Double, Double) = encoding.matrix == .bt601 ? (0.299, 0.114) : (0.2126, 0.0722)
-        let kg = 1 - kr - kb
-        let video = encoding.range == .video
-        let (lumaScale, lumaOffset, chromaScale) = video ? (219.0 / 255, 16.0, 224.0 / 255) : (1.0, 0.0, 1.0)
+        let conversion = RGBToYUV(encoding)
         var luma = [UInt8](repeating: 0, count: outWidth * outHeight)
         var u = [UInt8](repeating: 0, count: outWidth / 2 * outHeight / 2)
         var v = u
-        func level(_ value: Double) -> UInt8 { UInt8(min(max((value + 0.5).rounded(.down), 0), 255)) }
         rgb.withUnsafePixels { raw in
             let width = width
             let height = height
@@ -399,7 +431,7 @@ extension PixelImage {
             for y in 0..<outHeight {
                 for x in 0..<outWidth {
                     let (r, g, b) = pixel(x, y)
-                    luma[y * outWidth + x] = level(lumaOffset + lumaScale * (kr * r + kg * g + kb * b))
+                    luma[y * outWidth + x] = conversion.luma(r: r, g: g, b: b)
                 }
             }
             for cy in 0..<outHeight / 2 {
@@ -409,9 +441,7 @@ extension PixelImage {
                         let p = pixel(2 * cx + dx, 2 * cy + dy)
                         (r, g, b) = (r + p.0 / 4, g + p.1 / 4, b + p.2 / 4)
                     }
-                    let y = kr * r + kg * g + kb * b
-                    u[cy * outWidth / 2 + cx] = level(128 + chromaScale * (b - y) / (2 * (1 - kb)))
-                    v[cy * outWidth / 2 + cx] = level(128 + chromaScale * (r - y) / (2 * (1 - kr)))
+                    (u[cy * outWidth / 2 + cx], v[cy * outWidth / 2 + cx]) = conversion.chroma(r: r, g: g, b: b)
                 }
             }
         }

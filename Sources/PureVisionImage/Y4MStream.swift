@@ -57,6 +57,9 @@ public struct Y4MHeader: Sendable, Hashable {
     public var interlacing: Y4MInterlacing
     /// Whether the stream declares full-range samples (ffmpeg's `XCOLORRANGE=FULL` extension); video range if not.
     public var isFullRange: Bool
+    /// The header's parameters as the stream gave them, in order (`W640`, `H480`, `F30000:1001`, `C420jpeg`, `A1:1`,
+    /// `XYSCSS=420JPEG`, …), so that a writer can repeat the header unchanged; empty for a header made in code.
+    public var parameters: [String] = []
 
     /// Bytes of one frame's planes.
     public var frameByteCount: Int {
@@ -98,6 +101,10 @@ public enum Y4MError: Error, Equatable, CustomStringConvertible {
     case truncatedFrame(index: Int, expectedBytes: Int, readBytes: Int)
     /// Reading the underlying file failed.
     case readFailed(String)
+    /// Writing the stream failed (for example, the reader at the other end of a pipe went away).
+    case writeFailed(String)
+    /// A picture to write over a frame has another size than the stream's.
+    case sizeMismatch(expectedWidth: Int, expectedHeight: Int, width: Int, height: Int)
 
     public var description: String {
         switch self {
@@ -110,6 +117,9 @@ public enum Y4MError: Error, Equatable, CustomStringConvertible {
         case .truncatedFrame(let index, let expected, let read):
             "YUV4MPEG2 frame \(index) is truncated: \(read) of \(expected) bytes"
         case .readFailed(let detail): "cannot read the YUV4MPEG2 stream: \(detail)"
+        case .writeFailed(let detail): "cannot write the YUV4MPEG2 stream: \(detail)"
+        case .sizeMismatch(let expectedWidth, let expectedHeight, let width, let height):
+            "a \(width)×\(height) picture cannot be written over a \(expectedWidth)×\(expectedHeight) frame"
         }
     }
 }
@@ -256,7 +266,7 @@ public struct Y4MStream<Source: Y4MByteSource> {
         return Y4MHeader(
             width: width, height: height, frameRateNumerator: frameRate.numerator,
             frameRateDenominator: frameRate.denominator, chroma: chroma, interlacing: interlacing,
-            isFullRange: isFullRange)
+            isFullRange: isFullRange, parameters: fields.dropFirst().map { String(decoding: $0, as: UTF8.self) })
     }
 
     private static func dimension(_ text: String, _ name: String) throws(Y4MError) -> Int {

@@ -39,7 +39,7 @@ final class CLIProcess: @unchecked Sendable {
         let status = child.wait()
         return CLI.Output(
             status: status, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr.wait(), as: UTF8.self))
+            stderr: String(decoding: stderr.wait(), as: UTF8.self), stdoutBytes: [UInt8](stdout))
     }
 
     /// Writes one line to the child's standard input.

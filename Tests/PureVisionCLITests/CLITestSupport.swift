@@ -14,6 +14,8 @@ enum CLI {
         let status: Int32
         let stdout: String
         let stderr: String
+        /// stdout as bytes (a YUV4MPEG2 stream from `--video-out -`).
+        var stdoutBytes: [UInt8] = []
 
         /// stdout's non-empty lines.
         var lines: [String] { stdout.split(separator: "\n").map(String.init) }

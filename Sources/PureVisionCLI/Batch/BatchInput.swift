@@ -11,6 +11,8 @@ struct BatchItem: Sendable {
     let frame: Int?
     /// The frame's timestamp in video mode (from the stream's frame rate, or 33 ms apart for images); 0 otherwise.
     let timestampInMilliseconds: Int
+    /// The YUV4MPEG2 frame the item is, for `--video-out`; nil for an image file.
+    let videoFrame: Y4MFrame?
     /// Decodes the image (read here, on the worker that processes the item, not on the reader).
     let load: @Sendable () throws -> PixelImage
 
@@ -29,10 +31,18 @@ enum BatchInput {
     /// The frame interval of image files read as a video: 33 ms, about 30 frames per second.
     static let imageFrameIntervalMs = 33
 
-    /// Opens the inputs; `next()` yields them one at a time.
+    /// Opened inputs: the items, one at a time, and the header of the YUV4MPEG2 stream they come from, if they do.
+    struct Opened {
+        /// The inputs; `next()` yields them one at a time.
+        let items: AnyIterator<BatchItem>
+        /// The stream's header when the input is a YUV4MPEG2 stream (video mode, a `.y4m` file or `-`).
+        var videoHeader: Y4MHeader? = nil
+    }
+
+    /// Opens the inputs.
     static func open(
         command: String, positional: [String], pathsFrom: String?, mode: RunningMode
-    ) throws -> AnyIterator<BatchItem> {
+    ) throws -> Opened {
         if let pathsFrom {
             guard positional.isEmpty else {
                 throw CommandLineError.usage("give either IMAGE arguments or --paths-from, not both")
@@ -40,7 +50,7 @@ enum BatchInput {
             guard let handle = FileHandle(forReadingAtPath: pathsFrom) else {
                 throw CommandLineError.file("cannot read '\(pathsFrom)'")
             }
-            return pathItems(LineReader(handle: handle), mode: mode)
+            return Opened(items: pathItems(LineReader(handle: handle), mode: mode))
         }
         guard !positional.isEmpty else {
             throw CommandLineError.usage("\(command) needs at least one IMAGE (or - or --paths-from FILE)")
@@ -59,16 +69,16 @@ enum BatchInput {
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
                 let names = try FileManager.default.contentsOfDirectory(atPath: path).filter { !$0.hasPrefix(".") }
                 let files = names.sorted().map { (path as NSString).appendingPathComponent($0) }
-                return pathItems(files.makeIterator(), mode: mode)
+                return Opened(items: pathItems(files.makeIterator(), mode: mode))
             }
         }
         if positional == ["-"] {
-            return pathItems(LineReader(handle: FileHandle.standardInput), mode: mode)
+            return Opened(items: pathItems(LineReader(handle: FileHandle.standardInput), mode: mode))
         }
         guard !positional.contains("-") else {
             throw CommandLineError.usage("'-' (paths from standard input) cannot be mixed with IMAGE arguments")
         }
-        return pathItems(positional.makeIterator(), mode: mode)
+        return Opened(items: pathItems(positional.makeIterator(), mode: mode))
     }
 
     private static func pathItems(_ paths: some IteratorProtocol<String>, mode: RunningMode) -> AnyIterator<BatchItem> {
@@ -80,30 +90,33 @@ enum BatchInput {
             let timestamp = mode == .video ? imageFrameIntervalMs * index : 0
             return BatchItem(
                 index: index, name: path, frame: mode == .video ? index : nil, timestampInMilliseconds: timestamp,
-                load: { try PixelImage(contentsOfFile: path) })
+                videoFrame: nil, load: { try PixelImage(contentsOfFile: path) })
         }
     }
 
-    private static func y4mItems(_ source: Y4MFileDescriptorSource, name: String) throws -> AnyIterator<BatchItem> {
+    private static func y4mItems(_ source: Y4MFileDescriptorSource, name: String) throws -> Opened {
         var stream: Y4MStream<Y4MFileDescriptorSource>
         do { stream = try Y4MStream(source: source) } catch { throw CommandLineError.file("\(name): \(error)") }
         var failed = false
-        return AnyIterator {
+        let header = stream.header
+        let items = AnyIterator<BatchItem> {
             guard !failed else { return nil }
             do {
                 guard let frame = try stream.nextFrame() else { return nil }
                 return BatchItem(
                     index: frame.index, name: name, frame: frame.index,
                     timestampInMilliseconds: frame.header.timestampInMilliseconds(ofFrame: frame.index),
-                    load: { try PixelImage(y4mFrame: frame) })
+                    videoFrame: frame, load: { try PixelImage(y4mFrame: frame) })
             } catch {
                 // A damaged stream ends the input; the error is reported as the last item's failure.
                 failed = true
                 let index = stream.framesRead
                 return BatchItem(
-                    index: index, name: name, frame: index, timestampInMilliseconds: 0, load: { throw error })
+                    index: index, name: name, frame: index, timestampInMilliseconds: 0, videoFrame: nil,
+                    load: { throw error })
             }
         }
+        return Opened(items: items, videoHeader: header)
     }
 }
 

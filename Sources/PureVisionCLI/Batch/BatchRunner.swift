@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PureVision
+import PureVisionImage
 
 /// One input's result, in both output forms.
 struct ItemReport: Sendable {
@@ -8,6 +9,8 @@ struct ItemReport: Sendable {
     var json: String
     /// The human-readable text (may span lines).
     var text: String
+    /// The input with the results drawn on it, when `--out` or `--video-out` asked for it (`BatchOptions.draws`).
+    var drawing: PixelImage? = nil
 }
 
 /// Processes one item with one task instance. Each processor is used by one thread at a time.
@@ -25,11 +28,40 @@ struct BatchOptions {
     var pathsFrom: String?
     /// The running mode (`--mode`).
     var mode: RunningMode = .image
+    /// `--video-out PATH` (`-`: standard output) of the subcommands that draw.
+    var videoOut: String?
 
-    /// The value options these settings read, to add to a subcommand's own.
-    static let valueOptions: Set<String> = ["--jobs", "--threads", "--paths-from", "--mode"]
-    /// The flags they read.
-    static let flagOptions: Set<String> = ["--json"]
+    /// The options these settings read, to add to a subcommand's own; `video` offers `--mode video`.
+    static func options(video: Bool) -> [CommandOption] {
+        [
+            .flag("--json", "one JSON object per line (fields as above) instead of text"),
+            .value("--mode", video ? "image|video" : "image", video ? modeHelp : "the running mode; only image"),
+            .value("--jobs", "J", "J task instances at once (image mode; default 1), results still in input order"),
+            .value("--threads", "N", "threads per task instance (default 1)"),
+            .value("--paths-from", "FILE", "image paths from FILE, one per line, instead of IMAGE arguments"),
+        ]
+    }
+
+    private static let modeHelp =
+        "image (default): independent images; video: consecutive frames (tracked), from a .y4m file or - (a "
+        + "YUV4MPEG2 stream: timestamps from its frame rate), a directory of frames or image files (33 ms apart)"
+
+    /// `--out DIR` and `--video-out PATH` of a subcommand that draws its results: `--out` writes
+    /// `DIR/<stem>_<suffix>.png` showing `drawing`.
+    static func drawingOptions(suffix: String, drawing: String) -> [CommandOption] {
+        [
+            .value("--out", "DIR", "writes DIR/<stem>_\(suffix).png per input: \(drawing)"),
+            .value("--video-out", "PATH", videoOutHelp(showing: "the frames with the --out drawing on them")),
+        ]
+    }
+
+    /// What `--video-out` does; the frames show `showing`.
+    static func videoOutHelp(showing: String) -> String {
+        "with --mode video and a YUV4MPEG2 input (a .y4m file or -): \(showing), as a YUV4MPEG2 stream with the "
+            + "input's header (size, frame rate, chroma layout) and frame count, each frame written as soon as it is "
+            + "done; only drawn-on pixels change. - writes it to standard output (the JSON lines or text are then not "
+            + "written; errors still go to standard error)"
+    }
 
     /// Reads the shared options; `modes` are the running modes the subcommand offers.
     init(_ parsed: ParsedArguments, modes: [RunningMode] = [.image]) throws {
@@ -37,6 +69,7 @@ struct BatchOptions {
         jobs = try parsed.positiveInteger("--jobs") ?? 1
         threads = try parsed.positiveInteger("--threads") ?? 1
         pathsFrom = try parsed.single("--paths-from")
+        videoOut = try parsed.single("--video-out")
         if let text = try parsed.single("--mode") {
             guard let value = RunningMode(rawValue: text), value != .liveStream, modes.contains(value) else {
                 let names = modes.map(\.rawValue).joined(separator: " or ")
@@ -47,7 +80,13 @@ struct BatchOptions {
         if mode == .video, jobs > 1 {
             throw CommandLineError.usage("--jobs must be 1 in video mode (frames are tracked one after another)")
         }
+        if videoOut != nil, mode != .video {
+            throw CommandLineError.usage("--video-out needs --mode video (and a .y4m file or - as input)")
+        }
     }
+
+    /// Whether the results are drawn on the input: for `--out` (when `outputDirectory` is given) or `--video-out`.
+    func draws(_ outputDirectory: OutputDirectory?) -> Bool { outputDirectory != nil || videoOut != nil }
 }
 
 /// Runs a subcommand over its inputs as a Unix filter: results go to standard output one per input, in input order,
@@ -68,17 +107,30 @@ enum BatchRunner {
     static func run(
         command: String, positional: [String], options: BatchOptions, makeProcessor: () throws -> ItemProcessor
     ) throws {
-        let items = try BatchInput.open(
+        let input = try BatchInput.open(
             command: command, positional: positional, pathsFrom: options.pathsFrom, mode: options.mode)
+        if options.videoOut != nil, input.videoHeader == nil {
+            throw CommandLineError.usage("--video-out needs a YUV4MPEG2 input: one .y4m file or - (with --mode video)")
+        }
         let processors = try (0..<options.jobs).map { _ in try makeProcessor() }
+        // Opened once the models have loaded, so that a model that fails leaves no half-made stream.
+        let video = try options.videoOut.flatMap { path in
+            try input.videoHeader.map { try VideoOutput(path: path, header: $0) }
+        }
         let isStreamed = options.pathsFrom != nil || positional == ["-"]
-        let output = OrderedOutput(json: options.json)
+        let output = OrderedOutput(json: options.json, video: video, resultsToStandardOutput: options.videoOut != "-")
         let start = DispatchTime.now()
         if processors.count == 1 {
             let processor = processors[0]
-            for item in items { output.deliver(item, outcome: outcome(of: item, processor)) }
+            for item in input.items {
+                output.deliver(item, outcome: outcome(of: item, processor))
+                if video?.failure != nil { break }
+            }
         } else {
-            runConcurrently(items, processors: processors, output: output)
+            runConcurrently(input.items, processors: processors, output: output)
+        }
+        if let failure = video?.failure {
+            throw CommandLineError.file("--video-out \(options.videoOut ?? ""): \(failure)")
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         let summary = output.finish(seconds: seconds)
@@ -153,6 +205,8 @@ private final class FreeList: @unchecked Sendable {
 private final class OrderedOutput: @unchecked Sendable {
     private let lock = NSLock()
     private let json: Bool
+    private let video: VideoOutput?
+    private let resultsToStandardOutput: Bool
     private var pending: [Int: (BatchItem, Result<ItemReport, Error>)] = [:]
     private var nextIndex = 0
     private var summary = BatchRunner.Summary()
@@ -162,7 +216,11 @@ private final class OrderedOutput: @unchecked Sendable {
     private(set) var onlyFailure: Error?
     private var heldBack: (BatchItem, Error)?
 
-    init(json: Bool) { self.json = json }
+    init(json: Bool, video: VideoOutput?, resultsToStandardOutput: Bool) {
+        self.json = json
+        self.video = video
+        self.resultsToStandardOutput = resultsToStandardOutput
+    }
 
     func deliver(_ item: BatchItem, outcome: Result<ItemReport, Error>) {
         lock.lock()
@@ -187,13 +245,16 @@ private final class OrderedOutput: @unchecked Sendable {
         if item.index > 0 { reportHeldBack() }
         summary.items += 1
         var out = ""
+        video?.write(item, drawing: try? result.get().drawing)
         switch result {
         case .success(let report):
             out = json ? Self.withFrame(report.json, item) + "\n" : report.text + "\n"
         case .failure(let error):
             summary.failures += 1
             let kind = InputErrorKind(error)
-            if json {
+            if !resultsToStandardOutput {
+                Self.report(item, error)
+            } else if json {
                 let frame = item.frame.map { #","frame":\#($0)"# } ?? ""
                 out =
                     #"{"image":\#(JSONText.quoted(item.name))\#(frame),"error":{"kind":\#(JSONText.quoted(kind.rawValue)),"message":\#(JSONText.quoted("\(error)"))}}"#
@@ -207,7 +268,7 @@ private final class OrderedOutput: @unchecked Sendable {
                 Self.report(item, error)
             }
         }
-        FileHandle.standardOutput.write(Data(out.utf8))
+        if resultsToStandardOutput { FileHandle.standardOutput.write(Data(out.utf8)) }
         if showsProgress, DispatchTime.now().uptimeNanoseconds - lastProgress.uptimeNanoseconds > 250_000_000 {
             lastProgress = DispatchTime.now()
             FileHandle.standardError.write(
@@ -238,6 +299,44 @@ private final class OrderedOutput: @unchecked Sendable {
     private static func withFrame(_ line: String, _ item: BatchItem) -> String {
         guard let frame = item.frame, line.first == "{" else { return line }
         return #"{"frame":\#(frame),"# + line.dropFirst()
+    }
+}
+
+/// The `--video-out` stream: every input frame in order, with the item's drawing over it when it has one (a frame
+/// whose processing failed is written as it came). The first write error stops the writing; the run then ends with it.
+/// Written only under `OrderedOutput`'s lock, in video mode's one job (`--jobs` is 1 there).
+final class VideoOutput: @unchecked Sendable {
+    private var writer: Y4MWriter
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    /// The error that stopped the stream, if any.
+    private(set) var failure: Error?
+
+    /// Opens `path` (`-`: standard output) and writes the header.
+    init(path: String, header: Y4MHeader) throws {
+        if path == "-" {
+            (descriptor, ownsDescriptor) = (STDOUT_FILENO, false)
+        } else {
+            descriptor = Foundation.open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            guard descriptor >= 0 else { throw CommandLineError.file("cannot write '\(path)'") }
+            ownsDescriptor = true
+        }
+        // A reader that goes away (the other end of the pipe closed) is a write error, not a signal that kills the run.
+        signal(SIGPIPE, SIG_IGN)
+        writer = try Y4MWriter(header: header, descriptor: descriptor)
+    }
+
+    deinit { if ownsDescriptor { close(descriptor) } }
+
+    /// Writes the item's frame, with `drawing` over it; items that are not frames (a damaged stream's end) write
+    /// nothing.
+    func write(_ item: BatchItem, drawing: PixelImage?) {
+        guard failure == nil, let frame = item.videoFrame else { return }
+        do {
+            try writer.write(drawing.map { try frame.overlaid(with: $0) } ?? frame)
+        } catch {
+            failure = error
+        }
     }
 }
 
