@@ -10,7 +10,8 @@ final class HandLandmarkerService: NSObject, HandLandmarkerLiveStreamDelegate {
     private var handLandmarker: HandLandmarker?
 
     func makeImageLandmarker() throws {
-        guard let modelPath = Bundle.main.path(forResource: "hand_landmarker", ofType: "task") else { return }
+        // As the guide writes it: a `String?` assigned to `modelAssetPath`.
+        let modelPath = Bundle.main.path(forResource: "hand_landmarker", ofType: "task")
         let options = HandLandmarkerOptions()
         options.baseOptions.modelAssetPath = modelPath
         options.runningMode = .image
