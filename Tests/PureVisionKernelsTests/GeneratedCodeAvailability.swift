@@ -9,9 +9,12 @@ import Testing
 /// `skipComment`, which the test output shows, and `GeneratedCodeAvailabilityTests` prints a line saying so. CI sets
 /// `PUREVISION_REQUIRE_GENERATED_CODE=1` when its own look at the CPU finds AVX2 and FMA: the suites then run whatever
 /// `HostCPU` says, and `GeneratedCodeAvailabilityTests` fails if `HostCPU` disagrees, so a detection that went wrong
-/// cannot skip them silently.
+/// cannot skip them silently. `PUREVISION_DISABLE_GENERATED_CODE=1` (`HostCPU.disabledByEnvironment`, the Swift
+/// kernels' passes of `tools/sanitize.sh`) wins over the requirement: the suites are skipped and the line says why.
 enum GeneratedCode {
-    static let isRequired = ProcessInfo.processInfo.environment["PUREVISION_REQUIRE_GENERATED_CODE"] == "1"
+    static let isRequired =
+        ProcessInfo.processInfo.environment["PUREVISION_REQUIRE_GENERATED_CODE"] == "1"
+        && !HostCPU.disabledByEnvironment
     /// The condition of every generated-code suite.
     static let runs = HostCPU.supportsGeneratedAVX2 || isRequired
     /// The instruction sets generated float code can use here: AVX2, and AVX-512 where the CPU has it.
@@ -25,6 +28,9 @@ enum GeneratedCode {
     @Test func generatedCodeSuitesRunWhereTheCPUAllows() {
         if HostCPU.supportsGeneratedAVX2 {
             print("Generated-code suites: running (AVX2 + FMA found)")
+        } else if HostCPU.disabledByEnvironment {
+            print(
+                "Generated-code suites: SKIPPED, \(HostCPU.disablingVariable)=1 forces the Swift kernels everywhere")
         } else {
             print(
                 "Generated-code suites: SKIPPED, this CPU has no AVX2 + FMA (or it is not Linux x86-64); the whole-model "
@@ -35,6 +41,23 @@ enum GeneratedCode {
                 HostCPU.supportsGeneratedAVX2,
                 "PUREVISION_REQUIRE_GENERATED_CODE=1, but HostCPU.supportsGeneratedAVX2 is false: the generated-code suites would be skipped"
             )
+        }
+    }
+}
+
+@Suite struct GeneratedCodeSwitchTests {
+    @Test func onlyTheValueOneDisablesGeneratedCode() {
+        #expect(HostCPU.disablesGeneratedCode(environmentValue: "1"))
+        for value in [nil, "", "0", "true", "yes", " 1"] as [String?] {
+            #expect(!HostCPU.disablesGeneratedCode(environmentValue: value), "value \(String(describing: value))")
+        }
+    }
+
+    @Test func theProcessSwitchFollowsItsEnvironment() {
+        let value = ProcessInfo.processInfo.environment[HostCPU.disablingVariable]
+        #expect(HostCPU.disabledByEnvironment == HostCPU.disablesGeneratedCode(environmentValue: value))
+        if HostCPU.disabledByEnvironment {
+            #expect(!HostCPU.supportsGeneratedAVX2 && !HostCPU.supportsGeneratedAVX512)
         }
     }
 }

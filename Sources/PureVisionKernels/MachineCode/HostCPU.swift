@@ -2,21 +2,39 @@
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// What the machine running this process can execute, for choosing generated kernels.
 public enum HostCPU {
     /// Whether kernels may generate and run x86-64 AVX2 + FMA code: on Linux x86-64, when the kernel reports the
-    /// `avx`, `avx2` and `fma` flags for the CPU (it reports them only when it also saves the YMM state).
+    /// `avx`, `avx2` and `fma` flags for the CPU (it reports them only when it also saves the YMM state) and the
+    /// process was not started with `PUREVISION_DISABLE_GENERATED_CODE=1` (``disabledByEnvironment``).
     /// False everywhere else, where the Swift kernels run.
     public static let supportsGeneratedAVX2: Bool = {
         #if arch(x86_64) && os(Linux)
-            guard let flags = cpuFlags else { return false }
+            guard !disabledByEnvironment, let flags = cpuFlags else { return false }
             return flags.contains("avx") && flags.contains("avx2") && flags.contains("fma")
         #else
             return false
         #endif
     }()
+
+    /// Whether the environment variable `PUREVISION_DISABLE_GENERATED_CODE` was `1` when first asked (read once per
+    /// process): then ``supportsGeneratedAVX2`` and everything built on it are false and every kernel, model and task
+    /// runs the portable Swift kernels, as on a CPU without AVX2 + FMA, whatever `generatesMachineCode` says.
+    /// `tools/sanitize.sh` sets it for its passes over the Swift kernels. Unset (or any other value) changes nothing.
+    public static let disabledByEnvironment: Bool = disablesGeneratedCode(
+        environmentValue: getenv(disablingVariable).map { String(cString: $0) })
+
+    /// The name of the environment variable read by ``disabledByEnvironment``.
+    public static let disablingVariable = "PUREVISION_DISABLE_GENERATED_CODE"
+
+    /// Whether a value of ``disablingVariable`` (nil when unset) turns generated code off: exactly `"1"`.
+    package static func disablesGeneratedCode(environmentValue: String?) -> Bool {
+        environmentValue == "1"
+    }
 
     /// Whether kernels may also generate AVX-512 code (512-bit vectors, opmasks, byte-masked stores): on top of
     /// ``supportsGeneratedAVX2``, the kernel reports `avx512f`, `avx512bw` and `avx512vl` (it reports them only when
