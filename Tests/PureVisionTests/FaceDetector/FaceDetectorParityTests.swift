@@ -125,13 +125,13 @@ import Testing
         #expect(Self.fullRange.count >= 30)
     }
 
-    @Test(arguments: shortRange)
+    @Test(arguments: GoldenSample.select(shortRange))
     func shortRangeMatchesMediaPipeTasks(_ golden: Golden) throws {
         try Self.check(golden, model: "face_detection_short_range.tflite", exactPixels: true)
     }
 
     /// The legacy solution's relative boxes, truncated to pixels as the Tasks API does, equal ours on every golden.
-    @Test(arguments: fullRange)
+    @Test(arguments: GoldenSample.select(fullRange))
     func fullRangeMatchesMediaPipeLegacy(_ golden: Golden) throws {
         try Self.check(golden, model: "face_detection_full_range_sparse.tflite", exactPixels: true)
     }

@@ -131,7 +131,7 @@ import Testing
         #expect(Self.goldens.filter { $0.fullScores != nil }.count == 2)
     }
 
-    @Test(arguments: goldens)
+    @Test(arguments: GoldenSample.select(goldens))
     func matchesMediaPipe(_ golden: Golden) throws {
         let head = try Self.classify(golden)
         #expect(head.headIndex == 0)
