@@ -245,8 +245,7 @@ struct ParsedArguments {
 
 /// Reads a whole file.
 func readFile(_ path: String) throws -> [UInt8] {
-    guard let data = FileManager.default.contents(atPath: path) else {
-        throw CommandLineError.file("cannot read '\(path)'")
+    do { return try readFileContents(atPath: path) } catch {
+        throw CommandLineError.file("cannot read '\(path)': \(error.reason)")
     }
-    return [UInt8](data)
 }

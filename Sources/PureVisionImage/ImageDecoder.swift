@@ -1,13 +1,14 @@
-import Foundation
+import PureVisionCore
 
 extension PixelImage {
     /// Decodes a PNG or JPEG file; see `init(encoded:)` for the formats produced.
     /// - Throws: `ImageError.fileAccess` when the file cannot be read, otherwise as `init(encoded:)`.
     public init(contentsOfFile path: String) throws(ImageError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .fileAccess("cannot read image file \(path)")
+        let bytes: [UInt8]
+        do { bytes = try readFileContents(atPath: path) } catch {
+            throw .fileAccess("cannot read image file \(path): \(error.reason)")
         }
-        try self.init(encoded: [UInt8](data))
+        try self.init(encoded: bytes)
     }
 
     /// Decodes PNG or JPEG data, recognised by its signature (`EncodedImageFormat.sniff`).

@@ -1,4 +1,5 @@
 import Foundation
+import PureVisionCore
 import PureVisionEngine
 import PureVisionTFLite
 
@@ -99,10 +100,11 @@ struct ClassificationHead: Sendable {
         var labels = try ClassificationLabels.read(
             model: model, tensor: tensor, headIndex: index, locale: options.displayNamesLocale)
         if labels.names.isEmpty, let path = options.labelsFilePath {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw .model("cannot read the labels file '\(path)'")
+            let data: [UInt8]
+            do { data = try readFileContents(atPath: path) } catch {
+                throw .model("cannot read the labels file '\(path)': \(error.reason)")
             }
-            let names = try ClassificationLabels.lines(of: Array(data)[...], file: path)
+            let names = try ClassificationLabels.lines(of: data[...], file: path)
             guard names.count == classCount else {
                 throw .model(
                     "the labels file '\(path)' has \(names.count) lines for the \(classCount) classes of output \(index)"
