@@ -109,6 +109,21 @@ public final class ThreadPool: Sendable {
         parallelFor(chunks, RangeSplit(count: count, chunks: chunks, body: body))
     }
 
+    /// Splits `0..<count` into exactly `chunks` near-equal contiguous ranges (fewer only when `count` is smaller) and
+    /// calls `body.run(range:)` once per range, concurrently; allocates nothing. The cut depends on `count` and
+    /// `chunks` alone, never on the thread count: for kernels whose arithmetic depends on where a range starts or
+    /// ends (a BLAS call's own blocking), so that any number of threads gives the same bits as one.
+    @inlinable
+    public func parallelRanges<Body: ParallelRangeBody>(_ count: Int, fixedChunks chunks: Int, _ body: Body) {
+        if count <= 0 { return }
+        let chunks = max(1, min(chunks, count))
+        if chunks == 1 {
+            body.run(range: 0..<count)
+            return
+        }
+        parallelFor(chunks, RangeSplit(count: count, chunks: chunks, body: body))
+    }
+
     /// Runs `body(task)` for every `task` in `0..<taskCount` like ``parallelFor(_:_:)-(_,ParallelTaskBody)``.
     ///
     /// Handing a closure to other threads costs one heap allocation per call that uses them; kernels on the

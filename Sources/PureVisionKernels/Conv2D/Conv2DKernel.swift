@@ -67,6 +67,9 @@ public struct Conv2DKernel: Sendable {
     /// Multiply-adds below which a block is not split further to give every thread one (the hand-off would cost
     /// more than it saves).
     static let minimumParallelWork = 1 << 16
+    /// The thread count the CBLAS path cuts its blocks for, whatever the pool (see `init`): enough blocks to share
+    /// among four threads.
+    static let blasPartitionThreads = 4
 
     /// Packs `filter` (OHWI, `[outputChannels, kernelHeight, kernelWidth, inputChannels]`) and copies `bias`
     /// (`[outputChannels]` or `nil`). Neither pointer is retained. `threadCount` is the pool size runs will use:
@@ -127,11 +130,16 @@ public struct Conv2DKernel: Sendable {
         let m = g.batch * g.outputHeight * g.outputWidth
         var rows = min(m, max(8, Self.blockFloatBudget / max(k, n)))
         let threads = min(max(1, threadCount), Self.maximumSlots)
-        if threads > 1 && m * n * k >= threads * Self.minimumParallelWork {
+        // The generated code computes every output row alike however the rows are cut, so its blocks are sized for
+        // the pool at hand. BLAS's sums depend on a call's shape (its own blocking, a one-row call's matrix-vector
+        // kernel), so on that path the cut is made for `blasPartitionThreads` whatever the pool: every thread count
+        // then gives the bits one thread gives.
+        let partitionThreads = generated != nil ? threads : Self.blasPartitionThreads
+        if partitionThreads > 1 && m * n * k >= partitionThreads * Self.minimumParallelWork {
             // Several blocks per thread (each still worth handing off), so that the threads share the work out
             // dynamically; rows in whole tiles of the generated GEMM where blocks are that tall.
             let byWork = m * n * k / Self.minimumParallelWork
-            let blocks = max((m + rows - 1) / rows, min(threads * ThreadPool.chunksPerThread, byWork))
+            let blocks = max((m + rows - 1) / rows, min(partitionThreads * ThreadPool.chunksPerThread, byWork))
             rows = (m + blocks - 1) / blocks
             let tile = generated?.tileRows ?? Conv2DGEMMCode.tileRows
             if rows > tile { rows = (rows + tile - 1) / tile * tile }

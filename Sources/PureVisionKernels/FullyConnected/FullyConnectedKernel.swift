@@ -1,7 +1,8 @@
 /// Prepared fully connected layer: `output[b, o] = clamp(Σ_i input[b, i] · weights[o, i] + bias[o])` as one
 /// ``GEMM`` with the weights used transposed in place (`[outputSize, inputSize]`, no repacking). Output columns are
-/// split over the pool's threads when there is enough work; bias and clamp are applied to each chunk right after
-/// its product.
+/// cut into ranges when there is enough work, by the sizes alone so that the result does not depend on the thread
+/// count, and the pool's threads share the ranges out; bias and clamp are applied to each range right after its
+/// product.
 ///
 /// Prepared with `generatesMachineCode` on a CPU with AVX2 + FMA, a run is instead the convolutions' generated GEMM
 /// (``Conv2DGEMMCode``, the layer being a 1×1 convolution of `batch` pixels): each sum starts at the bias and takes
@@ -34,6 +35,9 @@ public struct FullyConnectedKernel: Sendable {
 
     /// Multiply-adds below which a chunk is not worth a thread.
     static let minimumChunkWork = 1 << 15
+    /// The most ranges of output features a CBLAS run is cut into (whatever the pool: see `run`), enough to share
+    /// among four threads.
+    static let blasChunks = 4 * ThreadPool.chunksPerThread
 
     /// Copies `weights` (`[outputSize, inputSize]`) and `bias` (`[outputSize]` or `nil`). Neither pointer is
     /// retained. All sizes must be positive. `generatesMachineCode` asks for the generated AVX2/FMA code, used when
@@ -117,9 +121,11 @@ public struct FullyConnectedKernel: Sendable {
                 guard let weightPointer = weightBuffer.baseAddress else { return }
                 // An empty array still has a non-nil base address.
                 let biasPointer = biasBuffer.isEmpty ? nil : biasBuffer.baseAddress
+                // A cut fixed by the shape alone: BLAS's sums depend on each call's shape, and so the bits must not
+                // depend on the pool's thread count.
                 let minimumChunk = max(8, Self.minimumChunkWork / (batch * inputSize))
                 pool.parallelRanges(
-                    outputSize, minimumChunk: minimumChunk,
+                    outputSize, fixedChunks: min(Self.blasChunks, outputSize / minimumChunk),
                     Columns(
                         batch: batch, inputSize: inputSize, outputSize: outputSize, input: input,
                         weights: weightPointer, bias: biasPointer, output: output, clamp: clamp))
