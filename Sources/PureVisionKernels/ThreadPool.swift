@@ -100,13 +100,8 @@ public final class ThreadPool: Sendable {
     /// ``chunksPerThread`` per thread, and calls `body.run(range:)` once per chunk, concurrently; allocates nothing.
     @inlinable
     public func parallelRanges<Body: ParallelRangeBody>(_ count: Int, minimumChunk: Int = 1, _ body: Body) {
-        if count <= 0 { return }
-        let chunks = Self.chunkCount(count / max(1, minimumChunk), threads: threadCount)
-        if chunks == 1 {
-            body.run(range: 0..<count)
-            return
-        }
-        parallelFor(chunks, RangeSplit(count: count, chunks: chunks, body: body))
+        parallelRanges(
+            count, fixedChunks: Self.chunkCount(count / max(1, minimumChunk), threads: threadCount), body)
     }
 
     /// Splits `0..<count` into exactly `chunks` near-equal contiguous ranges (fewer only when `count` is smaller) and

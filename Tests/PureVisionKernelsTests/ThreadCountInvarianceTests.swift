@@ -8,6 +8,20 @@ import Testing
 @Suite struct ThreadCountInvarianceTests {
     static let threadCounts = [2, 3, 5, 16]
 
+    /// Expects `run(threads)` to write every output (no NaN left) and to give one thread's bits on each of
+    /// ``threadCounts``.
+    static func expectSameBitsOnEveryThreadCount(
+        _ context: String, _ run: (Int) -> [Float], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let one = run(1)
+        #expect(!one.contains { $0.isNaN }, "\(context): output not written", sourceLocation: sourceLocation)
+        for threads in threadCounts {
+            #expect(
+                run(threads).map(\.bitPattern) == one.map(\.bitPattern), "\(context) on \(threads) threads",
+                sourceLocation: sourceLocation)
+        }
+    }
+
     @Test(arguments: [(1, 23, 19, 13, 3, 24), (2, 9, 31, 7, 1, 130), (1, 1, 1, 1001, 1, 517)])
     func convolutionBitsDoNotDependOnThreads(
         _ shape: (batch: Int, height: Int, width: Int, inputChannels: Int, kernel: Int, outputChannels: Int)
@@ -39,12 +53,7 @@ import Testing
             }
             return output
         }
-        let one = run(threads: 1)
-        #expect(!one.contains { $0.isNaN })
-        for threads in Self.threadCounts {
-            let many = run(threads: threads)
-            #expect(many.map(\.bitPattern) == one.map(\.bitPattern), "\(shape) on \(threads) threads")
-        }
+        Self.expectSameBitsOnEveryThreadCount("\(shape)", run)
     }
 
     @Test(arguments: [(1, 1001, 517), (1, 1280, 1000), (3, 257, 129)])
@@ -66,11 +75,6 @@ import Testing
             }
             return output
         }
-        let one = run(threads: 1)
-        #expect(!one.contains { $0.isNaN })
-        for threads in Self.threadCounts {
-            let many = run(threads: threads)
-            #expect(many.map(\.bitPattern) == one.map(\.bitPattern), "\(shape) on \(threads) threads")
-        }
+        Self.expectSameBitsOnEveryThreadCount("\(shape)", run)
     }
 }
