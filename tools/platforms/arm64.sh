@@ -207,20 +207,13 @@ for filter in "${TEST_GROUPS[@]}"; do
     args="--testing-library swift-testing"
     [ -n "$filter" ] && args="$args --filter '$filter'"
     run_group() {
-        PUREVISION_GOLDEN_STRIDE=$GOLDEN_STRIDE QEMU_CPU=${QEMU_CPU:-neoverse-n1} timeout "$GROUP_TIMEOUT" chroot "$R" /bin/sh -c \
+        # PUREVISION_REQUIRE_GENERATED_CODE is about the x86 host (.ci/run exports it there); the emulated arm64
+        # process has no generated code, so the requirement must not reach it.
+        PUREVISION_REQUIRE_GENERATED_CODE=0 PUREVISION_GOLDEN_STRIDE=$GOLDEN_STRIDE QEMU_CPU=${QEMU_CPU:-neoverse-n1} timeout "$GROUP_TIMEOUT" chroot "$R" /bin/sh -c \
             "cd /pkg && .build-arm64/aarch64-unknown-linux-gnu/release/PureVisionPackageTests.xctest $args" >"$log" 2>&1
     }
     rc=0
     step "tests ${filter:-(all)}" run_group || rc=$?
-    if [ $rc -gt 128 ] && [ $rc -ne 137 ]; then
-        # A test process killed by a signal under qemu (seen once: SIGILL 4 s into group 1, in a multi-threaded
-        # kernel test, with qemu unable to suspend a thread; the same build then passed 263 of 263). Not understood
-        # yet: the run is repeated once, and the crash stays visible in the output and in test-$index-crash.log.
-        cp "$log" "$W/test-$index-crash.log"
-        say "  the test process died of signal $((rc - 128)); log kept in $W/test-$index-crash.log; running it once more"
-        rc=0
-        step "tests ${filter:-(all)} (again)" run_group || rc=$?
-    fi
     grep -E '✘|recorded an issue' "$log" | head -40 >&2 || true
     summary=$(grep -E '(Test run with|tests? in) .* (passed|failed)' "$log" | tail -1 || true)
     say "  ${summary:-no summary line (exit $rc; 124 is the time limit)}"
