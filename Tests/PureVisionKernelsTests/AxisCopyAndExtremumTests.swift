@@ -73,7 +73,7 @@ import Testing
             }
         }
         let buffers = (0..<axis).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: max(1, outer * inner)) }
-        defer { buffers.forEach { $0.deallocate() } }
+        defer { for buffer in buffers { buffer.deallocate() } }
         input.withUnsafeBytes { x in
             AxisCopy.unpack(
                 input: x.baseAddress!, outerCount: outer, axisCount: axis, innerBytes: inner * 4,

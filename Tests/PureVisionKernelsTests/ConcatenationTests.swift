@@ -63,7 +63,7 @@ struct ConcatenationTests {
             buffer.initialize(from: array, count: array.count)
             return buffer
         }
-        defer { buffers.forEach { $0.deallocate() } }
+        defer { for buffer in buffers { buffer.deallocate() } }
         body(buffers.map { UnsafePointer($0) })
     }
 }

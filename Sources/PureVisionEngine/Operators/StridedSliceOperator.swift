@@ -59,7 +59,10 @@ enum StridedSliceOperator: OperatorLowering {
             var shrink = false
         }
         var dense = [DenseEntry](repeating: DenseEntry(), count: rank)
-        enum OutputAxis { case input(Int), newAxis }
+        enum OutputAxis {
+            case input(Int)
+            case newAxis
+        }
         var outputAxes: [OutputAxis] = []
         let hasEllipsis = (0..<sparseCount).contains { bit(options.ellipsisMask, $0) }
         var newAxesAfterEllipsis = 0

@@ -14,14 +14,17 @@ import Testing
         let file: String
         let width: Int
         let height: Int
-        let file_sha256: String
-        let pil_rgb_sha256: String
-        let mediapipe_rgb_sha256: String
+        let fileSHA256: String
+        let pilRGBSHA256: String
+        let mediapipeRGBSHA256: String
         var directory = ""
         var testDescription: String { "\(directory)/\(file)" }
 
         enum CodingKeys: String, CodingKey {
-            case file, width, height, file_sha256, pil_rgb_sha256, mediapipe_rgb_sha256
+            case file, width, height
+            case fileSHA256 = "file_sha256"
+            case pilRGBSHA256 = "pil_rgb_sha256"
+            case mediapipeRGBSHA256 = "mediapipe_rgb_sha256"
         }
     }
 
@@ -60,14 +63,14 @@ import Testing
     @Test(arguments: all)
     func fileAndDecodeMatchTheManifest(_ entry: Entry) throws {
         let path = Fixtures.testFile("PureVisionTests/Fixtures/\(entry.directory)/\(entry.file)")
-        #expect(SHA256.hexDigest(try Fixtures.bytes(atPath: path)) == entry.file_sha256, "file bytes")
+        #expect(SHA256.hexDigest(try Fixtures.bytes(atPath: path)) == entry.fileSHA256, "file bytes")
         let image = try PixelImage(contentsOfFile: path).converted(to: .rgb8)
         try #require(image.width == entry.width && image.height == entry.height)
         let rgb = image.ownedCopy().withUnsafePixels { Array($0) }
         let digest = SHA256.hexDigest(rgb)
-        #expect(digest == entry.pil_rgb_sha256, "our decode differs from PIL's")
+        #expect(digest == entry.pilRGBSHA256, "our decode differs from PIL's")
         if entry.file.hasSuffix(".png") {
-            #expect(digest == entry.mediapipe_rgb_sha256, "our decode differs from MediaPipe's loader")
+            #expect(digest == entry.mediapipeRGBSHA256, "our decode differs from MediaPipe's loader")
         }
     }
 }

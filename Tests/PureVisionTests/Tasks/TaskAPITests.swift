@@ -228,7 +228,12 @@ import Testing
         struct Category: Decodable {
             let index: Int
             let score: Float
-            let category_name: String
+            let categoryName: String
+
+            enum CodingKeys: String, CodingKey {
+                case index, score
+                case categoryName = "category_name"
+            }
         }
         struct Head: Decodable { let categories: [Category] }
         struct Run: Decodable {
@@ -237,8 +242,13 @@ import Testing
             let classifications: [Head]
         }
         let image: String
-        let raw_scores: [Float]
+        let rawScores: [Float]
         let runs: [Run]
+
+        enum CodingKeys: String, CodingKey {
+            case image, runs
+            case rawScores = "raw_scores"
+        }
     }
 
     /// MediaPipe's results with IDENTITY and INVERSE_LOGISTIC calibrations (`tools/make_calibration_goldens.py`):
@@ -248,7 +258,7 @@ import Testing
         let directory = Self.fixture("classifier/calibration")
         let golden = try JSONDecoder().decode(
             CalibrationGolden.self, from: Data(try Fixtures.bytes(atPath: directory + "/calibration.json")))
-        try #require(golden.runs.count == 2 && golden.raw_scores.count == 6)
+        try #require(golden.runs.count == 2 && golden.rawScores.count == 6)
         let run = try #require(golden.runs.first { $0.transformation == transformation })
         let expected = try #require(run.classifications.first?.categories)
         try #require(expected.count == 6)
@@ -261,7 +271,7 @@ import Testing
         try #require(categories.count == expected.count, "\(categories.count) categories")
         var worst: Float = 0
         for (ours, theirs) in zip(categories, expected) {
-            #expect(ours.categoryName == theirs.category_name)
+            #expect(ours.categoryName == theirs.categoryName)
             worst = max(worst, abs(ours.score - theirs.score))
         }
         // Equal scores (the default 0.25) keep the model's class order: compare the index sets per score.
@@ -269,6 +279,6 @@ import Testing
         print("score calibration \(transformation): largest score error \(worst)")
         #expect(worst <= 1e-6, "\(transformation): largest score error \(worst)")
         // The calibration changed something: at least one score differs from the raw softmax.
-        #expect(categories.contains { abs($0.score - golden.raw_scores[$0.index]) > 0.01 })
+        #expect(categories.contains { abs($0.score - golden.rawScores[$0.index]) > 0.01 })
     }
 }

@@ -50,7 +50,8 @@ final class HandLandmarkerService: NSObject, HandLandmarkerLiveStreamDelegate {
         guard let result else { return }
         for (hand, landmarks) in result.landmarks.enumerated() {
             let tip = landmarks[8]
-            print("hand \(hand): index tip at (\(tip.x), \(tip.y)), \(result.handedness[hand].first?.categoryName ?? "")")
+            let side = result.handedness[hand].first?.categoryName ?? ""
+            print("hand \(hand): index tip at (\(tip.x), \(tip.y)), \(side)")
         }
     }
 }
