@@ -95,7 +95,9 @@ import Testing
 
     @Test(arguments: detectors)
     func garbageModelIsAnError(_ detector: Detector) async throws {
-        let calls = detector.make(try MLKitFixtures.garbageModelDirectory(named: detector.modelFile))
+        let directory = try MLKitFixtures.garbageModelDirectory(named: detector.modelFile)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let calls = detector.make(directory)
         let image = try Self.photo()
         #expect(throws: VisionTaskError.self) { try calls.results(image) }
         #expect(throws: VisionTaskError.self, "the failure is kept: a second call reports it too") {
@@ -117,8 +119,10 @@ import Testing
     }
 
     @Test func unreadableImageFileIsAnError() throws {
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("PureVisionMLKit-empty.png")
+        let empty = FileManager.default.temporaryDirectory
+            .appendingPathComponent("PureVisionMLKit-empty-\(UUID().uuidString).png")
         try Data().write(to: empty)
+        defer { try? FileManager.default.removeItem(at: empty) }
         #expect(throws: ImageError.self) { try VisionImage(contentsOfFile: empty.path) }
         #expect(throws: ImageError.self) { try VisionImage(contentsOfFile: empty.path + ".missing") }
     }

@@ -19,7 +19,7 @@ enum MLKitFixtures {
         try PixelImage(contentsOfFile: photo(relativePath))
     }
 
-    /// A directory holding only a file named `modelFile` that is not a model.
+    /// A new temporary directory holding only a file named `modelFile` that is not a model; the caller removes it.
     static func garbageModelDirectory(named modelFile: String) throws -> String {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("PureVisionMLKitTests-\(UUID().uuidString)")
