@@ -2,8 +2,8 @@ import PureVision
 
 #if canImport(CoreVideo)
     // Apple platforms: the mask is CoreVideo's own pixel buffer, and guide code calling CoreVideo compiles with only
-    // `import PureVisionMLKit`. Not compiled by the project's Linux CI: written against the documented CoreVideo API
-    // and unverified by a build.
+    // `import PureVisionMLKit`. Written against the documented CoreVideo API; type-checked for iOS by
+    // tools/platforms/ios.sh, never built or run here (README, "Apple-only code").
     @_exported import CoreVideo
 #endif
 
