@@ -10,15 +10,8 @@ extension LoadedModel {
         scoresOutput: Int, anchors: [SSDAnchor], options: DetectionDecoderOptions, stage: String
     ) throws(VisionTaskError) -> (detections: [NormalizedDetection], transform: ImageToTensorResult) {
         try interpreter.withSession { session throws(VisionTaskError) -> ([NormalizedDetection], ImageToTensorResult) in
-            guard let input = session.floatInput(0).baseAddress else {
-                throw .model("the \(stage) detector's input is empty")
-            }
-            let transform: ImageToTensorResult
-            do throws(PreprocessingError) {
-                transform = try converter.convert(image, rect: rect, into: input, pool: session.pool)
-            } catch {
-                throw FaceDetectionPipeline.taskError(error)
-            }
+            let transform = try converter.convert(
+                image, rect: rect, intoFloatInputOf: session, model: "the \(stage) detector")
             session.invoke()
             do throws(DetectionError) {
                 let found = try DetectionDecoder.decode(

@@ -22,7 +22,7 @@ import PureVisionKernels
 public final class FaceAnalyzer: Sendable {
     /// The options the analyzer was created with.
     public let options: FaceAnalyzerOptions
-    private let runner: TaskRunner<FaceFrame, [Face]>
+    private let runner: TaskRunner<VisionFrame, [Face]>
     private let pipeline: FaceMeshPipeline
 
     /// The thread pool each of the task's models runs on, in load order: one pool, shared (tests check that a task
@@ -37,26 +37,25 @@ public final class FaceAnalyzer: Sendable {
         self.pipeline = pipeline
         self.options = options
         runner = try TaskRunner(
-            mode: options.runningMode, label: "FaceAnalyzer", handler: options.resultHandler,
+            options: options, label: "FaceAnalyzer",
             process: { frame, _ throws(VisionTaskError) in try pipeline.faces(frame.image) })
     }
 
     /// The faces in one image (`.image` mode), in detection order (best first).
     public func results(in image: PixelImage) throws(VisionTaskError) -> [Face] {
-        try runner.runImage(FaceFrame(image: image, processing: nil))
+        try runner.image(image, nil)
     }
 
     /// The faces in one video frame (`.video` mode); timestamps must strictly increase.
     public func results(inVideoFrame image: PixelImage, timestampInMilliseconds: Int) throws(VisionTaskError) -> [Face]
     {
-        try runner.runVideo(FaceFrame(image: image, processing: nil), timestampInMilliseconds: timestampInMilliseconds)
+        try runner.video(image, nil, at: timestampInMilliseconds)
     }
 
     /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
     /// (and `liveStreamResults()`). A frame wrapping caller memory is copied first.
     public func processAsync(image: PixelImage, timestampInMilliseconds: Int) throws(VisionTaskError) {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        try runner.submit(FaceFrame(image: owned, processing: nil), timestampInMilliseconds: timestampInMilliseconds)
+        try runner.liveStream(image, nil, at: timestampInMilliseconds)
     }
 
     /// Every live-stream outcome from now on, in timestamp order; the stream ends when the analyzer is closed.

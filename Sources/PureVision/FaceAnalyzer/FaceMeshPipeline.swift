@@ -82,7 +82,7 @@ final class FaceMeshPipeline: @unchecked Sendable {
 
     /// The 468-point meshes of every face in `image`, in detection order.
     func meshes(_ image: PixelImage) throws(VisionTaskError) -> [[NormalizedLandmark]] {
-        let detections = try detector.detectNormalized(FaceFrame(image: image, processing: nil))
+        let detections = try detector.detectNormalized(VisionFrame(image: image, processing: nil))
         let rects: [NormalizedRect]
         do throws(DetectionError) {
             rects = try DetectionsToRects.rects(
@@ -120,13 +120,8 @@ final class FaceMeshPipeline: @unchecked Sendable {
     func landmarks(_ image: PixelImage, rect: NormalizedRect) throws(VisionTaskError) -> [NormalizedLandmark]? {
         guard rect.width > 0, rect.height > 0 else { return nil }
         return try mesh.interpreter.withSession { session throws(VisionTaskError) -> [NormalizedLandmark]? in
-            guard let input = session.floatInput(0).baseAddress else { throw .model("empty face landmark input") }
-            let transform: ImageToTensorResult
-            do throws(PreprocessingError) {
-                transform = try meshConverter.convert(image, rect: rect, into: input, pool: session.pool)
-            } catch {
-                throw FaceDetectionPipeline.taskError(error)
-            }
+            let transform = try meshConverter.convert(
+                image, rect: rect, intoFloatInputOf: session, model: "the face mesh model")
             session.invoke()
             let flag = session.floatOutput(flagOutput)[0]
             guard 1 / (1 + expf(-flag)) > Self.presenceThreshold else { return nil }

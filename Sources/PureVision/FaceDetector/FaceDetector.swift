@@ -14,7 +14,7 @@ import PureVisionTFLite
 public final class FaceDetector: Sendable {
     /// The options the detector was created with.
     public let options: FaceDetectorOptions
-    private let runner: TaskRunner<FaceFrame, FaceDetectorResult>
+    private let runner: TaskRunner<VisionFrame, FaceDetectorResult>
 
     /// Creates a detector.
     /// - Throws: `VisionTaskError` for options out of range, a missing or unsupported model, or a result handler
@@ -29,7 +29,7 @@ public final class FaceDetector: Sendable {
         self.options = options
         let pipeline = try FaceDetectionPipeline(options: options)
         runner = try TaskRunner(
-            mode: options.runningMode, label: "FaceDetector", handler: options.resultHandler,
+            options: options, label: "FaceDetector",
             process: { frame, _ throws(VisionTaskError) in try pipeline.detect(frame) })
     }
 
@@ -42,7 +42,7 @@ public final class FaceDetector: Sendable {
     public func detect(
         image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> FaceDetectorResult {
-        try runner.runImage(FaceFrame(image: image, processing: imageProcessingOptions))
+        try runner.image(image, imageProcessingOptions)
     }
 
     /// Detects faces in one video frame (`.video` mode); timestamps must strictly increase.
@@ -50,9 +50,7 @@ public final class FaceDetector: Sendable {
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> FaceDetectorResult {
-        try runner.runVideo(
-            FaceFrame(image: image, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try runner.video(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
@@ -60,18 +58,14 @@ public final class FaceDetector: Sendable {
     public func detectAsync(
         image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        try runner.submit(
-            FaceFrame(image: owned, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try runner.liveStream(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Detects faces in one image off the calling thread (`.image` mode).
     public func detect(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
         -> FaceDetectorResult
     {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        return try await runner.runImageAsync(FaceFrame(image: owned, processing: imageProcessingOptions))
+        try await runner.imageAsync(image, imageProcessingOptions)
     }
 
     /// Every live-stream outcome from now on, in timestamp order; the stream ends when the detector is closed.
@@ -79,12 +73,6 @@ public final class FaceDetector: Sendable {
 
     /// Finishes queued live-stream frames, delivers their results and refuses further calls.
     public func close() { runner.close() }
-}
-
-/// One frame and its per-call options.
-struct FaceFrame: FrameRequest {
-    let image: PixelImage
-    let processing: ImageProcessingOptions?
 }
 
 /// The prepared detection pipeline: model, anchors, decoding and suppression settings.
@@ -154,13 +142,13 @@ final class FaceDetectionPipeline: Sendable {
         }
     }
 
-    func detect(_ frame: FaceFrame) throws(VisionTaskError) -> FaceDetectorResult {
+    func detect(_ frame: VisionFrame) throws(VisionTaskError) -> FaceDetectorResult {
         let image = frame.image
         return FaceDetectorResult(detections: try detectNormalized(frame).map { Self.pixelDetection($0, image: image) })
     }
 
     /// The detections in image-normalized coordinates, best first (before MediaPipe's conversion to pixels).
-    func detectNormalized(_ frame: FaceFrame) throws(VisionTaskError) -> [NormalizedDetection] {
+    func detectNormalized(_ frame: VisionFrame) throws(VisionTaskError) -> [NormalizedDetection] {
         let image = frame.image
         let rect = try ImageProcessingOptions.imageRect(
             of: image, processing: frame.processing, roiAllowed: false)

@@ -11,7 +11,7 @@ import PureVisionKernels
 public final class FaceLandmarker: Sendable {
     /// The options the landmarker was created with.
     public let options: FaceLandmarkerOptions
-    private let runner: TaskRunner<FaceLandmarkerFrame, FaceLandmarkerResult>
+    private let runner: TaskRunner<VisionFrame, FaceLandmarkerResult>
     private let pipeline: FaceLandmarkerPipeline
 
     /// The thread pool each of the task's models runs on, in load order: one pool, shared (tests check that a task
@@ -31,7 +31,7 @@ public final class FaceLandmarker: Sendable {
         self.pipeline = pipeline
         let tracking = options.runningMode != .image
         runner = try TaskRunner(
-            mode: options.runningMode, label: "FaceLandmarker", handler: options.resultHandler,
+            options: options, label: "FaceLandmarker",
             process: { frame, timestamp throws(VisionTaskError) in
                 try pipeline.process(frame, timestampInMilliseconds: timestamp, tracking: tracking)
             })
@@ -46,7 +46,7 @@ public final class FaceLandmarker: Sendable {
     public func detect(
         image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> FaceLandmarkerResult {
-        try runner.runImage(FaceLandmarkerFrame(image: image, processing: imageProcessingOptions))
+        try runner.image(image, imageProcessingOptions)
     }
 
     /// Tracks faces in one video frame (`.video` mode); timestamps must strictly increase.
@@ -54,9 +54,7 @@ public final class FaceLandmarker: Sendable {
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> FaceLandmarkerResult {
-        try runner.runVideo(
-            FaceLandmarkerFrame(image: image, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try runner.video(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
@@ -64,18 +62,14 @@ public final class FaceLandmarker: Sendable {
     public func detectAsync(
         image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        try runner.submit(
-            FaceLandmarkerFrame(image: owned, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try runner.liveStream(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Finds faces in one image off the calling thread (`.image` mode).
     public func detect(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
         -> FaceLandmarkerResult
     {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        return try await runner.runImageAsync(FaceLandmarkerFrame(image: owned, processing: imageProcessingOptions))
+        try await runner.imageAsync(image, imageProcessingOptions)
     }
 
     /// Tracks faces in one video frame off the calling thread (`.video` mode).
@@ -83,10 +77,7 @@ public final class FaceLandmarker: Sendable {
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
     ) async throws -> FaceLandmarkerResult {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        return try await runner.runVideoAsync(
-            FaceLandmarkerFrame(image: owned, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try await runner.videoAsync(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Every live-stream outcome from now on, in timestamp order; the stream ends when the landmarker is closed.
@@ -121,7 +112,7 @@ public final class FaceLandmarker: Sendable {
 
     /// How many times face detection has run: in video and live-stream modes it runs only while fewer than
     /// `numFaces` faces are tracked.
-    public var faceDetectionCount: Int { pipeline.faceDetectionCount }
+    public var faceDetectionCount: Int { pipeline.detectorRuns.value }
 
     /// Finishes queued live-stream frames, delivers their results and refuses further calls.
     public func close() { runner.close() }

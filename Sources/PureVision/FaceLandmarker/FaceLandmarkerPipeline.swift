@@ -27,7 +27,7 @@ import PureVisionTFLite
 /// 5. Blendshapes from the reported landmarks; the facial transformation matrix from their first 468 points.
 ///
 /// Invariant: `process` is only called by the task runner, which serialises calls, so the tracking state needs no
-/// lock; the detection counter is read under `counterLock` from other threads.
+/// lock; the detection counter (`detectorRuns`) locks itself.
 final class FaceLandmarkerPipeline: @unchecked Sendable {
     let options: FaceLandmarkerOptions
     let detector: FaceDetectionPipeline
@@ -41,8 +41,8 @@ final class FaceLandmarkerPipeline: @unchecked Sendable {
 
     private var trackedRects: [NormalizedRect] = []
     private var smoother = FaceLandmarkSmoother()
-    private var detections = 0
-    private let counterLock = NSLock()
+    /// How many times the detector has run.
+    let detectorRuns = RunCounter()
 
     static let detectorEntry = "face_detector.tflite"
     static let landmarksEntry = "face_landmarks_detector.tflite"
@@ -120,22 +120,15 @@ final class FaceLandmarkerPipeline: @unchecked Sendable {
         }
     }
 
-    /// How many times face detection has run.
-    var faceDetectionCount: Int {
-        counterLock.lock()
-        defer { counterLock.unlock() }
-        return detections
-    }
-
     // MARK: - Per frame
 
-    func process(_ frame: FaceLandmarkerFrame, timestampInMilliseconds: Int, tracking: Bool) throws(VisionTaskError)
+    func process(_ frame: VisionFrame, timestampInMilliseconds: Int, tracking: Bool) throws(VisionTaskError)
         -> FaceLandmarkerResult
     {
         let image = frame.image
         var rects = tracking ? trackedRects : []
         if !tracking || rects.count < options.numFaces {
-            rects += try detectFaces(FaceFrame(image: image, processing: frame.processing))
+            rects += try detectFaces(VisionFrame(image: image, processing: frame.processing))
         }
         if tracking {
             // The association runs on every stream frame, with or without new detections.
@@ -188,10 +181,8 @@ final class FaceLandmarkerPipeline: @unchecked Sendable {
     }
 
     /// Face detection on the whole (rotated) image: the face rects, best first, at most `numFaces`.
-    private func detectFaces(_ frame: FaceFrame) throws(VisionTaskError) -> [NormalizedRect] {
-        counterLock.lock()
-        detections += 1
-        counterLock.unlock()
+    private func detectFaces(_ frame: VisionFrame) throws(VisionTaskError) -> [NormalizedRect] {
+        detectorRuns.increment()
         let found = try detector.detectNormalized(frame)
         let image = frame.image
         do throws(DetectionError) {
@@ -213,13 +204,8 @@ final class FaceLandmarkerPipeline: @unchecked Sendable {
         let size = landmarkInputSize
         let threshold = options.minFacePresenceConfidence
         return try landmarker.interpreter.withSession { session throws(VisionTaskError) -> [NormalizedLandmark]? in
-            guard let input = session.floatInput(0).baseAddress else { throw .model("empty face landmark input") }
-            let transform: ImageToTensorResult
-            do throws(PreprocessingError) {
-                transform = try landmarkConverter.convert(image, rect: rect, into: input, pool: session.pool)
-            } catch {
-                throw FaceDetectionPipeline.taskError(error)
-            }
+            let transform = try landmarkConverter.convert(
+                image, rect: rect, intoFloatInputOf: session, model: "the face landmark model")
             session.invoke()
             let presence = 1 / (1 + expf(-session.floatOutput(1)[0]))
             guard presence > threshold else { return nil }
@@ -327,10 +313,4 @@ final class FaceLandmarkerPipeline: @unchecked Sendable {
             throw .model("face landmarker bundle: \(name): \(error)")
         }
     }
-}
-
-/// One frame and its per-call options.
-struct FaceLandmarkerFrame: FrameRequest {
-    let image: PixelImage
-    let processing: ImageProcessingOptions?
 }

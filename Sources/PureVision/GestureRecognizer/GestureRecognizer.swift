@@ -16,7 +16,7 @@ import PureVisionTFLite
 public final class GestureRecognizer: Sendable {
     /// The options the recognizer was created with.
     public let options: GestureRecognizerOptions
-    private let runner: TaskRunner<HandFrame, GestureRecognizerResult>
+    private let runner: TaskRunner<VisionFrame, GestureRecognizerResult>
     private let hands: HandLandmarkPipeline
     private let gestures: HandGestureModels
 
@@ -48,7 +48,7 @@ public final class GestureRecognizer: Sendable {
         self.gestures = gestures
         let tracking = options.runningMode != .image
         runner = try TaskRunner(
-            mode: options.runningMode, label: "GestureRecognizer", handler: options.resultHandler,
+            options: options, label: "GestureRecognizer",
             process: { frame, timestamp throws(VisionTaskError) in
                 try Self.recognize(frame, timestamp: timestamp, tracking: tracking, hands: hands, gestures: gestures)
             })
@@ -63,7 +63,7 @@ public final class GestureRecognizer: Sendable {
     public func recognize(
         image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> GestureRecognizerResult {
-        try runner.runImage(HandFrame(image: image, processing: imageProcessingOptions))
+        try runner.image(image, imageProcessingOptions)
     }
 
     /// Recognizes hand gestures in one video frame (`.video` mode), tracking hands from frame to frame; timestamps
@@ -72,9 +72,7 @@ public final class GestureRecognizer: Sendable {
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> GestureRecognizerResult {
-        try runner.runVideo(
-            HandFrame(image: image, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try runner.video(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
@@ -82,18 +80,14 @@ public final class GestureRecognizer: Sendable {
     public func recognizeAsync(
         image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        try runner.submit(
-            HandFrame(image: owned, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try runner.liveStream(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Recognizes hand gestures in one image off the calling thread (`.image` mode).
     public func recognize(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
         -> GestureRecognizerResult
     {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        return try await runner.runImageAsync(HandFrame(image: owned, processing: imageProcessingOptions))
+        try await runner.imageAsync(image, imageProcessingOptions)
     }
 
     /// Recognizes hand gestures in one video frame off the calling thread (`.video` mode).
@@ -101,10 +95,7 @@ public final class GestureRecognizer: Sendable {
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
     ) async throws -> GestureRecognizerResult {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        return try await runner.runVideoAsync(
-            HandFrame(image: owned, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try await runner.videoAsync(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Beyond MediaPipe's API: the gesture stage alone, for one hand given by its hand landmarker outputs (e.g. a
@@ -146,7 +137,7 @@ public final class GestureRecognizer: Sendable {
 
     /// How many times palm detection has run: in video and live-stream modes it runs only while fewer than
     /// `numHands` hands are tracked.
-    public var palmDetectionCount: Int { hands.palmDetectionCount }
+    public var palmDetectionCount: Int { hands.detectorRuns.value }
 
     /// Whether the bundle has a custom classifier (a MediaPipe Model Maker bundle), whose answers take precedence.
     public var hasCustomClassifier: Bool { gestures.classifiers.count > 1 }
@@ -157,7 +148,7 @@ public final class GestureRecognizer: Sendable {
     /// One frame: the hand landmarker's result, then each hand's gesture; hands without a prediction keep their
     /// landmarks but get no gesture list, and a frame where no hand got one is reported empty (MediaPipe's shape).
     private static func recognize(
-        _ frame: HandFrame, timestamp: Int, tracking: Bool, hands: HandLandmarkPipeline, gestures: HandGestureModels
+        _ frame: VisionFrame, timestamp: Int, tracking: Bool, hands: HandLandmarkPipeline, gestures: HandGestureModels
     ) throws(VisionTaskError) -> GestureRecognizerResult {
         let found = try hands.process(frame, timestampInMilliseconds: timestamp, tracking: tracking)
         let image = frame.image

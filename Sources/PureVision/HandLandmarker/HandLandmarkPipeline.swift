@@ -7,7 +7,7 @@ import PureVisionTFLite
 /// The prepared hand pipeline and its tracking state.
 ///
 /// Invariant: `process` is only ever called by the task runner, which serialises calls, so the mutable tracking
-/// state needs no lock of its own; the counter is read under `counterLock` from other threads.
+/// state needs no lock of its own; the counter (`detectorRuns`) locks itself.
 final class HandLandmarkPipeline: @unchecked Sendable {
     let options: HandLandmarkerOptions
     let detector: LoadedModel
@@ -27,8 +27,8 @@ final class HandLandmarkPipeline: @unchecked Sendable {
     private var trackedIDs: [Int] = []
     private var nextTrackID = 0
     private var smoother: HandLandmarkSmoother?
-    private var detections = 0
-    private let counterLock = NSLock()
+    /// How many times the detector has run.
+    let detectorRuns = RunCounter()
 
     static let detectorEntry = "hand_detector.tflite"
     static let landmarksEntry = "hand_landmarks_detector.tflite"
@@ -88,15 +88,9 @@ final class HandLandmarkPipeline: @unchecked Sendable {
         }
     }
 
-    var palmDetectionCount: Int {
-        counterLock.lock()
-        defer { counterLock.unlock() }
-        return detections
-    }
-
     // MARK: - Per frame
 
-    func process(_ frame: HandFrame, timestampInMilliseconds: Int, tracking: Bool) throws(VisionTaskError)
+    func process(_ frame: VisionFrame, timestampInMilliseconds: Int, tracking: Bool) throws(VisionTaskError)
         -> HandLandmarkerResult
     {
         let image = frame.image
@@ -164,9 +158,7 @@ final class HandLandmarkPipeline: @unchecked Sendable {
 
     /// Palm detection on the whole (rotated) image: the hand regions it proposes, best first, at most numHands.
     private func detectPalms(_ image: PixelImage, rect: NormalizedRect) throws(VisionTaskError) -> [NormalizedRect] {
-        counterLock.lock()
-        detections += 1
-        counterLock.unlock()
+        detectorRuns.increment()
         let (decoded, transform) = try detector.detectSSD(
             image, rect: rect, converter: detectorConverter, boxesOutput: boxesOutput, scoresOutput: scoresOutput,
             anchors: anchors, options: decoderOptions, stage: "palm")
@@ -193,13 +185,8 @@ final class HandLandmarkPipeline: @unchecked Sendable {
         let size = landmarkInputSize
         let threshold = options.minHandPresenceConfidence
         return try landmarker.interpreter.withSession { session throws(VisionTaskError) -> HandEstimate? in
-            guard let input = session.floatInput(0).baseAddress else { throw .model("empty landmark model input") }
-            let transform: ImageToTensorResult
-            do throws(PreprocessingError) {
-                transform = try landmarkConverter.convert(image, rect: rect, into: input, pool: session.pool)
-            } catch {
-                throw FaceDetectionPipeline.taskError(error)
-            }
+            let transform = try landmarkConverter.convert(
+                image, rect: rect, intoFloatInputOf: session, model: "the hand landmark model")
             session.invoke()
             let presence = session.floatOutput(1)[0]
             guard presence > threshold else { return nil }

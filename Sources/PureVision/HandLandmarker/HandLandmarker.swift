@@ -13,7 +13,7 @@ import PureVisionTFLite
 public final class HandLandmarker: Sendable {
     /// The options the landmarker was created with.
     public let options: HandLandmarkerOptions
-    private let runner: TaskRunner<HandFrame, HandLandmarkerResult>
+    private let runner: TaskRunner<VisionFrame, HandLandmarkerResult>
     private let pipeline: HandLandmarkPipeline
 
     /// The thread pool each of the task's models runs on, in load order: one pool, shared (tests check that a task
@@ -30,7 +30,7 @@ public final class HandLandmarker: Sendable {
         self.pipeline = pipeline
         let tracking = options.runningMode != .image
         runner = try TaskRunner(
-            mode: options.runningMode, label: "HandLandmarker", handler: options.resultHandler,
+            options: options, label: "HandLandmarker",
             process: { frame, timestamp throws(VisionTaskError) in
                 try pipeline.process(frame, timestampInMilliseconds: timestamp, tracking: tracking)
             })
@@ -45,7 +45,7 @@ public final class HandLandmarker: Sendable {
     public func detect(
         image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> HandLandmarkerResult {
-        try runner.runImage(HandFrame(image: image, processing: imageProcessingOptions))
+        try runner.image(image, imageProcessingOptions)
     }
 
     /// Tracks hands in one video frame (`.video` mode); timestamps must strictly increase.
@@ -53,9 +53,7 @@ public final class HandLandmarker: Sendable {
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> HandLandmarkerResult {
-        try runner.runVideo(
-            HandFrame(image: image, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try runner.video(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
@@ -63,18 +61,14 @@ public final class HandLandmarker: Sendable {
     public func detectAsync(
         image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        try runner.submit(
-            HandFrame(image: owned, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try runner.liveStream(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Finds hands in one image off the calling thread (`.image` mode).
     public func detect(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
         -> HandLandmarkerResult
     {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        return try await runner.runImageAsync(HandFrame(image: owned, processing: imageProcessingOptions))
+        try await runner.imageAsync(image, imageProcessingOptions)
     }
 
     /// Tracks hands in one video frame off the calling thread (`.video` mode).
@@ -82,10 +76,7 @@ public final class HandLandmarker: Sendable {
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
     ) async throws -> HandLandmarkerResult {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        return try await runner.runVideoAsync(
-            HandFrame(image: owned, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try await runner.videoAsync(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Every live-stream outcome from now on, in timestamp order; the stream ends when the landmarker is closed.
@@ -93,14 +84,8 @@ public final class HandLandmarker: Sendable {
 
     /// How many times palm detection has run: in video and live-stream modes it runs only while fewer than
     /// `numHands` hands are tracked.
-    public var palmDetectionCount: Int { pipeline.palmDetectionCount }
+    public var palmDetectionCount: Int { pipeline.detectorRuns.value }
 
     /// Finishes queued live-stream frames, delivers their results and refuses further calls.
     public func close() { runner.close() }
-}
-
-/// One frame and its per-call options.
-struct HandFrame: FrameRequest {
-    let image: PixelImage
-    let processing: ImageProcessingOptions?
 }

@@ -21,7 +21,7 @@ public final class ImageClassifier: Sendable {
     public let options: ImageClassifierOptions
     /// The labels of each head, in output order (empty names for a head without labels).
     public let labels: [ClassificationLabels]
-    private let runner: TaskRunner<ClassifierFrame, ImageClassifierResult>
+    private let runner: TaskRunner<VisionFrame, ImageClassifierResult>
 
     /// Creates a classifier.
     /// - Throws: `VisionTaskError.invalidOption` for invalid options (`maxResults` 0, an allowlist together with a
@@ -32,14 +32,9 @@ public final class ImageClassifier: Sendable {
         self.options = options
         let pipeline = try ClassificationPipeline(options: options)
         labels = pipeline.heads.map(\.labels)
-        let mode = options.runningMode
         runner = try TaskRunner(
-            mode: mode, label: "ImageClassifier", handler: options.resultHandler,
-            process: { frame, timestamp throws(VisionTaskError) in
-                var result = try pipeline.classify(frame)
-                if mode != .image { result.timestampInMilliseconds = timestamp }
-                return result
-            })
+            options: options, label: "ImageClassifier",
+            timestamping: { frame throws(VisionTaskError) in try pipeline.classify(frame) })
     }
 
     /// Creates an image-mode classifier for the model at `modelPath` with default options.
@@ -78,7 +73,7 @@ public final class ImageClassifier: Sendable {
     public func classify(
         image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> ImageClassifierResult {
-        try runner.runImage(ClassifierFrame(image: image, processing: imageProcessingOptions))
+        try runner.image(image, imageProcessingOptions)
     }
 
     /// Classifies one video frame (`.video` mode); timestamps must strictly increase.
@@ -86,9 +81,7 @@ public final class ImageClassifier: Sendable {
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> ImageClassifierResult {
-        try runner.runVideo(
-            ClassifierFrame(image: image, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try runner.video(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
@@ -96,18 +89,14 @@ public final class ImageClassifier: Sendable {
     public func classifyAsync(
         image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        try runner.submit(
-            ClassifierFrame(image: owned, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try runner.liveStream(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Classifies one image off the calling thread (`.image` mode).
     public func classify(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
         -> ImageClassifierResult
     {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        return try await runner.runImageAsync(ClassifierFrame(image: owned, processing: imageProcessingOptions))
+        try await runner.imageAsync(image, imageProcessingOptions)
     }
 
     /// Classifies one video frame off the calling thread (`.video` mode); timestamps must strictly increase.
@@ -115,10 +104,7 @@ public final class ImageClassifier: Sendable {
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
     ) async throws -> ImageClassifierResult {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        return try await runner.runVideoAsync(
-            ClassifierFrame(image: owned, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try await runner.videoAsync(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Every live-stream outcome from now on, in timestamp order; the stream ends when the classifier is closed.
@@ -128,30 +114,20 @@ public final class ImageClassifier: Sendable {
     public func close() { runner.close() }
 }
 
-/// One frame and its per-call options.
-struct ClassifierFrame: FrameRequest {
-    let image: PixelImage
-    let processing: ImageProcessingOptions?
-}
-
-/// The prepared classification pipeline: model, converter and heads.
+/// The prepared classification pipeline: model, input and heads.
 final class ClassificationPipeline: Sendable {
     let loaded: LoadedModel
-    let converter: ImageToTensorConverter
+    let imageInput: ImageModelInput
     let heads: [ClassificationHead]
-    let isByteInput: Bool
     /// For an int8 input: the quantized value of each 0…255 pixel, applied in place after the byte conversion.
     let int8Table: [Int8]?
 
     init(options: ImageClassifierOptions) throws(VisionTaskError) {
         loaded = try LoadedModel.load(options.baseOptions)
         let interpreter = loaded.interpreter
-        guard interpreter.inputs.count == 1, let input = interpreter.inputs.first, input.shape.rank == 4,
-            input.shape[0] == 1, input.shape[3] == 3
-        else {
-            throw .model("an image classifier takes one [1, H, W, 3] RGB input; this model has \(interpreter.inputs)")
-        }
+        let input = try ImageModelInput.tensor(of: interpreter, task: "an image classifier")
         let range: (min: Float, max: Float)
+        let isByteInput: Bool
         let optionRange = options.inputNormalization.map { n in ((0 - n.mean) / n.std, (255 - n.mean) / n.std) }
         switch input.elementType {
         case .float32:
@@ -189,14 +165,7 @@ final class ClassificationPipeline: Sendable {
                 "input '\(input.name)' is \(input.elementType): only float32, uint8 and int8 image inputs are "
                     + "supported")
         }
-        do {
-            converter = try ImageToTensorConverter(
-                options: ImageToTensorOptions(
-                    outputWidth: input.shape[2], outputHeight: input.shape[1], keepAspectRatio: false,
-                    border: .replicate, range: range))
-        } catch {
-            throw .model("\(error)")
-        }
+        imageInput = try ImageModelInput(input, isByteInput: isByteInput, range: range)
         let metadata: ModelMetadata?
         do { metadata = try loaded.model.modelMetadata() } catch { throw .model("metadata: \(error)") }
         let subgraph = metadata?.subgraphs.first
@@ -219,29 +188,17 @@ final class ClassificationPipeline: Sendable {
         self.heads = heads
     }
 
-    func classify(_ frame: ClassifierFrame) throws(VisionTaskError) -> ImageClassifierResult {
+    func classify(_ frame: VisionFrame) throws(VisionTaskError) -> ImageClassifierResult {
         let image = frame.image
         let rect = try ImageProcessingOptions.imageRect(
             of: image, processing: frame.processing, roiAllowed: true)
         return try loaded.interpreter.withSession { session throws(VisionTaskError) -> ImageClassifierResult in
-            do throws(PreprocessingError) {
-                if isByteInput {
-                    let input = session.input(0).bindMemory(to: UInt8.self)
-                    guard let base = input.baseAddress else { throw .invalidOptions(reason: "empty input") }
-                    try converter.convert(image, rect: rect, into: base, pool: session.pool)
-                    if let int8Table {
-                        int8Table.withUnsafeBufferPointer { table in
-                            for i in input.indices { input[i] = UInt8(bitPattern: table[Int(input[i])]) }
-                        }
-                    }
-                } else {
-                    guard let base = session.floatInput(0).baseAddress else {
-                        throw .invalidOptions(reason: "empty input")
-                    }
-                    try converter.convert(image, rect: rect, into: base, pool: session.pool)
+            try imageInput.write(image, rect: rect, into: session)
+            if let int8Table {
+                let input = session.input(0).bindMemory(to: UInt8.self)
+                int8Table.withUnsafeBufferPointer { table in
+                    for i in input.indices { input[i] = UInt8(bitPattern: table[Int(input[i])]) }
                 }
-            } catch {
-                throw FaceDetectionPipeline.taskError(error)
             }
             session.invoke()
             var classifications: [Classifications] = []

@@ -11,7 +11,7 @@ import PureVisionTFLite
 public final class ImageEmbedder: Sendable {
     /// The options the embedder was created with.
     public let options: ImageEmbedderOptions
-    private let runner: TaskRunner<EmbedderFrame, ImageEmbedderResult>
+    private let runner: TaskRunner<VisionFrame, ImageEmbedderResult>
 
     /// Creates an embedder.
     /// - Throws: `VisionTaskError.missingMetadata` for a float model without normalization metadata, `.model` for a
@@ -19,14 +19,9 @@ public final class ImageEmbedder: Sendable {
     public init(options: ImageEmbedderOptions) throws(VisionTaskError) {
         self.options = options
         let pipeline = try EmbeddingPipeline(options: options)
-        let mode = options.runningMode
         runner = try TaskRunner(
-            mode: mode, label: "ImageEmbedder", handler: options.resultHandler,
-            process: { frame, timestamp throws(VisionTaskError) in
-                var result = try pipeline.embed(frame)
-                if mode != .image { result.timestampInMilliseconds = timestamp }
-                return result
-            })
+            options: options, label: "ImageEmbedder",
+            timestamping: { frame throws(VisionTaskError) in try pipeline.embed(frame) })
     }
 
     /// Creates an image-mode embedder for the model at `modelPath` with default options.
@@ -38,7 +33,7 @@ public final class ImageEmbedder: Sendable {
     public func embed(
         image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> ImageEmbedderResult {
-        try runner.runImage(EmbedderFrame(image: image, processing: imageProcessingOptions))
+        try runner.image(image, imageProcessingOptions)
     }
 
     /// Embeds one video frame (`.video` mode); timestamps must strictly increase.
@@ -46,9 +41,7 @@ public final class ImageEmbedder: Sendable {
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> ImageEmbedderResult {
-        try runner.runVideo(
-            EmbedderFrame(image: image, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try runner.video(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
@@ -56,18 +49,14 @@ public final class ImageEmbedder: Sendable {
     public func embedAsync(
         image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        try runner.submit(
-            EmbedderFrame(image: owned, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try runner.liveStream(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Embeds one image off the calling thread (`.image` mode).
     public func embed(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
         -> ImageEmbedderResult
     {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        return try await runner.runImageAsync(EmbedderFrame(image: owned, processing: imageProcessingOptions))
+        try await runner.imageAsync(image, imageProcessingOptions)
     }
 
     /// Embeds one video frame off the calling thread (`.video` mode); timestamps must strictly increase.
@@ -75,10 +64,7 @@ public final class ImageEmbedder: Sendable {
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
     ) async throws -> ImageEmbedderResult {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        return try await runner.runVideoAsync(
-            EmbedderFrame(image: owned, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try await runner.videoAsync(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Every live-stream outcome from now on, in timestamp order; the stream ends when the embedder is closed.
@@ -124,18 +110,11 @@ public final class ImageEmbedder: Sendable {
     }
 }
 
-/// One frame and its per-call options.
-struct EmbedderFrame: FrameRequest {
-    let image: PixelImage
-    let processing: ImageProcessingOptions?
-}
-
 /// The prepared embedding pipeline: model, converter and per-head settings (MediaPipe's ImageEmbedderGraph with its
 /// EmbeddingPostprocessingGraph and TensorsToEmbeddingsCalculator).
 final class EmbeddingPipeline: Sendable {
     let loaded: LoadedModel
-    let converter: ImageToTensorConverter
-    let isByteInput: Bool
+    let imageInput: ImageModelInput
     let headNames: [String?]
     /// Per output, for uint8 outputs: the scale and zero point; nil entries for float outputs.
     let dequantization: [TensorDescription.Quantization?]
@@ -147,26 +126,8 @@ final class EmbeddingPipeline: Sendable {
         l2Normalize = options.l2Normalize
         quantize = options.quantize
         let interpreter = loaded.interpreter
-        guard interpreter.inputs.count == 1, let input = interpreter.inputs.first, input.shape.rank == 4,
-            input.shape[0] == 1, input.shape[3] == 3
-        else {
-            throw .model("an image embedder takes one [1, H, W, 3] RGB input; this model has \(interpreter.inputs)")
-        }
-        let range: (min: Float, max: Float)
-        switch input.elementType {
-        case .uint8:
-            range = (0, 1)
-            isByteInput = true
-        case .float32:
-            guard let metadataRange = try loaded.inputRange() else {
-                throw .missingMetadata(field: "NormalizationOptions of input '\(input.name)'")
-            }
-            range = metadataRange
-            isByteInput = false
-        default:
-            throw .model(
-                "input '\(input.name)' is \(input.elementType): only uint8 and float32 image inputs are supported")
-        }
+        imageInput = try ImageModelInput.normalizedByMetadata(
+            try ImageModelInput.tensor(of: interpreter, task: "an image embedder"), of: loaded)
         let metadata: ModelMetadata?
         do { metadata = try loaded.model.modelMetadata() } catch { throw .model("metadata: \(error)") }
         let outputs = interpreter.outputs
@@ -194,36 +155,14 @@ final class EmbeddingPipeline: Sendable {
             throw .model(
                 "an embedder's outputs must be all float32 or all uint8; found \(outputs.map(\.elementType))")
         }
-        do {
-            converter = try ImageToTensorConverter(
-                options: ImageToTensorOptions(
-                    outputWidth: input.shape[2], outputHeight: input.shape[1], keepAspectRatio: false,
-                    border: .replicate, range: range))
-        } catch {
-            throw .model("\(error)")
-        }
     }
 
-    func embed(_ frame: EmbedderFrame) throws(VisionTaskError) -> ImageEmbedderResult {
+    func embed(_ frame: VisionFrame) throws(VisionTaskError) -> ImageEmbedderResult {
         let image = frame.image
         let rect = try ImageProcessingOptions.imageRect(
             of: image, processing: frame.processing, roiAllowed: true)
         return try loaded.interpreter.withSession { session throws(VisionTaskError) -> ImageEmbedderResult in
-            do throws(PreprocessingError) {
-                if isByteInput {
-                    guard let base = session.input(0).bindMemory(to: UInt8.self).baseAddress else {
-                        throw .invalidOptions(reason: "empty input")
-                    }
-                    try converter.convert(image, rect: rect, into: base, pool: session.pool)
-                } else {
-                    guard let base = session.floatInput(0).baseAddress else {
-                        throw .invalidOptions(reason: "empty input")
-                    }
-                    try converter.convert(image, rect: rect, into: base, pool: session.pool)
-                }
-            } catch {
-                throw FaceDetectionPipeline.taskError(error)
-            }
+            try imageInput.write(image, rect: rect, into: session)
             session.invoke()
             var embeddings: [Embedding] = []
             for (index, name) in headNames.enumerated() {

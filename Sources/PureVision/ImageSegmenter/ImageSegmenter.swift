@@ -32,7 +32,7 @@ public final class ImageSegmenter: Sendable {
     public let displayNames: [String]?
     /// The number of classes: the number of confidence masks.
     public let classCount: Int
-    private let runner: TaskRunner<SegmenterFrame, ImageSegmenterResult>
+    private let runner: TaskRunner<VisionFrame, ImageSegmenterResult>
 
     /// Creates a segmenter.
     /// - Throws: `VisionTaskError.invalidOption` when neither mask is requested, `.model` for a missing, unsupported
@@ -44,14 +44,9 @@ public final class ImageSegmenter: Sendable {
         labels = pipeline.labels
         displayNames = pipeline.displayNames
         classCount = pipeline.classCount
-        let mode = options.runningMode
         runner = try TaskRunner(
-            mode: mode, label: "ImageSegmenter", handler: options.resultHandler,
-            process: { frame, timestamp throws(VisionTaskError) in
-                var result = try pipeline.segment(frame)
-                if mode != .image { result.timestampInMilliseconds = timestamp }
-                return result
-            })
+            options: options, label: "ImageSegmenter",
+            timestamping: { frame throws(VisionTaskError) in try pipeline.segment(frame) })
     }
 
     /// Creates an image-mode segmenter for the model at `modelPath` with default options (confidence masks only).
@@ -63,7 +58,7 @@ public final class ImageSegmenter: Sendable {
     public func segment(
         image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> ImageSegmenterResult {
-        try runner.runImage(SegmenterFrame(image: image, processing: imageProcessingOptions))
+        try runner.image(image, imageProcessingOptions)
     }
 
     /// Segments one video frame (`.video` mode); timestamps must strictly increase.
@@ -71,9 +66,7 @@ public final class ImageSegmenter: Sendable {
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> ImageSegmenterResult {
-        try runner.runVideo(
-            SegmenterFrame(image: image, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try runner.video(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
@@ -81,18 +74,14 @@ public final class ImageSegmenter: Sendable {
     public func segmentAsync(
         image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        try runner.submit(
-            SegmenterFrame(image: owned, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try runner.liveStream(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Segments one image off the calling thread (`.image` mode).
     public func segment(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
         -> ImageSegmenterResult
     {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        return try await runner.runImageAsync(SegmenterFrame(image: owned, processing: imageProcessingOptions))
+        try await runner.imageAsync(image, imageProcessingOptions)
     }
 
     /// Segments one video frame off the calling thread (`.video` mode); timestamps must strictly increase.
@@ -100,10 +89,7 @@ public final class ImageSegmenter: Sendable {
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
     ) async throws -> ImageSegmenterResult {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        return try await runner.runVideoAsync(
-            SegmenterFrame(image: owned, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try await runner.videoAsync(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Every live-stream outcome from now on, in timestamp order; the stream ends when the segmenter is closed.

@@ -18,8 +18,7 @@ import PureVisionTFLite
 /// interpreter's session, whose lock serialises every run.
 final class SegmentationPipeline: @unchecked Sendable {
     let loaded: LoadedModel
-    let converter: ImageToTensorConverter
-    let isByteInput: Bool
+    let imageInput: ImageModelInput
     let activation: SegmenterActivation
     /// The names of the classes (the mask tensor's labels file); empty without metadata labels.
     let labels: [String]
@@ -52,11 +51,7 @@ final class SegmentationPipeline: @unchecked Sendable {
         }
         loaded = try LoadedModel.load(bytes: bytes, threadCount: options.baseOptions.threadCount)
         let interpreter = loaded.interpreter
-        guard interpreter.inputs.count == 1, let input = interpreter.inputs.first, input.shape.rank == 4,
-            input.shape[0] == 1, input.shape[3] == 3
-        else {
-            throw .model("an image segmenter takes one [1, H, W, 3] RGB input; this model has \(interpreter.inputs)")
-        }
+        let input = try ImageModelInput.tensor(of: interpreter, task: "an image segmenter")
         let outputs = interpreter.outputs
         guard let mask = outputs.last, outputs.count <= 2 else {
             throw .model("an image segmenter has one or two outputs; this model has \(outputs.count)")
@@ -82,24 +77,14 @@ final class SegmentationPipeline: @unchecked Sendable {
             qualityOutput = nil
         }
 
-        let range: (min: Float, max: Float)
         switch input.elementType {
         case .float32:
-            range = try loaded.inputRange() ?? (0, 1)
-            isByteInput = false
+            imageInput = try ImageModelInput(
+                input, isByteInput: false, range: try loaded.inputRange() ?? (0, 1), border: border)
         case .uint8:
-            range = (0, 1)
-            isByteInput = true
+            imageInput = try ImageModelInput(input, isByteInput: true, range: (0, 1), border: border)
         default:
             throw .model("input '\(input.name)' is \(input.elementType): only float32 and uint8 image inputs")
-        }
-        do {
-            converter = try ImageToTensorConverter(
-                options: ImageToTensorOptions(
-                    outputWidth: input.shape[2], outputHeight: input.shape[1], keepAspectRatio: false,
-                    border: border, range: range))
-        } catch {
-            throw .model("\(error)")
         }
 
         let metadata: ModelMetadata?
@@ -124,28 +109,14 @@ final class SegmentationPipeline: @unchecked Sendable {
     /// Segments a frame; the masks have the image's size, or `maskSize` when given (the legacy graph's raw-size
     /// option: the model's own resolution).
     func segment(
-        _ frame: SegmenterFrame, maskSize: (width: Int, height: Int)? = nil
+        _ frame: VisionFrame, maskSize: (width: Int, height: Int)? = nil
     ) throws(VisionTaskError) -> ImageSegmenterResult {
         let image = frame.image
         let rect = try ImageProcessingOptions.imageRect(
             of: image, processing: frame.processing, roiAllowed: false)
         let (width, height) = maskSize ?? (image.width, image.height)
         return try loaded.interpreter.withSession { session throws(VisionTaskError) -> ImageSegmenterResult in
-            do throws(PreprocessingError) {
-                if isByteInput {
-                    guard let base = session.input(0).bindMemory(to: UInt8.self).baseAddress else {
-                        throw .invalidOptions(reason: "empty input")
-                    }
-                    try converter.convert(image, rect: rect, into: base, pool: session.pool)
-                } else {
-                    guard let base = session.floatInput(0).baseAddress else {
-                        throw .invalidOptions(reason: "empty input")
-                    }
-                    try converter.convert(image, rect: rect, into: base, pool: session.pool)
-                }
-            } catch {
-                throw FaceDetectionPipeline.taskError(error)
-            }
+            try imageInput.write(image, rect: rect, into: session)
             session.invoke()
             let quality: [Float]
             if let qualityOutput {
@@ -322,10 +293,4 @@ final class SegmentationPipeline: @unchecked Sendable {
     static func sigmoid(_ value: Float) -> Float {
         Float(1.0 / Double(1 + expf(-value)))
     }
-}
-
-/// One frame and its per-call options.
-struct SegmenterFrame: FrameRequest {
-    let image: PixelImage
-    let processing: ImageProcessingOptions?
 }

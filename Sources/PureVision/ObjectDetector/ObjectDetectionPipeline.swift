@@ -22,8 +22,7 @@ import PureVisionTFLite
 /// preprocessing matrix → integer pixels (each value truncated) → identical boxes merged.
 final class ObjectDetectionPipeline: Sendable {
     let loaded: LoadedModel
-    let converter: ImageToTensorConverter
-    let isByteInput: Bool
+    let imageInput: ImageModelInput
     let labels: ClassificationLabels
     let postprocessing: Postprocessing
 
@@ -53,37 +52,11 @@ final class ObjectDetectionPipeline: Sendable {
     init(options: ObjectDetectorOptions) throws(VisionTaskError) {
         loaded = try LoadedModel.load(options.baseOptions)
         let interpreter = loaded.interpreter
-        guard interpreter.inputs.count == 1, let input = interpreter.inputs.first, input.shape.rank == 4,
-            input.shape[0] == 1, input.shape[3] == 3
-        else {
-            throw .model("an object detector takes one [1, H, W, 3] RGB input; this model has \(interpreter.inputs)")
-        }
+        let input = try ImageModelInput.tensor(of: interpreter, task: "an object detector")
         let metadata: ModelMetadata?
         do { metadata = try loaded.model.modelMetadata() } catch { throw .model("metadata: \(error)") }
         guard let subgraph = metadata?.subgraphs.first else { throw .missingMetadata(field: "TFLITE_METADATA") }
-        let range: (min: Float, max: Float)
-        switch input.elementType {
-        case .uint8:
-            range = (0, 1)
-            isByteInput = true
-        case .float32:
-            guard let metadataRange = try loaded.inputRange() else {
-                throw .missingMetadata(field: "NormalizationOptions of input '\(input.name)'")
-            }
-            range = metadataRange
-            isByteInput = false
-        default:
-            throw .model(
-                "input '\(input.name)' is \(input.elementType): only uint8 and float32 image inputs are supported")
-        }
-        do {
-            converter = try ImageToTensorConverter(
-                options: ImageToTensorOptions(
-                    outputWidth: input.shape[2], outputHeight: input.shape[1], keepAspectRatio: false,
-                    border: .replicate, range: range))
-        } catch {
-            throw .model("\(error)")
-        }
+        imageInput = try ImageModelInput.normalizedByMetadata(input, of: loaded)
         let model = loaded.model
         var labels = ClassificationLabels(headIndex: 0, headName: nil, names: [], displayNames: nil)
         /// Reads the labels of `tensor` and turns the option lists into class indices.
@@ -243,28 +216,13 @@ final class ObjectDetectionPipeline: Sendable {
             })
     }
 
-    func detect(_ frame: ObjectFrame) throws(VisionTaskError) -> ObjectDetectorResult {
+    func detect(_ frame: VisionFrame) throws(VisionTaskError) -> ObjectDetectorResult {
         let image = frame.image
         let rect = try ImageProcessingOptions.imageRect(
             of: image, processing: frame.processing, roiAllowed: false)
         let (decoded, transform) = try loaded.interpreter.withSession {
             session throws(VisionTaskError) -> (Decoded, ImageToTensorResult) in
-            let transform: ImageToTensorResult
-            do throws(PreprocessingError) {
-                if isByteInput {
-                    guard let base = session.input(0).bindMemory(to: UInt8.self).baseAddress else {
-                        throw .invalidOptions(reason: "empty input")
-                    }
-                    transform = try converter.convert(image, rect: rect, into: base, pool: session.pool)
-                } else {
-                    guard let base = session.floatInput(0).baseAddress else {
-                        throw .invalidOptions(reason: "empty input")
-                    }
-                    transform = try converter.convert(image, rect: rect, into: base, pool: session.pool)
-                }
-            } catch {
-                throw FaceDetectionPipeline.taskError(error)
-            }
+            let transform = try imageInput.write(image, rect: rect, into: session)
             session.invoke()
             switch postprocessing {
             case .inModel(let suppression):

@@ -15,7 +15,7 @@ public final class ObjectDetector: Sendable {
     public let options: ObjectDetectorOptions
     /// The model's class names (and display names), index = class.
     public let labels: ClassificationLabels
-    private let runner: TaskRunner<ObjectFrame, ObjectDetectorResult>
+    private let runner: TaskRunner<VisionFrame, ObjectDetectorResult>
 
     /// Creates a detector.
     /// - Throws: `VisionTaskError.invalidOption` for invalid options (`maxResults` 0, an allowlist together with a
@@ -27,14 +27,9 @@ public final class ObjectDetector: Sendable {
         self.options = options
         let pipeline = try ObjectDetectionPipeline(options: options)
         labels = pipeline.labels
-        let mode = options.runningMode
         runner = try TaskRunner(
-            mode: mode, label: "ObjectDetector", handler: options.resultHandler,
-            process: { frame, timestamp throws(VisionTaskError) in
-                var result = try pipeline.detect(frame)
-                if mode != .image { result.timestampInMilliseconds = timestamp }
-                return result
-            })
+            options: options, label: "ObjectDetector",
+            timestamping: { frame throws(VisionTaskError) in try pipeline.detect(frame) })
     }
 
     /// Creates an image-mode detector for the model at `modelPath` with default options.
@@ -46,7 +41,7 @@ public final class ObjectDetector: Sendable {
     public func detect(
         image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> ObjectDetectorResult {
-        try runner.runImage(ObjectFrame(image: image, processing: imageProcessingOptions))
+        try runner.image(image, imageProcessingOptions)
     }
 
     /// Detects objects in one video frame (`.video` mode); timestamps must strictly increase.
@@ -54,9 +49,7 @@ public final class ObjectDetector: Sendable {
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> ObjectDetectorResult {
-        try runner.runVideo(
-            ObjectFrame(image: image, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try runner.video(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
@@ -64,18 +57,14 @@ public final class ObjectDetector: Sendable {
     public func detectAsync(
         image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        try runner.submit(
-            ObjectFrame(image: owned, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try runner.liveStream(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Detects objects in one image off the calling thread (`.image` mode).
     public func detect(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
         -> ObjectDetectorResult
     {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        return try await runner.runImageAsync(ObjectFrame(image: owned, processing: imageProcessingOptions))
+        try await runner.imageAsync(image, imageProcessingOptions)
     }
 
     /// Detects objects in one video frame off the calling thread (`.video` mode); timestamps must strictly increase.
@@ -83,10 +72,7 @@ public final class ObjectDetector: Sendable {
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
     ) async throws -> ObjectDetectorResult {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        return try await runner.runVideoAsync(
-            ObjectFrame(image: owned, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try await runner.videoAsync(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Every live-stream outcome from now on, in timestamp order; the stream ends when the detector is closed.
@@ -94,10 +80,4 @@ public final class ObjectDetector: Sendable {
 
     /// Finishes queued live-stream frames, delivers their results and refuses further calls.
     public func close() { runner.close() }
-}
-
-/// One frame and its per-call options.
-struct ObjectFrame: FrameRequest {
-    let image: PixelImage
-    let processing: ImageProcessingOptions?
 }

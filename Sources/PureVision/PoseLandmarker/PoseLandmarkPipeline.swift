@@ -7,7 +7,7 @@ import PureVisionTFLite
 /// The prepared pose pipeline and its tracking state.
 ///
 /// Invariant: `process` is only ever called by the task runner, which serialises calls, so the mutable tracking
-/// state needs no lock of its own; the detection counter is read under `counterLock` from other threads.
+/// state needs no lock of its own; the detection counter (`detectorRuns`) locks itself.
 final class PoseLandmarkPipeline: @unchecked Sendable {
     let options: PoseLandmarkerOptions
     let detector: LoadedModel
@@ -29,8 +29,8 @@ final class PoseLandmarkPipeline: @unchecked Sendable {
     /// Last frame's next-frame regions (video / live stream); empty after a frame without poses.
     private var trackedRects: [NormalizedRect] = []
     private var smoother = PoseLandmarkSmoother()
-    private var detections = 0
-    private let counterLock = NSLock()
+    /// How many times the detector has run.
+    let detectorRuns = RunCounter()
 
     static let detectorEntry = "pose_detector.tflite"
     static let landmarksEntry = "pose_landmarks_detector.tflite"
@@ -95,15 +95,9 @@ final class PoseLandmarkPipeline: @unchecked Sendable {
         trackedRects = regions
     }
 
-    var poseDetectionCount: Int {
-        counterLock.lock()
-        defer { counterLock.unlock() }
-        return detections
-    }
-
     // MARK: - Per frame
 
-    func process(_ frame: PoseFrame, timestampInMilliseconds: Int, tracking: Bool) throws(VisionTaskError)
+    func process(_ frame: VisionFrame, timestampInMilliseconds: Int, tracking: Bool) throws(VisionTaskError)
         -> PoseLandmarkerResult
     {
         let image = frame.image
@@ -161,9 +155,7 @@ final class PoseLandmarkPipeline: @unchecked Sendable {
 
     /// The pose detector on the whole (rotated) image: one region per detection in NMS order, not yet clipped.
     private func detectPoses(_ image: PixelImage, rect: NormalizedRect) throws(VisionTaskError) -> [NormalizedRect] {
-        counterLock.lock()
-        detections += 1
-        counterLock.unlock()
+        detectorRuns.increment()
         let (decoded, transform) = try detector.detectSSD(
             image, rect: rect, converter: detectorConverter, boxesOutput: boxesOutput, scoresOutput: scoresOutput,
             anchors: anchors, options: decoderOptions, stage: "pose")
@@ -192,13 +184,8 @@ final class PoseLandmarkPipeline: @unchecked Sendable {
         let maskSize = self.maskSize
         let wantsMask = options.outputSegmentationMasks
         return try landmarker.interpreter.withSession { session throws(VisionTaskError) -> PoseEstimate? in
-            guard let input = session.floatInput(0).baseAddress else { throw .model("empty landmark model input") }
-            let transform: ImageToTensorResult
-            do throws(PreprocessingError) {
-                transform = try landmarkConverter.convert(image, rect: rect, into: input, pool: session.pool)
-            } catch {
-                throw FaceDetectionPipeline.taskError(error)
-            }
+            let transform = try landmarkConverter.convert(
+                image, rect: rect, intoFloatInputOf: session, model: "the pose landmark model")
             session.invoke()
             guard session.floatOutput(1)[0] > threshold else { return nil }
             var crop = PoseLandmarkDecoding.cropLandmarks(
@@ -246,10 +233,4 @@ final class PoseLandmarkPipeline: @unchecked Sendable {
             throw .model("pose landmarker bundle: \(error)")
         }
     }
-}
-
-/// One frame and its per-call options.
-struct PoseFrame: FrameRequest {
-    let image: PixelImage
-    let processing: ImageProcessingOptions?
 }

@@ -15,7 +15,7 @@ import PureVisionKernels
 public final class PoseLandmarker: Sendable {
     /// The options the landmarker was created with.
     public let options: PoseLandmarkerOptions
-    private let runner: TaskRunner<PoseFrame, PoseLandmarkerResult>
+    private let runner: TaskRunner<VisionFrame, PoseLandmarkerResult>
     private let pipeline: PoseLandmarkPipeline
 
     /// The thread pool each of the task's models runs on, in load order: one pool, shared (tests check that a task
@@ -32,7 +32,7 @@ public final class PoseLandmarker: Sendable {
         self.pipeline = pipeline
         let tracking = options.runningMode != .image
         runner = try TaskRunner(
-            mode: options.runningMode, label: "PoseLandmarker", handler: options.resultHandler,
+            options: options, label: "PoseLandmarker",
             process: { frame, timestamp throws(VisionTaskError) in
                 try pipeline.process(frame, timestampInMilliseconds: timestamp, tracking: tracking)
             })
@@ -47,7 +47,7 @@ public final class PoseLandmarker: Sendable {
     public func detect(
         image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> PoseLandmarkerResult {
-        try runner.runImage(PoseFrame(image: image, processing: imageProcessingOptions))
+        try runner.image(image, imageProcessingOptions)
     }
 
     /// Tracks poses in one video frame (`.video` mode); timestamps must strictly increase.
@@ -55,9 +55,7 @@ public final class PoseLandmarker: Sendable {
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) -> PoseLandmarkerResult {
-        try runner.runVideo(
-            PoseFrame(image: image, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try runner.video(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
@@ -65,18 +63,14 @@ public final class PoseLandmarker: Sendable {
     public func detectAsync(
         image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
     ) throws(VisionTaskError) {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        try runner.submit(
-            PoseFrame(image: owned, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try runner.liveStream(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Finds poses in one image off the calling thread (`.image` mode).
     public func detect(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
         -> PoseLandmarkerResult
     {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        return try await runner.runImageAsync(PoseFrame(image: owned, processing: imageProcessingOptions))
+        try await runner.imageAsync(image, imageProcessingOptions)
     }
 
     /// Tracks poses in one video frame off the calling thread (`.video` mode).
@@ -84,10 +78,7 @@ public final class PoseLandmarker: Sendable {
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
     ) async throws -> PoseLandmarkerResult {
-        let owned = image.isBorrowed ? image.ownedCopy() : image
-        return try await runner.runVideoAsync(
-            PoseFrame(image: owned, processing: imageProcessingOptions),
-            timestampInMilliseconds: timestampInMilliseconds)
+        try await runner.videoAsync(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Every live-stream outcome from now on, in timestamp order; the stream ends when the landmarker is closed.
@@ -95,7 +86,7 @@ public final class PoseLandmarker: Sendable {
 
     /// How many times pose detection has run: in video and live-stream modes it runs only while fewer than
     /// `numPoses` poses are tracked.
-    public var poseDetectionCount: Int { pipeline.poseDetectionCount }
+    public var poseDetectionCount: Int { pipeline.detectorRuns.value }
 
     /// Replaces the regions the next video frame is tracked in (MediaPipe's POSE_RECTS_NEXT_FRAME loop-back) with
     /// `regions`, as if the last frame had produced them. For tests that feed MediaPipe's own regions to check one

@@ -49,7 +49,7 @@ public final class SelfieSegmenter: Sendable {
     /// The options the segmenter was created with.
     public let options: SelfieSegmenterOptions
     private let pipeline: SegmentationPipeline
-    private let runner: TaskRunner<SegmenterFrame, ImageSegmenterResult>
+    private let runner: TaskRunner<VisionFrame, ImageSegmenterResult>
 
     /// Creates a segmenter.
     /// - Throws: `VisionTaskError.model` for a missing model or one with more than one class.
@@ -72,7 +72,7 @@ public final class SelfieSegmenter: Sendable {
 
     /// Segments one image (`.singleImage` mode).
     public func process(_ image: PixelImage) throws(VisionTaskError) -> SelfieSegmentationMask {
-        try Self.mask(try runner.runImage(SegmenterFrame(image: image, processing: nil)))
+        try Self.mask(try runner.image(image, nil))
     }
 
     /// Segments one frame of a stream (`.stream` mode); timestamps must strictly increase.
@@ -80,8 +80,7 @@ public final class SelfieSegmenter: Sendable {
         -> SelfieSegmentationMask
     {
         try Self.mask(
-            try runner.runVideo(
-                SegmenterFrame(image: image, processing: nil), timestampInMilliseconds: timestampInMilliseconds))
+            try runner.video(image, nil, at: timestampInMilliseconds))
     }
 
     private static func mask(_ result: ImageSegmenterResult) throws(VisionTaskError) -> SelfieSegmentationMask {

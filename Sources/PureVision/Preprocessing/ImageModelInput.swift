@@ -1,0 +1,86 @@
+import PureVisionEngine
+import PureVisionImage
+
+/// The one RGB image input, `[1, H, W, 3]`, of a classifier, embedder, segmenter or object detector model, and the
+/// converter that fills it from an image region (stretched, MediaPipe's `ImageToTensorCalculator` without
+/// letterboxing): a float32 input gets the pixels mapped to a range, a uint8 input the raw 0…255 values.
+struct ImageModelInput: Sendable {
+    /// Fills the input from an image region.
+    let converter: ImageToTensorConverter
+    /// Whether the input holds bytes (uint8, or int8 written as bytes and remapped by the caller) rather than floats.
+    let isByteInput: Bool
+
+    /// The model's only input, checked to be an RGB image `[1, H, W, 3]`.
+    /// - Parameter task: the task's name with its article, for the error (`"an image embedder"`).
+    /// - Throws: `VisionTaskError.model` for any other input signature.
+    static func tensor(of interpreter: Interpreter, task: String) throws(VisionTaskError) -> TensorDescription {
+        guard interpreter.inputs.count == 1, let input = interpreter.inputs.first, input.shape.rank == 4,
+            input.shape[0] == 1, input.shape[3] == 3
+        else {
+            throw .model("\(task) takes one [1, H, W, 3] RGB input; this model has \(interpreter.inputs)")
+        }
+        return input
+    }
+
+    /// The input of a model whose float32 input needs the metadata's `NormalizationOptions`, as MediaPipe's
+    /// embedder and object detector require; a uint8 input takes the raw pixels.
+    /// - Throws: `VisionTaskError.missingMetadata` for a float32 input without normalization metadata, `.model`
+    ///   for an input of another type.
+    static func normalizedByMetadata(_ input: TensorDescription, of loaded: LoadedModel) throws(VisionTaskError)
+        -> ImageModelInput
+    {
+        switch input.elementType {
+        case .uint8:
+            return try ImageModelInput(input, isByteInput: true, range: (0, 1))
+        case .float32:
+            guard let range = try loaded.inputRange() else {
+                throw .missingMetadata(field: "NormalizationOptions of input '\(input.name)'")
+            }
+            return try ImageModelInput(input, isByteInput: false, range: range)
+        default:
+            throw .model(
+                "input '\(input.name)' is \(input.elementType): only uint8 and float32 image inputs are supported")
+        }
+    }
+
+    /// An input filled by stretching the region to the tensor's size, pixels outside the image set by `border`.
+    /// - Throws: `VisionTaskError.model` when the tensor's size or `range` is unusable.
+    init(
+        _ input: TensorDescription, isByteInput: Bool, range: (min: Float, max: Float),
+        border: BorderMode = .replicate
+    ) throws(VisionTaskError) {
+        self.isByteInput = isByteInput
+        do {
+            converter = try ImageToTensorConverter(
+                options: ImageToTensorOptions(
+                    outputWidth: input.shape[2], outputHeight: input.shape[1], keepAspectRatio: false,
+                    border: border, range: range))
+        } catch {
+            throw .model("\(error)")
+        }
+    }
+
+    /// Writes the region `rect` of `image` into the session's input 0.
+    /// - Returns: where the region landed, to map the model's outputs back to the image.
+    /// - Throws: `VisionTaskError` for an image the converter refuses (a mirrored orientation, bad options).
+    @discardableResult
+    func write(_ image: PixelImage, rect: NormalizedRect, into session: borrowing Interpreter.Session)
+        throws(VisionTaskError) -> ImageToTensorResult
+    {
+        do throws(PreprocessingError) {
+            if isByteInput {
+                guard let base = session.input(0).bindMemory(to: UInt8.self).baseAddress else {
+                    throw .invalidOptions(reason: "empty input")
+                }
+                return try converter.convert(image, rect: rect, into: base, pool: session.pool)
+            } else {
+                guard let base = session.floatInput(0).baseAddress else {
+                    throw .invalidOptions(reason: "empty input")
+                }
+                return try converter.convert(image, rect: rect, into: base, pool: session.pool)
+            }
+        } catch {
+            throw FaceDetectionPipeline.taskError(error)
+        }
+    }
+}
