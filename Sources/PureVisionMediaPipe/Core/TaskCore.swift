@@ -86,8 +86,8 @@ where Output.Native == Native.Options.Result {
         }
     }
 
-    /// A `.video` mode call: `run(task, pixels, timestamp, processing)` on the frame, as `image(_:regionOfInterest:_:)`;
-    /// the result at the frame's timestamp.
+    /// A `.video` mode call: `run(task, pixels, timestamp, processing)` on the frame, as in
+    /// `image(_:regionOfInterest:_:)`; the result at the frame's timestamp.
     func videoFrame(
         _ image: MPImage, timestampInMilliseconds: Int, regionOfInterest roi: CGRect = .zero,
         _ run: (Native, PixelImage, Int, ImageProcessingOptions?) throws -> Output.Native
