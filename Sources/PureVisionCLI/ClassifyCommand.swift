@@ -34,23 +34,17 @@ enum ClassifyCommand {
     }
 
     static func run(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(arguments, options: subcommand.options)
-        let batch = try BatchOptions(parsed)
+        let command = try TaskCommandLine(arguments, of: subcommand)
+        let parsed = command.parsed
         var options = ImageClassifierOptions(
-            baseOptions: BaseOptions(
-                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("efficientnet_lite0.tflite"),
-                threadCount: batch.threads))
-        if let text = try parsed.single("--max-results") {
-            guard let value = Int(text) else { throw CommandLineError.usage("--max-results takes an integer") }
+            baseOptions: try command.baseOptions(defaultModel: "efficientnet_lite0.tflite"))
+        if let value = try parsed.integer("--max-results") {
             options.maxResults = value
-        } else if !batch.json {
+        } else if !command.batch.json {
             // Human-readable output shows the few best; --json keeps MediaPipe's default (every category).
             options.maxResults = humanDefaultMaxResults
         }
-        if let text = try parsed.single("--score-threshold") {
-            guard let value = Float(text) else { throw CommandLineError.usage("--score-threshold takes a number") }
-            options.scoreThreshold = value
-        }
+        if let value = try parsed.number("--score-threshold") { options.scoreThreshold = value }
         if let text = try parsed.single("--normalization") {
             let parts = text.split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) }
             guard parts.count == 2, parts[1] != 0 else {
@@ -61,7 +55,7 @@ enum ClassifyCommand {
         options.labelsFilePath = try parsed.single("--labels")
         options.categoryAllowlist = try names(parsed.single("--allow"))
         options.categoryDenylist = try names(parsed.single("--deny"))
-        try BatchRunner.run(command: "classify", positional: parsed.positional, options: batch) {
+        try command.run {
             let classifier = try ImageClassifier(options: options)
             return { item in
                 let result = try classifier.classify(image: try item.image())

@@ -233,6 +233,20 @@ struct ParsedArguments {
         return list[0]
     }
 
+    /// The value of `name` as a number, or nil when the option is absent.
+    func number(_ name: String) throws -> Float? {
+        guard let text = try single(name) else { return nil }
+        guard let value = Float(text) else { throw CommandLineError.usage("\(name) takes a number") }
+        return value
+    }
+
+    /// The value of `name` as an integer, or nil when the option is absent.
+    func integer(_ name: String) throws -> Int? {
+        guard let text = try single(name) else { return nil }
+        guard let value = Int(text) else { throw CommandLineError.usage("\(name) takes an integer") }
+        return value
+    }
+
     /// The value of `name` as a whole number ≥ 1, or nil when the option is absent.
     func positiveInteger(_ name: String) throws -> Int? {
         guard let text = try single(name) else { return nil }

@@ -37,12 +37,12 @@ enum EmbedCommand {
     }
 
     static func run(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(arguments, options: subcommand.options)
-        let batch = try BatchOptions(parsed)
-        try BatchRunner.run(command: "embed", positional: parsed.positional, options: batch) {
+        let command = try TaskCommandLine(arguments, of: subcommand)
+        let parsed = command.parsed
+        try command.run {
             let embedder = try embedder(
                 parsed, l2Normalize: parsed.flags.contains("--l2-normalize"),
-                quantize: parsed.flags.contains("--quantize"), threads: batch.threads)
+                quantize: parsed.flags.contains("--quantize"), threads: command.batch.threads)
             return { item in
                 let result = try embedder.embed(image: try item.image())
                 var lines = ["\(item.displayName):"]

@@ -5,8 +5,8 @@ import PureVisionImage
 /// `purevision face-analyze IMAGE... [--accurate] [--landmarks] [--contours] [--classify] [--models DIR] [--out DIR]
 /// [--video-out PATH] [--json] …`
 enum FaceAnalyzeCommand {
-    static let subcommand = Subcommand(
-        name: "face-analyze", operands: "IMAGE...",
+    static let subcommand = Subcommand.drawingTask(
+        name: "face-analyze",
         summary: "ML Kit-style face analysis (FaceAnalyzer: BlazeFace + the 468-point face mesh; default models: the "
             + "bundled Models/ directory, or --models DIR). --accurate uses the full-range detector; --landmarks, "
             + "--contours and --classify turn on ML Kit's landmarks, contours and smiling / eyes-open probabilities. "
@@ -22,11 +22,8 @@ enum FaceAnalyzeCommand {
             .flag("--contours", "ML Kit's 15 face contours"),
             .flag("--classify", "smiling and eyes-open probabilities"),
             .value("--models", "DIR", "the directory of the face models (default: the bundled Models/)"),
-        ]
-            + BatchOptions.drawingOptions(
-                suffix: "face_analysis", drawing: "each face's frame, contours, landmarks, angles and scores")
-            + BatchOptions.options(video: true),
-        readsImages: true, run: run)
+        ],
+        drawingSuffix: "face_analysis", drawing: "each face's frame, contours, landmarks, angles and scores", run: run)
 
     /// The JSON shape of one face: `Face` without its 468 mesh points.
     struct FaceJSON: Encodable {
@@ -67,9 +64,8 @@ enum FaceAnalyzeCommand {
         let faces: [FaceJSON]
     }
 
-    static func run(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(arguments, options: subcommand.options)
-        let batch = try BatchOptions(parsed, modes: [.image, .video])
+    static func run(_ command: TaskCommandLine) throws {
+        let parsed = command.parsed
         let modelDirectory =
             try parsed.single("--models")
             ?? (BundledModels.path(FaceAnalyzerOptions.landmarkModelFile) as NSString).deletingLastPathComponent
@@ -79,49 +75,50 @@ enum FaceAnalyzeCommand {
             landmarkMode: parsed.flags.contains("--landmarks") ? .all : .none,
             contourMode: parsed.flags.contains("--contours") ? .all : .none,
             classificationMode: parsed.flags.contains("--classify") ? .all : .none,
-            isTrackingEnabled: batch.mode == .video, runningMode: batch.mode)
-        options.threadCount = batch.threads
+            isTrackingEnabled: command.batch.mode == .video, runningMode: command.batch.mode)
+        options.threadCount = command.batch.threads
         let outputDirectory = try OutputDirectory(parsed.single("--out"))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try BatchRunner.run(command: "face-analyze", positional: parsed.positional, options: batch) {
-            let analyzer = try FaceAnalyzer(options: options)
-            return { item in
-                let image = try item.image()
-                let faces =
-                    batch.mode == .video
-                    ? try analyzer.results(inVideoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
-                    : try analyzer.results(in: image)
-                let drawing = batch.draws(outputDirectory) ? try annotate(image, faces) : nil
-                if let drawing { try outputDirectory?.write(drawing, for: item, suffix: "face_analysis") }
-                let line = ImageJSON(
-                    image: item.name, width: image.width, height: image.height,
-                    timestampMs: item.timestampInMilliseconds, faces: faces.map(FaceJSON.init))
-                let text = (["\(item.displayName): \(faces.count) face(s)"] + faces.map { "  " + summary($0) })
-                return ItemReport(
-                    json: String(decoding: try encoder.encode(line), as: UTF8.self),
-                    text: text.joined(separator: "\n"), drawing: drawing)
-            }
+        try command.runFrames(
+            FaceAnalyzer.self, options: options, outputDirectory: outputDirectory, annotate: annotate
+        ) { item, image, faces in
+            let line = ImageJSON(
+                image: item.name, width: image.width, height: image.height,
+                timestampMs: item.timestampInMilliseconds, faces: faces.map(FaceJSON.init))
+            let text = (["\(item.displayName): \(faces.count) face(s)"] + faces.map { "  " + summary($0) })
+            return ItemReport(
+                json: String(decoding: try encoder.encode(line), as: UTF8.self), text: text.joined(separator: "\n"))
         }
     }
 
     static func summary(_ face: Face) -> String {
         let f = face.frame
         var parts = [String(format: "frame x %.1f y %.1f w %.1f h %.1f", f.originX, f.originY, f.width, f.height)]
-        if let x = face.headEulerAngleX, let y = face.headEulerAngleY, let z = face.headEulerAngleZ {
-            parts.append(String(format: "euler X %.1f Y %.1f Z %.1f", x, y, z))
-        }
-        if let smile = face.smilingProbability, let left = face.leftEyeOpenProbability,
-            let right = face.rightEyeOpenProbability
-        {
-            parts.append(String(format: "smiling %.2f eyes open L %.2f R %.2f", smile, left, right))
-        }
-        if let id = face.trackingID { parts.append("id \(id)") }
+        parts += attributes(
+            face, angles: "euler X %.1f Y %.1f Z %.1f", probabilities: "smiling %.2f eyes open L %.2f R %.2f")
         if let landmarks = face.landmarks { parts.append("\(landmarks.count) landmarks") }
         if let contours = face.contours {
             parts.append("\(contours.reduce(0) { $0 + $1.points.count }) contour points")
         }
         return parts.joined(separator: "  ")
+    }
+
+    /// What the face has of its head angles, its smiling and eyes-open probabilities and its tracking ID, in that
+    /// order: the angles X, Y, Z written with the format `angles`, the smiling, left-eye-open and right-eye-open
+    /// probabilities with the format `probabilities`, the ID as `id N`.
+    static func attributes(_ face: Face, angles: String, probabilities: String) -> [String] {
+        var parts: [String] = []
+        if let x = face.headEulerAngleX, let y = face.headEulerAngleY, let z = face.headEulerAngleZ {
+            parts.append(String(format: angles, x, y, z))
+        }
+        if let smile = face.smilingProbability, let left = face.leftEyeOpenProbability,
+            let right = face.rightEyeOpenProbability
+        {
+            parts.append(String(format: probabilities, smile, left, right))
+        }
+        if let id = face.trackingID { parts.append("id \(id)") }
+        return parts
     }
 
     /// Draws each face's frame (green), contours (cyan lines, closed loops for the face, eyes and lips), landmarks
@@ -171,16 +168,7 @@ enum FaceAnalyzeCommand {
                     center: (Double(landmark.position.x), Double(landmark.position.y)),
                     radius: Double(3 * thickness + 1), color: .red, filled: true)
             }
-            var caption: [String] = []
-            if let x = face.headEulerAngleX, let y = face.headEulerAngleY, let z = face.headEulerAngleZ {
-                caption.append(String(format: "X%.0f Y%.0f Z%.0f", x, y, z))
-            }
-            if let smile = face.smilingProbability, let left = face.leftEyeOpenProbability,
-                let right = face.rightEyeOpenProbability
-            {
-                caption.append(String(format: "smile %.2f eyes %.2f %.2f", smile, left, right))
-            }
-            if let id = face.trackingID { caption.append("id \(id)") }
+            let caption = attributes(face, angles: "X%.0f Y%.0f Z%.0f", probabilities: "smile %.2f eyes %.2f %.2f")
             let scale = max(1, thickness)
             let lineHeight = 9 * scale
             let y0 = max(0, Int(f.originY) - lineHeight * caption.count - 2)

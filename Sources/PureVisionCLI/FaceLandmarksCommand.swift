@@ -5,8 +5,8 @@ import PureVisionImage
 /// `purevision face-landmarks IMAGE... [--model PATH] [--num-faces N] [--blendshapes] [--matrices]
 /// [--mode image|video] [--json] [--out DIR]`
 enum FaceLandmarksCommand {
-    static let subcommand = Subcommand(
-        name: "face-landmarks", operands: "IMAGE...",
+    static let subcommand = Subcommand.drawingTask(
+        name: "face-landmarks",
         summary: "Face landmarks (MediaPipe's FaceLandmarker; default model: the bundled face_landmarker.task): 478 "
             + "landmarks per face, with --blendshapes the 52 blendshape scores, with --matrices the 4x4 facial "
             + "transformation matrix (row-major, translation in cm). With --json one line per image: "
@@ -20,59 +20,44 @@ enum FaceLandmarksCommand {
             .value("--num-faces", "N", "the most faces found per image (default 1)"),
             .flag("--blendshapes", "the 52 blendshape scores of each face"),
             .flag("--matrices", "the facial transformation matrix of each face"),
-        ]
-            + BatchOptions.drawingOptions(
-                suffix: "face_landmarks", drawing: "each face's contours and irises, and its top blendshapes")
-            + BatchOptions.options(video: true),
-        readsImages: true, run: run)
+        ],
+        drawingSuffix: "face_landmarks", drawing: "each face's contours and irises, and its top blendshapes", run: run)
 
     /// How many blendshapes `--out` lists per face, highest score first.
     static let listedBlendshapes = 6
 
-    static func run(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(arguments, options: subcommand.options)
-        let batch = try BatchOptions(parsed, modes: [.image, .video])
-        let outputDirectory = try OutputDirectory(parsed.single("--out"))
-        let wantsBlendshapes = parsed.flags.contains("--blendshapes")
-        let wantsMatrices = parsed.flags.contains("--matrices")
+    static func run(_ command: TaskCommandLine) throws {
+        let outputDirectory = try OutputDirectory(command.parsed.single("--out"))
+        let wantsBlendshapes = command.parsed.flags.contains("--blendshapes")
+        let wantsMatrices = command.parsed.flags.contains("--matrices")
         var options = FaceLandmarkerOptions(
-            baseOptions: BaseOptions(
-                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("face_landmarker.task"),
-                threadCount: batch.threads),
-            runningMode: batch.mode,
+            baseOptions: try command.baseOptions(defaultModel: "face_landmarker.task"),
+            runningMode: command.batch.mode,
             // The picture lists the top blendshapes, so --out computes them even when the JSON does not show them.
-            outputFaceBlendshapes: wantsBlendshapes || batch.draws(outputDirectory),
+            outputFaceBlendshapes: wantsBlendshapes || command.batch.draws(outputDirectory),
             outputFacialTransformationMatrixes: wantsMatrices)
-        if let value = try parsed.positiveInteger("--num-faces") { options.numFaces = value }
-        try BatchRunner.run(command: "face-landmarks", positional: parsed.positional, options: batch) {
-            let landmarker = try FaceLandmarker(options: options)
-            return { item in
-                let image = try item.image()
-                let result =
-                    batch.mode == .video
-                    ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
-                    : try landmarker.detect(image: image)
-                let drawing = batch.draws(outputDirectory) ? try annotate(image, result) : nil
-                if let drawing { try outputDirectory?.write(drawing, for: item, suffix: "face_landmarks") }
-                var lines = ["\(item.displayName): \(result.faceLandmarks.count) face(s)"]
-                for (face, scores) in result.faceBlendshapes.enumerated() where wantsBlendshapes {
-                    lines.append(
-                        "  face \(face): "
-                            + top(scores).map { "\($0.name) \(String(format: "%.2f", $0.score))" }
-                            .joined(separator: ", "))
-                }
-                for (face, matrix) in result.facialTransformationMatrixes.enumerated() where wantsMatrices {
-                    lines.append(
-                        String(
-                            format: "  face %d: translation (%.2f, %.2f, %.2f) cm", face, matrix[0, 3], matrix[1, 3],
-                            matrix[2, 3]))
-                }
-                return ItemReport(
-                    json: json(
-                        name: item.name, image: image, timestamp: item.timestampInMilliseconds, result: result,
-                        blendshapes: wantsBlendshapes, matrices: wantsMatrices),
-                    text: lines.joined(separator: "\n"), drawing: drawing)
+        if let value = try command.parsed.positiveInteger("--num-faces") { options.numFaces = value }
+        try command.runFrames(
+            FaceLandmarker.self, options: options, outputDirectory: outputDirectory, annotate: annotate
+        ) { item, image, result in
+            var lines = ["\(item.displayName): \(result.faceLandmarks.count) face(s)"]
+            for (face, scores) in result.faceBlendshapes.enumerated() where wantsBlendshapes {
+                lines.append(
+                    "  face \(face): "
+                        + top(scores).map { "\($0.name) \(String(format: "%.2f", $0.score))" }
+                        .joined(separator: ", "))
             }
+            for (face, matrix) in result.facialTransformationMatrixes.enumerated() where wantsMatrices {
+                lines.append(
+                    String(
+                        format: "  face %d: translation (%.2f, %.2f, %.2f) cm", face, matrix[0, 3], matrix[1, 3],
+                        matrix[2, 3]))
+            }
+            return ItemReport(
+                json: json(
+                    name: item.name, image: image, timestamp: item.timestampInMilliseconds, result: result,
+                    blendshapes: wantsBlendshapes, matrices: wantsMatrices),
+                text: lines.joined(separator: "\n"))
         }
     }
 
@@ -86,11 +71,9 @@ enum FaceLandmarksCommand {
         // Matrices are listed per face only when every face has one; MediaPipe's list skips compact faces.
         let matrixPerFace = result.facialTransformationMatrixes.count == result.faceLandmarks.count
         let faces = result.faceLandmarks.enumerated().map { index, landmarks -> String in
-            var fields = [#""landmarks":[\#(landmarks.map { "[\($0.x),\($0.y),\($0.z)]" }.joined(separator: ","))]"#]
+            var fields = [#""landmarks":[\#(JSONText.xyz(landmarks))]"#]
             if blendshapes, index < result.faceBlendshapes.count {
-                let scores = result.faceBlendshapes[index].map {
-                    #"{"index":\#($0.index),"score":\#($0.score),"categoryName":\#(JSONText.quoted($0.categoryName ?? ""))}"#
-                }
+                let scores = result.faceBlendshapes[index].map { JSONText.category($0) }
                 fields.append(#""blendshapes":[\#(scores.joined(separator: ","))]"#)
             }
             if matrices, matrixPerFace {
@@ -99,8 +82,7 @@ enum FaceLandmarksCommand {
             }
             return "{" + fields.joined(separator: ",") + "}"
         }
-        return
-            #"{"image":\#(JSONText.quoted(name)),"width":\#(image.width),"height":\#(image.height),"timestampMs":\#(timestamp),"faces":[\#(faces.joined(separator: ","))]}"#
+        return JSONText.imageLine(name, image, timestamp: timestamp, #""faces":[\#(faces.joined(separator: ","))]"#)
     }
 
     /// The highest-scoring blendshapes, `_neutral` left out.

@@ -4,8 +4,8 @@ import PureVisionImage
 
 /// `purevision gestures IMAGE... [--model PATH] [--num-hands N] [--out DIR] [--video-out PATH] [--json] …`
 enum GesturesCommand {
-    static let subcommand = Subcommand(
-        name: "gestures", operands: "IMAGE...",
+    static let subcommand = Subcommand.drawingTask(
+        name: "gestures",
         summary: "Hand gestures (MediaPipe's GestureRecognizer; default model: the bundled gesture_recognizer.task; "
             + "a Model Maker bundle adds its custom gestures). With --json one line per image: "
             + #"{"image","width","height","timestampMs","hands":[{"gestures":[{"index","score","categoryName"}],"#
@@ -15,39 +15,25 @@ enum GesturesCommand {
         options: [
             .value("--model", "PATH", "the gesture recognizer .task bundle (default: gesture_recognizer.task)"),
             .value("--num-hands", "N", "the most hands found per image (default 1)"),
-        ] + BatchOptions.drawingOptions(suffix: "gestures", drawing: "each hand's skeleton and its gesture's name")
-            + BatchOptions.options(video: true),
-        readsImages: true, run: run)
+        ],
+        drawingSuffix: "gestures", drawing: "each hand's skeleton and its gesture's name", run: run)
 
-    static func run(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(arguments, options: subcommand.options)
-        let batch = try BatchOptions(parsed, modes: [.image, .video])
+    static func run(_ command: TaskCommandLine) throws {
         var options = GestureRecognizerOptions(
-            baseOptions: BaseOptions(
-                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("gesture_recognizer.task"),
-                threadCount: batch.threads),
-            runningMode: batch.mode)
-        if let value = try parsed.positiveInteger("--num-hands") { options.numHands = value }
-        let outputDirectory = try OutputDirectory(parsed.single("--out"))
-        try BatchRunner.run(command: "gestures", positional: parsed.positional, options: batch) {
-            let recognizer = try GestureRecognizer(options: options)
-            return { item in
-                let image = try item.image()
-                let result =
-                    batch.mode == .video
-                    ? try recognizer.recognize(videoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
-                    : try recognizer.recognize(image: image)
-                let drawing = batch.draws(outputDirectory) ? try annotate(image, result) : nil
-                if let drawing { try outputDirectory?.write(drawing, for: item, suffix: "gestures") }
-                let hands = result.hands.map { hand in
-                    let gesture = hand.gestures.first.map { "\(label($0)) \(String(format: "%.2f", $0.score))" } ?? "-"
-                    return "\(gesture) (\(hand.handedness?.categoryName ?? "?") hand)"
-                }
-                return ItemReport(
-                    json: json(name: item.name, image: image, timestamp: item.timestampInMilliseconds, result: result),
-                    text: "\(item.displayName): \(result.landmarks.count) hand(s) \(hands.joined(separator: ", "))",
-                    drawing: drawing)
+            baseOptions: try command.baseOptions(defaultModel: "gesture_recognizer.task"),
+            runningMode: command.batch.mode)
+        if let value = try command.parsed.positiveInteger("--num-hands") { options.numHands = value }
+        let outputDirectory = try OutputDirectory(command.parsed.single("--out"))
+        try command.runFrames(
+            GestureRecognizer.self, options: options, outputDirectory: outputDirectory, annotate: annotate
+        ) { item, image, result in
+            let hands = result.hands.map { hand in
+                let gesture = hand.gestures.first.map { "\(label($0)) \(String(format: "%.2f", $0.score))" } ?? "-"
+                return "\(gesture) (\(hand.handedness?.categoryName ?? "?") hand)"
             }
+            return ItemReport(
+                json: json(name: item.name, image: image, timestamp: item.timestampInMilliseconds, result: result),
+                text: "\(item.displayName): \(result.landmarks.count) hand(s) \(hands.joined(separator: ", "))")
         }
     }
 
@@ -58,18 +44,13 @@ enum GesturesCommand {
     }
 
     static func json(name: String, image: PixelImage, timestamp: Int, result: GestureRecognizerResult) -> String {
-        func category(_ c: ResultCategory?) -> String {
-            #"{"index":\#(c?.index ?? -1),"score":\#(c?.score ?? 0),"categoryName":\#(JSONText.quoted(c?.categoryName ?? ""))}"#
-        }
         let hands = result.hands.map { hand -> String in
-            let gestures = hand.gestures.map(category).joined(separator: ",")
-            let landmarks = hand.landmarks.map { "[\($0.x),\($0.y),\($0.z)]" }.joined(separator: ",")
-            let world = hand.worldLandmarks.map { "[\($0.x),\($0.y),\($0.z)]" }.joined(separator: ",")
+            let gestures = hand.gestures.map { JSONText.category($0) }.joined(separator: ",")
+            let (landmarks, world) = (JSONText.xyz(hand.landmarks), JSONText.xyz(hand.worldLandmarks))
             return
-                #"{"gestures":[\#(gestures)],"handedness":\#(category(hand.handedness)),"landmarks":[\#(landmarks)],"worldLandmarks":[\#(world)]}"#
+                #"{"gestures":[\#(gestures)],"handedness":\#(JSONText.category(hand.handedness)),"landmarks":[\#(landmarks)],"worldLandmarks":[\#(world)]}"#
         }
-        return
-            #"{"image":\#(JSONText.quoted(name)),"width":\#(image.width),"height":\#(image.height),"timestampMs":\#(timestamp),"hands":[\#(hands.joined(separator: ","))]}"#
+        return JSONText.imageLine(name, image, timestamp: timestamp, #""hands":[\#(hands.joined(separator: ","))]"#)
     }
 
     /// The hand landmarker's drawing (skeleton, landmarks, handedness) with each hand's gesture name above its wrist.

@@ -10,8 +10,8 @@ import PureVisionImage
 enum ObjectsCommand {
     static let humanDefaultMaxResults = 5
 
-    static let subcommand = Subcommand(
-        name: "objects", operands: "IMAGE...",
+    static let subcommand = Subcommand.drawingTask(
+        name: "objects",
         summary: "Detect objects (MediaPipe's ObjectDetector; default model: the bundled efficientdet_lite0). The "
             + "human-readable listing shows the 5 best unless --max-results is given; with --json (MediaPipe's "
             + #"defaults: every detection) one line per image: {"image","width","height","detections":[{"#
@@ -19,70 +19,47 @@ enum ObjectsCommand {
             + "labelled boxes, --video-out makes a video of them.",
         options: [
             .value("--model", "PATH", "the object detector .tflite (default: efficientdet_lite0.tflite)")
-        ] + ClassifyCommand.categoryOptions(results: "detections")
-            + BatchOptions.drawingOptions(suffix: "objects", drawing: "each detection's box, label and score")
-            + BatchOptions.options(video: true),
-        readsImages: true, run: run)
+        ] + ClassifyCommand.categoryOptions(results: "detections"),
+        drawingSuffix: "objects", drawing: "each detection's box, label and score", run: run)
 
-    static func run(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(arguments, options: subcommand.options)
-        let batch = try BatchOptions(parsed, modes: [.image, .video])
-        let json = batch.json
+    static func run(_ command: TaskCommandLine) throws {
         var options = ObjectDetectorOptions(
-            baseOptions: BaseOptions(
-                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("efficientdet_lite0.tflite"),
-                threadCount: batch.threads),
-            runningMode: batch.mode)
-        if let text = try parsed.single("--max-results") {
-            guard let value = Int(text) else { throw CommandLineError.usage("--max-results takes an integer") }
+            baseOptions: try command.baseOptions(defaultModel: "efficientdet_lite0.tflite"),
+            runningMode: command.batch.mode)
+        if let value = try command.parsed.integer("--max-results") {
             options.maxResults = value
-        } else if !json {
+        } else if !command.batch.json {
             options.maxResults = humanDefaultMaxResults
         }
-        if let text = try parsed.single("--score-threshold") {
-            guard let value = Float(text) else { throw CommandLineError.usage("--score-threshold takes a number") }
-            options.scoreThreshold = value
-        }
-        options.categoryAllowlist = ClassifyCommand.names(try parsed.single("--allow"))
-        options.categoryDenylist = ClassifyCommand.names(try parsed.single("--deny"))
-        let outputDirectory = try OutputDirectory(parsed.single("--out"))
-        try BatchRunner.run(command: "objects", positional: parsed.positional, options: batch) {
-            let detector = try ObjectDetector(options: options)
-            return { item in
-                let image = try item.image()
-                let result =
-                    batch.mode == .video
-                    ? try detector.detect(videoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
-                    : try detector.detect(image: image)
-                let drawing = batch.draws(outputDirectory) ? try annotate(image, result) : nil
-                if let drawing { try outputDirectory?.write(drawing, for: item, suffix: "objects") }
-                var lines = ["\(item.displayName): \(result.detections.count) object(s)"]
-                for detection in result.detections {
-                    let b = detection.boundingBox
-                    let c = detection.categories.first
-                    let label = c?.displayName ?? c?.categoryName ?? "#\(c?.index ?? -1)"
-                    lines.append(
-                        "  \(String(format: "%.4f", c?.score ?? 0))  \(label)  box x \(b.originX) y \(b.originY) "
-                            + "w \(b.width) h \(b.height)")
-                }
-                return ItemReport(
-                    json: self.json(name: item.name, image: image, result: result),
-                    text: lines.joined(separator: "\n"), drawing: drawing)
+        if let value = try command.parsed.number("--score-threshold") { options.scoreThreshold = value }
+        options.categoryAllowlist = ClassifyCommand.names(try command.parsed.single("--allow"))
+        options.categoryDenylist = ClassifyCommand.names(try command.parsed.single("--deny"))
+        let outputDirectory = try OutputDirectory(command.parsed.single("--out"))
+        try command.runFrames(
+            ObjectDetector.self, options: options, outputDirectory: outputDirectory, annotate: annotate
+        ) { item, image, result in
+            var lines = ["\(item.displayName): \(result.detections.count) object(s)"]
+            for detection in result.detections {
+                let b = detection.boundingBox
+                let c = detection.categories.first
+                let label = c?.displayName ?? c?.categoryName ?? "#\(c?.index ?? -1)"
+                lines.append(
+                    "  \(String(format: "%.4f", c?.score ?? 0))  \(label)  box x \(b.originX) y \(b.originY) "
+                        + "w \(b.width) h \(b.height)")
             }
+            return ItemReport(
+                json: json(name: item.name, image: image, result: result), text: lines.joined(separator: "\n"))
         }
     }
 
     static func json(name: String, image: PixelImage, result: ObjectDetectorResult) -> String {
         let detections = result.detections.map { d in
             let b = d.boundingBox
-            let categories = d.categories.map { c in
-                #"{"index":\#(c.index),"score":\#(c.score),"categoryName":\#(JSONText.quoted(c.categoryName ?? ""))}"#
-            }
+            let categories = d.categories.map { JSONText.category($0) }
             return
                 #"{"boundingBox":[\#(b.originX),\#(b.originY),\#(b.width),\#(b.height)],"categories":[\#(categories.joined(separator: ","))]}"#
         }
-        return
-            #"{"image":\#(JSONText.quoted(name)),"width":\#(image.width),"height":\#(image.height),"detections":[\#(detections.joined(separator: ","))]}"#
+        return JSONText.imageLine(name, image, #""detections":[\#(detections.joined(separator: ","))]"#)
     }
 
     /// Draws each detection's box with its label and score on a copy of the image.

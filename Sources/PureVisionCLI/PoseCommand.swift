@@ -6,8 +6,8 @@ import PureVisionImage
 /// `purevision pose IMAGE... [--model PATH] [--num-poses N] [--segmentation-masks] [--out DIR] [--video-out PATH]
 /// [--json] …`
 enum PoseCommand {
-    static let subcommand = Subcommand(
-        name: "pose", operands: "IMAGE...",
+    static let subcommand = Subcommand.drawingTask(
+        name: "pose",
         summary: "Body pose landmarks (MediaPipe's PoseLandmarker; default model: the bundled "
             + #"pose_landmarker_full.task). With --json one line per image: {"image","width","height","timestampMs","#
             + #""poses":[{"landmarks":[[x,y,z,visibility,presence]...33],"worldLandmarks":[[x,y,z,visibility,"#
@@ -19,62 +19,57 @@ enum PoseCommand {
             .value("--model", "PATH", "the pose landmarker .task bundle (default: pose_landmarker_full.task)"),
             .value("--num-poses", "N", "the most poses found per image (default 1)"),
             .flag("--segmentation-masks", "also compute each pose's segmentation mask (written by --out)"),
-        ] + BatchOptions.drawingOptions(suffix: "pose", drawing: "each pose's skeleton and landmarks")
-            + BatchOptions.options(video: true),
-        readsImages: true, run: run)
+        ],
+        drawingSuffix: "pose", drawing: "each pose's skeleton and landmarks", run: run)
 
     /// The colors poses are drawn and tinted with, in order (repeating).
     static let poseColors: [RGBColor] = [.cyan, .magenta, .orange, .yellow]
 
-    static func run(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(arguments, options: subcommand.options)
-        let batch = try BatchOptions(parsed, modes: [.image, .video])
+    static func run(_ command: TaskCommandLine) throws {
         var options = PoseLandmarkerOptions(
-            baseOptions: BaseOptions(
-                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("pose_landmarker_full.task"),
-                threadCount: batch.threads),
-            runningMode: batch.mode, outputSegmentationMasks: parsed.flags.contains("--segmentation-masks"))
-        if let value = try parsed.positiveInteger("--num-poses") { options.numPoses = value }
-        let outputDirectory = try OutputDirectory(parsed.single("--out"))
-        try BatchRunner.run(command: "pose", positional: parsed.positional, options: batch) {
-            let landmarker = try PoseLandmarker(options: options)
-            return { item in
-                let image = try item.image()
-                let result =
-                    batch.mode == .video
-                    ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
-                    : try landmarker.detect(image: image)
-                let drawing = batch.draws(outputDirectory) ? try annotate(image, result) : nil
-                if let outputDirectory, let drawing {
-                    try outputDirectory.write(drawing, for: item, suffix: "pose")
-                    for (poseIndex, mask) in (result.segmentationMasks ?? []).enumerated() {
-                        let tensor = try Tensor(shape: TensorShape([mask.height, mask.width]), floats: mask.values)
-                        let file = outputDirectory.file(for: item, suffix: "pose\(poseIndex)_mask.npy")
-                        guard FileManager.default.createFile(atPath: file, contents: Data(NumpyFile.encode(tensor)))
-                        else { throw CommandLineError.file("cannot write '\(file)'") }
-                        try outputDirectory.write(
-                            tinted(image, mask: mask, color: poseColors[poseIndex % poseColors.count]), for: item,
-                            suffix: "pose\(poseIndex)_mask")
-                    }
-                }
-                return ItemReport(
-                    json: json(name: item.name, image: image, timestamp: item.timestampInMilliseconds, result: result),
-                    text: "\(item.displayName): \(result.landmarks.count) pose(s)", drawing: drawing)
+            baseOptions: try command.baseOptions(defaultModel: "pose_landmarker_full.task"),
+            runningMode: command.batch.mode,
+            outputSegmentationMasks: command.parsed.flags.contains("--segmentation-masks"))
+        if let value = try command.parsed.positiveInteger("--num-poses") { options.numPoses = value }
+        let outputDirectory = try OutputDirectory(command.parsed.single("--out"))
+        try command.runFrames(
+            PoseLandmarker.self, options: options, outputDirectory: outputDirectory, annotate: annotate
+        ) { item, image, result in
+            if let outputDirectory { try writeMasks(result, of: image, for: item, to: outputDirectory) }
+            return ItemReport(
+                json: json(name: item.name, image: image, timestamp: item.timestampInMilliseconds, result: result),
+                text: "\(item.displayName): \(result.landmarks.count) pose(s)")
+        }
+    }
+
+    /// Writes each pose's segmentation mask (when computed) as `DIR/<stem>_pose<i>_mask.npy` (float32 H×W) and as a
+    /// tinted overlay `DIR/<stem>_pose<i>_mask.png`.
+    static func writeMasks(
+        _ result: PoseLandmarkerResult, of image: PixelImage, for item: BatchItem, to outputDirectory: OutputDirectory
+    ) throws {
+        for (poseIndex, mask) in (result.segmentationMasks ?? []).enumerated() {
+            let tensor = try Tensor(shape: TensorShape([mask.height, mask.width]), floats: mask.values)
+            let file = outputDirectory.file(for: item, suffix: "pose\(poseIndex)_mask.npy")
+            guard FileManager.default.createFile(atPath: file, contents: Data(NumpyFile.encode(tensor))) else {
+                throw CommandLineError.file("cannot write '\(file)'")
             }
+            try outputDirectory.write(
+                tinted(image, mask: mask, color: poseColors[poseIndex % poseColors.count]), for: item,
+                suffix: "pose\(poseIndex)_mask")
         }
     }
 
     /// One JSON line: `{"image","width","height","timestampMs","poses":[{"landmarks":[[x,y,z,visibility,presence]
     /// ×33],"worldLandmarks":[[x,y,z,visibility,presence]×33]}]}`.
     static func json(name: String, image: PixelImage, timestamp: Int, result: PoseLandmarkerResult) -> String {
-        let poses = zip(result.landmarks, result.worldLandmarks).map { landmarks, world -> String in
-            let normalized = landmarks.map { "[\($0.x),\($0.y),\($0.z),\($0.visibility ?? 0),\($0.presence ?? 0)]" }
-            let metres = world.map { "[\($0.x),\($0.y),\($0.z),\($0.visibility ?? 0),\($0.presence ?? 0)]" }
-            return
-                #"{"landmarks":[\#(normalized.joined(separator: ","))],"worldLandmarks":[\#(metres.joined(separator: ","))]}"#
+        func points(_ landmarks: [some LandmarkPoint]) -> String {
+            landmarks.map { "[\($0.x),\($0.y),\($0.z),\($0.visibility ?? 0),\($0.presence ?? 0)]" }
+                .joined(separator: ",")
         }
-        return
-            #"{"image":\#(JSONText.quoted(name)),"width":\#(image.width),"height":\#(image.height),"timestampMs":\#(timestamp),"poses":[\#(poses.joined(separator: ","))]}"#
+        let poses = zip(result.landmarks, result.worldLandmarks).map { landmarks, world -> String in
+            #"{"landmarks":[\#(points(landmarks))],"worldLandmarks":[\#(points(world))]}"#
+        }
+        return JSONText.imageLine(name, image, timestamp: timestamp, #""poses":[\#(poses.joined(separator: ","))]"#)
     }
 
     /// Draws each pose's skeleton (MediaPipe's 35 connections) and its landmarks on a copy of the image; landmarks

@@ -26,32 +26,27 @@ enum SegmentCommand {
         readsImages: true, run: run)
 
     static func run(_ arguments: [String]) throws {
-        let parsed = try ParsedArguments(arguments, options: subcommand.options)
-        let batch = try BatchOptions(parsed, modes: [.image, .video])
+        let command = try TaskCommandLine(arguments, of: subcommand, modes: [.image, .video])
+        let batch = command.batch
         let options = ImageSegmenterOptions(
-            baseOptions: BaseOptions(
-                modelAssetPath: try parsed.single("--model") ?? BundledModels.path("selfie_segmenter.tflite"),
-                threadCount: batch.threads),
+            baseOptions: try command.baseOptions(defaultModel: "selfie_segmenter.tflite"),
             runningMode: batch.mode, outputCategoryMask: true, outputConfidenceMasks: true)
-        let background = try parsed.single("--background").map(BackgroundReplacement.init(argument:))
-        let outputDirectory = try OutputDirectory(parsed.single("--out"))
+        let background = try command.parsed.single("--background").map(BackgroundReplacement.init(argument:))
+        let outputDirectory = try OutputDirectory(command.parsed.single("--out"))
         if background != nil && !batch.draws(outputDirectory) {
             throw CommandLineError.usage("--background writes a composited picture: it needs --out DIR or --video-out")
         }
         if batch.videoOut != nil && background == nil {
             throw CommandLineError.usage("--video-out of segment shows the --background replacement: give --background")
         }
-        try BatchRunner.run(command: "segment", positional: parsed.positional, options: batch) {
+        try command.run {
             let segmenter = try ImageSegmenter(options: options)
             let labels =
                 segmenter.labels.count == segmenter.classCount
                 ? segmenter.labels : (0..<segmenter.classCount).map { String($0) }
             return { item in
                 let image = try item.image()
-                let result =
-                    batch.mode == .video
-                    ? try segmenter.segment(videoFrame: image, timestampInMilliseconds: item.timestampInMilliseconds)
-                    : try segmenter.segment(image: image)
+                let result = try segmenter.process(image, of: item, mode: batch.mode)
                 guard let category = result.categoryMask, let masks = result.confidenceMasks else {
                     throw CommandLineError.file("the segmenter returned no masks")
                 }
@@ -71,8 +66,8 @@ enum SegmentCommand {
                 let present = zip(labels, counts).filter { $0.1 > 0 }
                     .map { "\($0.0) \(String(format: "%.1f", Double($0.1) / total * 100))%" }
                 return ItemReport(
-                    json:
-                        #"{"image":\#(JSONText.quoted(item.name)),"width":\#(image.width),"height":\#(image.height),"labels":[\#(quotedLabels)],"categoryPixelCounts":[\#(countText)]}"#,
+                    json: JSONText.imageLine(
+                        item.name, image, #""labels":[\#(quotedLabels)],"categoryPixelCounts":[\#(countText)]"#),
                     text: "\(item.displayName): \(image.width)x\(image.height), \(present.joined(separator: ", "))",
                     drawing: drawing)
             }

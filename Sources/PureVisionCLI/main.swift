@@ -13,14 +13,23 @@ do {
 /// `text` with control characters escaped (`\n`, `\u{1A}` …), so that a message quoting bytes of a bad file (a PNG
 /// signature given as a model, say) stays on one line.
 func singleLine(_ text: String) -> String {
+    escapingControlCharacters(text) { scalar in
+        scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : nil
+    }
+}
+
+/// `text` with line feeds, carriage returns and tabs written as `\n`, `\r` and `\t`, and every other scalar for
+/// which `escape` gives a replacement written as that replacement (the error line and the JSON strings escape
+/// different characters, in different notations).
+func escapingControlCharacters(_ text: String, _ escape: (Unicode.Scalar) -> String?) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
         switch scalar {
         case "\n": out += "\\n"
         case "\r": out += "\\r"
         case "\t": out += "\\t"
-        case let s where s.value < 0x20 || s.value == 0x7F: out += "\\u{\(String(s.value, radix: 16, uppercase: true))}"
-        default: out.unicodeScalars.append(scalar)
+        default:
+            if let replacement = escape(scalar) { out += replacement } else { out.unicodeScalars.append(scalar) }
         }
     }
     return out

@@ -148,7 +148,7 @@ struct DecodedModel {
                 name: name,
                 shape: try table.ints(0, what: "Tensor.shape") ?? [],
                 shapeSignature: try table.ints(7, what: "Tensor.shape_signature"),
-                type: TensorType(rawValue: try table.integer(1, default: Int8(0), what: "Tensor.type")),
+                type: try table.enumeration(1, what: "Tensor.type"),
                 bufferIndex: Int(try table.integer(2, default: UInt32(0), what: "Tensor.buffer")),
                 quantization: quantization,
                 sparsity: sparsity,

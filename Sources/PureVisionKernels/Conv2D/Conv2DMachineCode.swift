@@ -613,21 +613,18 @@ final class Conv2DGEMMCode: @unchecked Sendable {
             for operation in epilogue {
                 switch operation {
                 case .clamp(let lowerOffset, let upperOffset):
-                    if let lowerOffset {
-                        vector.broadcast(&asm, bound, Memory(.r12, lowerOffset))
+                    // The lower bound first (max), then the upper (min).
+                    for (offset, isLower) in [(lowerOffset, true), (upperOffset, false)] {
+                        guard let offset else { continue }
+                        vector.broadcast(&asm, bound, Memory(.r12, offset))
                         for i in 0..<rows {
                             for j in 0..<vectors {
                                 let y = accumulator(i, j, vectors: vectors)
-                                vector.maximum(&asm, y, bound, y)
-                            }
-                        }
-                    }
-                    if let upperOffset {
-                        vector.broadcast(&asm, bound, Memory(.r12, upperOffset))
-                        for i in 0..<rows {
-                            for j in 0..<vectors {
-                                let y = accumulator(i, j, vectors: vectors)
-                                vector.minimum(&asm, y, bound, y)
+                                if isLower {
+                                    vector.maximum(&asm, y, bound, y)
+                                } else {
+                                    vector.minimum(&asm, y, bound, y)
+                                }
                             }
                         }
                     }

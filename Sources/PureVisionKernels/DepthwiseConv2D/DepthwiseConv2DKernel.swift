@@ -250,126 +250,76 @@ private struct DepthwiseTaps {
     func accumulateFourPixels(
         biases: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, channels: Int, pixelStride: Int
     ) {
-        let pixelBytes = pixelStride &* 4
         var c = 0
         // Eight channels at a time: eight independent accumulator chains (in SIMD4 lanes) keep the adders busy
         // where four would wait on each add's latency.
         while c &+ 8 <= channels {
-            let bias = UnsafeRawPointer(biases + c).loadUnaligned(as: SIMD8<Float>.self)
-            var sum0 = bias
-            var sum1 = bias
-            var sum2 = bias
-            var sum3 = bias
-            let tapStep = dilationWidth &* inputPixelStride
-            for ky in rows {
-                let inputOffset: Int =
-                    (rowOrigin &+ ky &* dilationHeight) &* inputRowStride &+ c
-                    &+ columnOrigin &* inputPixelStride
-                let weightOffset: Int = ky &* weightRowStride &+ c
-                var x = UnsafeRawPointer(image + inputOffset)
-                var w = UnsafeRawPointer(weights + weightOffset)
-                for _ in columns {
-                    let weight = w.loadUnaligned(as: SIMD8<Float>.self)
-                    sum0 += x.loadUnaligned(as: SIMD8<Float>.self) * weight
-                    sum1 += x.loadUnaligned(fromByteOffset: pixelBytes, as: SIMD8<Float>.self) * weight
-                    sum2 += x.loadUnaligned(fromByteOffset: 2 &* pixelBytes, as: SIMD8<Float>.self) * weight
-                    sum3 += x.loadUnaligned(fromByteOffset: 3 &* pixelBytes, as: SIMD8<Float>.self) * weight
-                    x += tapStep &* 4
-                    w += weightTapStride &* 4
-                }
-            }
-            let o = UnsafeMutableRawPointer(out + c)
-            o.storeBytes(of: sum0, as: SIMD8<Float>.self)
-            o.storeBytes(of: sum1, toByteOffset: 4 * channels, as: SIMD8<Float>.self)
-            o.storeBytes(of: sum2, toByteOffset: 8 * channels, as: SIMD8<Float>.self)
-            o.storeBytes(of: sum3, toByteOffset: 12 * channels, as: SIMD8<Float>.self)
+            accumulateFourPixels(
+                SIMD8<Float>.self, from: c, biases: biases, out: out, channels: channels, pixelStride: pixelStride)
             c &+= 8
         }
         while c < channels {
-            let bias = UnsafeRawPointer(biases + c).loadUnaligned(as: SIMD4<Float>.self)
-            var sum0 = bias
-            var sum1 = bias
-            var sum2 = bias
-            var sum3 = bias
-            // Offsets were bounds-checked by the caller; wrapping arithmetic keeps overflow checks out of the loop.
-            let tapStep = dilationWidth &* inputPixelStride
-            for ky in rows {
-                let inputOffset: Int =
-                    (rowOrigin &+ ky &* dilationHeight) &* inputRowStride &+ c
-                    &+ columnOrigin &* inputPixelStride
-                let weightOffset: Int = ky &* weightRowStride &+ c
-                var x = UnsafeRawPointer(image + inputOffset)
-                var w = UnsafeRawPointer(weights + weightOffset)
-                for _ in columns {
-                    let weight = w.loadUnaligned(as: SIMD4<Float>.self)
-                    sum0 += x.loadUnaligned(as: SIMD4<Float>.self) * weight
-                    sum1 += x.loadUnaligned(fromByteOffset: pixelBytes, as: SIMD4<Float>.self) * weight
-                    sum2 += x.loadUnaligned(fromByteOffset: 2 &* pixelBytes, as: SIMD4<Float>.self) * weight
-                    sum3 += x.loadUnaligned(fromByteOffset: 3 &* pixelBytes, as: SIMD4<Float>.self) * weight
-                    x += tapStep &* 4
-                    w += weightTapStride &* 4
-                }
-            }
-            let o = UnsafeMutableRawPointer(out + c)
-            o.storeBytes(of: sum0, as: SIMD4<Float>.self)
-            o.storeBytes(of: sum1, toByteOffset: 4 * channels, as: SIMD4<Float>.self)
-            o.storeBytes(of: sum2, toByteOffset: 8 * channels, as: SIMD4<Float>.self)
-            o.storeBytes(of: sum3, toByteOffset: 12 * channels, as: SIMD4<Float>.self)
+            accumulateFourPixels(
+                SIMD4<Float>.self, from: c, biases: biases, out: out, channels: channels, pixelStride: pixelStride)
             c += 4
         }
     }
 
-    /// `out[c] = biases[c] + Σ_taps pixel[c] · weight[c]`, unclamped. Channels go in blocks of 16 and then 4 with
+    /// The block of channels from `c` that one `Vector` holds, for
+    /// ``accumulateFourPixels(biases:out:channels:pixelStride:)``.
+    @inline(__always)
+    private func accumulateFourPixels<Vector: FloatVector>(
+        _: Vector.Type, from c: Int, biases: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, channels: Int,
+        pixelStride: Int
+    ) {
+        let pixelBytes = pixelStride &* 4
+        let bias = UnsafeRawPointer(biases + c).loadUnaligned(as: Vector.self)
+        var sum0 = bias
+        var sum1 = bias
+        var sum2 = bias
+        var sum3 = bias
+        // Offsets were bounds-checked by the caller; wrapping arithmetic keeps overflow checks out of the loop.
+        let tapStep = dilationWidth &* inputPixelStride
+        for ky in rows {
+            let inputOffset: Int =
+                (rowOrigin &+ ky &* dilationHeight) &* inputRowStride &+ c
+                &+ columnOrigin &* inputPixelStride
+            let weightOffset: Int = ky &* weightRowStride &+ c
+            var x = UnsafeRawPointer(image + inputOffset)
+            var w = UnsafeRawPointer(weights + weightOffset)
+            for _ in columns {
+                let weight = w.loadUnaligned(as: Vector.self)
+                Vector.addProduct(&sum0, x.loadUnaligned(as: Vector.self), weight)
+                Vector.addProduct(&sum1, x.loadUnaligned(fromByteOffset: pixelBytes, as: Vector.self), weight)
+                Vector.addProduct(&sum2, x.loadUnaligned(fromByteOffset: 2 &* pixelBytes, as: Vector.self), weight)
+                Vector.addProduct(&sum3, x.loadUnaligned(fromByteOffset: 3 &* pixelBytes, as: Vector.self), weight)
+                x += tapStep &* 4
+                w += weightTapStride &* 4
+            }
+        }
+        let o = UnsafeMutableRawPointer(out + c)
+        o.storeBytes(of: sum0, as: Vector.self)
+        o.storeBytes(of: sum1, toByteOffset: 4 * channels, as: Vector.self)
+        o.storeBytes(of: sum2, toByteOffset: 8 * channels, as: Vector.self)
+        o.storeBytes(of: sum3, toByteOffset: 12 * channels, as: Vector.self)
+    }
+
+    /// `out[c] = biases[c] + Σ_taps pixel[c] · weight[c]`, unclamped. Channels go in blocks of 32, 16 and then 4 with
     /// the accumulator held in registers across all taps (one store per block), then one at a time.
     @inline(__always)
     func accumulate(biases: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, channels: Int) {
         var c = 0
         // 32 channels as two SIMD16 sums: eight independent SIMD4 accumulator chains.
         while c + 32 <= channels {
-            var sumA = UnsafeRawPointer(biases + c).loadUnaligned(as: SIMD16<Float>.self)
-            var sumB = UnsafeRawPointer(biases + c + 16).loadUnaligned(as: SIMD16<Float>.self)
-            for ky in rows {
-                let inputRow = image + (rowOrigin + ky * dilationHeight) * inputRowStride + c
-                let weightRow = weights + ky * weightRowStride + c
-                for kx in columns {
-                    let x = UnsafeRawPointer(inputRow + (columnOrigin + kx * dilationWidth) * inputPixelStride)
-                    let w = UnsafeRawPointer(weightRow + kx * weightTapStride)
-                    sumA += x.loadUnaligned(as: SIMD16<Float>.self) * w.loadUnaligned(as: SIMD16<Float>.self)
-                    sumB +=
-                        x.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
-                        * w.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
-                }
-            }
-            UnsafeMutableRawPointer(out + c).storeBytes(of: sumA, as: SIMD16<Float>.self)
-            UnsafeMutableRawPointer(out + c + 16).storeBytes(of: sumB, as: SIMD16<Float>.self)
+            accumulate(FloatVectorPair<SIMD16<Float>>.self, from: c, biases: biases, out: out)
             c += 32
         }
         while c + 16 <= channels {
-            var sum = UnsafeRawPointer(biases + c).loadUnaligned(as: SIMD16<Float>.self)
-            for ky in rows {
-                let inputRow = image + (rowOrigin + ky * dilationHeight) * inputRowStride + c
-                let weightRow = weights + ky * weightRowStride + c
-                for kx in columns {
-                    let x = UnsafeRawPointer(inputRow + (columnOrigin + kx * dilationWidth) * inputPixelStride)
-                    let w = UnsafeRawPointer(weightRow + kx * weightTapStride)
-                    sum += x.loadUnaligned(as: SIMD16<Float>.self) * w.loadUnaligned(as: SIMD16<Float>.self)
-                }
-            }
-            UnsafeMutableRawPointer(out + c).storeBytes(of: sum, as: SIMD16<Float>.self)
+            accumulate(SIMD16<Float>.self, from: c, biases: biases, out: out)
             c += 16
         }
         while c + 4 <= channels {
-            var sum = UnsafeRawPointer(biases + c).loadUnaligned(as: SIMD4<Float>.self)
-            for ky in rows {
-                let inputRow = image + (rowOrigin + ky * dilationHeight) * inputRowStride + c
-                let weightRow = weights + ky * weightRowStride + c
-                for kx in columns {
-                    let x = UnsafeRawPointer(inputRow + (columnOrigin + kx * dilationWidth) * inputPixelStride)
-                    let w = UnsafeRawPointer(weightRow + kx * weightTapStride)
-                    sum += x.loadUnaligned(as: SIMD4<Float>.self) * w.loadUnaligned(as: SIMD4<Float>.self)
-                }
-            }
-            UnsafeMutableRawPointer(out + c).storeBytes(of: sum, as: SIMD4<Float>.self)
+            accumulate(SIMD4<Float>.self, from: c, biases: biases, out: out)
             c += 4
         }
         while c < channels {
@@ -385,5 +335,59 @@ private struct DepthwiseTaps {
             out[c] = sum
             c += 1
         }
+    }
+
+    /// The block of channels from `c` that one `Vector` holds, for ``accumulate(biases:out:channels:)``: its sum is
+    /// held in registers across all taps.
+    @inline(__always)
+    private func accumulate<Vector: FloatVector>(
+        _: Vector.Type, from c: Int, biases: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>
+    ) {
+        var sum = UnsafeRawPointer(biases + c).loadUnaligned(as: Vector.self)
+        for ky in rows {
+            let inputRow = image + (rowOrigin + ky * dilationHeight) * inputRowStride + c
+            let weightRow = weights + ky * weightRowStride + c
+            for kx in columns {
+                let x = UnsafeRawPointer(inputRow + (columnOrigin + kx * dilationWidth) * inputPixelStride)
+                let w = UnsafeRawPointer(weightRow + kx * weightTapStride)
+                Vector.addProduct(&sum, x.loadUnaligned(as: Vector.self), w.loadUnaligned(as: Vector.self))
+            }
+        }
+        UnsafeMutableRawPointer(out + c).storeBytes(of: sum, as: Vector.self)
+    }
+}
+
+/// The float vectors the depthwise loops are written generically over. ``addProduct(_:_:_:)`` is each concrete
+/// type's own arithmetic (which maps straight to vector instructions), not the generic `SIMD` lane loop a generic
+/// body would otherwise call, so a specialised loop is the code written for the concrete type.
+private protocol FloatVector: BitwiseCopyable {
+    /// `sum += x · w` lane by lane: a multiply and an add, each rounded (no fused multiply-add).
+    static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self)
+}
+
+extension SIMD4: FloatVector where Scalar == Float {
+    @inline(__always)
+    fileprivate static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self) { sum += x * w }
+}
+
+extension SIMD8: FloatVector where Scalar == Float {
+    @inline(__always)
+    fileprivate static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self) { sum += x * w }
+}
+
+extension SIMD16: FloatVector where Scalar == Float {
+    @inline(__always)
+    fileprivate static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self) { sum += x * w }
+}
+
+/// Two vectors side by side in memory, as two independent accumulators.
+private struct FloatVectorPair<Half: FloatVector>: FloatVector {
+    var low: Half
+    var high: Half
+
+    @inline(__always)
+    static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self) {
+        Half.addProduct(&sum.low, x.low, w.low)
+        Half.addProduct(&sum.high, x.high, w.high)
     }
 }

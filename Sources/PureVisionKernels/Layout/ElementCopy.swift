@@ -57,3 +57,50 @@ func contiguousStrides(_ shape: [Int]) -> [Int] {
     }
     return strides
 }
+
+/// Steps the row-major multi-index `index` over the extents `shape[0 ... lastAxis]` to its successor and moves
+/// `offset` along `strides` with it. Stepping past the last index wraps every coordinate back to 0 and the offset
+/// back to where it started; with `lastAxis < 0` nothing moves.
+@inline(__always)
+func advanceRowMajorIndex(
+    _ index: UnsafeMutablePointer<Int>, shape: UnsafePointer<Int>, strides: UnsafePointer<Int>, lastAxis: Int,
+    offset: inout Int
+) {
+    var axis = lastAxis
+    while axis >= 0 {
+        index[axis] += 1
+        offset += strides[axis]
+        if index[axis] < shape[axis] { break }
+        offset -= strides[axis] * index[axis]
+        index[axis] = 0
+        axis -= 1
+    }
+}
+
+/// Copies a strided view of `source` into contiguous `destination` in row-major order: the element at multi-index
+/// `j` over `shape[0 ..< rank]` is the one `offset + Σ j[a] · strides[a]` elements into `source` (strides may be
+/// negative); a rank-0 view is the one element at `offset`. Every element of the view must lie inside `source`.
+/// The innermost dimension is copied a row at a time.
+func copyStridedView(
+    from source: UnsafeRawPointer, offset: Int, shape: UnsafePointer<Int>, strides: UnsafePointer<Int>, rank: Int,
+    to destination: UnsafeMutableRawPointer, elementByteWidth: Int
+) {
+    let outerRank = max(0, rank - 1)
+    let innerCount = rank > 0 ? shape[outerRank] : 1
+    let innerStride = rank > 0 ? strides[outerRank] : 1
+    var rowCount = 1
+    for axis in 0..<outerRank { rowCount *= shape[axis] }
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, outerRank)) { scratch in
+        guard let index = scratch.baseAddress else { return }
+        index.initialize(repeating: 0, count: outerRank)
+        var offset = offset
+        var destination = destination
+        for _ in 0..<rowCount {
+            copyStridedElements(
+                from: source + offset * elementByteWidth, sourceStride: innerStride, to: destination,
+                count: innerCount, elementByteWidth: elementByteWidth)
+            destination += innerCount * elementByteWidth
+            advanceRowMajorIndex(index, shape: shape, strides: strides, lastAxis: outerRank - 1, offset: &offset)
+        }
+    }
+}

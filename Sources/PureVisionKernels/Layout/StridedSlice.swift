@@ -20,40 +20,21 @@ public enum StridedSlice {
                 (0..<inputShape[axis]).contains(begin[axis]) && (0..<inputShape[axis]).contains(last),
                 "slice leaves dimension \(axis) of \(inputShape)")
         }
-        if rank == 0 {
-            output.copyMemory(from: input, byteCount: elementByteWidth)
-            return
-        }
-        let innerCount = outputShape[rank - 1]
-        let innerStride = strides[rank - 1]
-        let rowCount = outputShape.dropLast().reduce(1, *)
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * rank) { scratch in
-            guard let inputStrides = scratch.baseAddress else { return }
-            let index = inputStrides + rank
-            var running = 1
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, 2 * rank)) { scratch in
+            guard let stepStrides = scratch.baseAddress else { return }
+            // The input elements one step along each output axis moves, and the output extents.
+            let shape = stepStrides + rank
+            var inputStride = 1
+            var offset = 0
             for axis in stride(from: rank - 1, through: 0, by: -1) {
-                inputStrides[axis] = running
-                running *= inputShape[axis]
-                index[axis] = 0
+                stepStrides[axis] = strides[axis] * inputStride
+                shape[axis] = outputShape[axis]
+                offset += begin[axis] * inputStride
+                inputStride *= inputShape[axis]
             }
-            var destination = output
-            for _ in 0..<rowCount {
-                var offset = 0
-                for axis in 0..<rank {
-                    offset += (begin[axis] + index[axis] * strides[axis]) * inputStrides[axis]
-                }
-                copyStridedElements(
-                    from: input + offset * elementByteWidth, sourceStride: innerStride, to: destination,
-                    count: innerCount, elementByteWidth: elementByteWidth)
-                destination += innerCount * elementByteWidth
-                var axis = rank - 2
-                while axis >= 0 {
-                    index[axis] += 1
-                    if index[axis] < outputShape[axis] { break }
-                    index[axis] = 0
-                    axis -= 1
-                }
-            }
+            copyStridedView(
+                from: input, offset: offset, shape: shape, strides: stepStrides, rank: rank, to: output,
+                elementByteWidth: elementByteWidth)
         }
     }
 }

@@ -51,7 +51,7 @@ extension QuantizedMultiplier {
 ///
 /// Without generated code the multiplication can instead run in float through ``GEMM`` (BLAS): see
 /// ``QuantizedGEMMArithmetic``.
-public final class QuantizedConv2DKernel: @unchecked Sendable {
+public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Sendable {
     /// The convolution's shapes.
     public let geometry: Conv2DGeometry
     let depth: Int
@@ -275,28 +275,11 @@ public final class QuantizedConv2DKernel: @unchecked Sendable {
         input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, scratch: UnsafeMutableRawPointer,
         pool: ThreadPool
     ) {
-        let body = Tiles(
-            kernel: .passUnretained(self), input: input, output: output,
-            scratch: scratch.assumingMemoryBound(to: Int16.self))
-        withExtendedLifetime(self) { pool.fitting(slots: slotCount).parallelTasks(taskCount, body) }
+        runTasks(taskCount, slots: slotCount, input: input, output: output, scratch: scratch, pool: pool)
     }
 
     /// Task `task` of a run: its share of the tiles, gathered in scratch slot `thread`.
-    private struct Tiles: ParallelThreadTaskBody {
-        /// Unmanaged: the caller keeps the kernel alive through the run, and retaining it in every task from every
-        /// thread made its reference count a cache line the threads fought over.
-        let kernel: Unmanaged<QuantizedConv2DKernel>
-        let input: UnsafePointer<Int8>
-        let output: UnsafeMutablePointer<Int8>
-        let scratch: UnsafeMutablePointer<Int16>
-
-        func run(task: Int, thread: Int) {
-            kernel._withUnsafeGuaranteedRef { $0.runTiles(task: task, thread: thread, input, output, scratch) }
-        }
-    }
-
-    /// Task `task` of a run (see ``Tiles``).
-    private func runTiles(
+    func runTask(
         task: Int, thread: Int, _ input: UnsafePointer<Int8>, _ output: UnsafeMutablePointer<Int8>,
         _ scratch: UnsafeMutablePointer<Int16>
     ) {

@@ -14,7 +14,7 @@
 /// thread keeps the row pairs it staged and reuses them for its next output rows, which need all but one of them
 /// again (stride 1 or 2), so each row pair is staged about once per run.
 /// The last `channels % 8` channels, other depth multipliers and multipliers with left shifts run scalar.
-public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
+public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unchecked Sendable {
     /// The convolution's shapes.
     public let geometry: DepthwiseConv2DGeometry
     let weights: UnsafeMutablePointer<Int16>
@@ -204,29 +204,11 @@ public final class QuantizedDepthwiseConv2DKernel: @unchecked Sendable {
         input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, scratch: UnsafeMutableRawPointer,
         pool: ThreadPool
     ) {
-        pool.fitting(slots: slotCount).parallelTasks(
-            taskCount,
-            Rows(
-                kernel: .passUnretained(self), input: input, output: output,
-                scratch: scratch.assumingMemoryBound(to: Int16.self)))
+        runTasks(taskCount, slots: slotCount, input: input, output: output, scratch: scratch, pool: pool)
     }
 
     /// Task `task` of a run: its share of the output rows, staged in scratch slot `thread`.
-    private struct Rows: ParallelThreadTaskBody {
-        /// Unmanaged: the caller keeps the kernel alive through the run, and retaining it in every task from every
-        /// thread made its reference count a cache line the threads fought over.
-        let kernel: Unmanaged<QuantizedDepthwiseConv2DKernel>
-        let input: UnsafePointer<Int8>
-        let output: UnsafeMutablePointer<Int8>
-        let scratch: UnsafeMutablePointer<Int16>
-
-        func run(task: Int, thread: Int) {
-            kernel._withUnsafeGuaranteedRef { $0.runRows(task: task, thread: thread, input, output, scratch) }
-        }
-    }
-
-    /// Task `task` of a run (see ``Rows``).
-    private func runRows(
+    func runTask(
         task: Int, thread: Int, _ input: UnsafePointer<Int8>, _ output: UnsafeMutablePointer<Int8>,
         _ scratch: UnsafeMutablePointer<Int16>
     ) {

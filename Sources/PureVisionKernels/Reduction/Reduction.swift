@@ -25,7 +25,11 @@ public enum Reduction {
         }
         guard inputShape.count == 4, axes.count == 2, axes[0] == 1, axes[1] == 2, inputShape.allSatisfy({ $0 > 0 })
         else {
-            generalMean(input: input, inputShape: inputShape, axes: axes, output: output)
+            // The reference's row-major pass, which allocates nothing.
+            let outputCount = Reference.reduceRowMajor(
+                FloatSumReducer(), input: input, inputShape: inputShape, axes: axes, output: output, operation: "mean")
+            Reference.scaleSums(
+                arithmetic: .xnnpack, output, count: outputCount, reducedCount: axes.reduce(1) { $0 * inputShape[$1] })
             return
         }
         globalAverage(
@@ -76,51 +80,6 @@ public enum Reduction {
             o += 1
         }
         Reference.scaleSums(arithmetic: .xnnpack, output, count: outer, reducedCount: inner)
-    }
-
-    /// ``Reference/mean(input:inputShape:axes:output:)``'s loop with its counters in temporary storage.
-    private static func generalMean(
-        input: UnsafePointer<Float>, inputShape: [Int], axes: [Int], output: UnsafeMutablePointer<Float>
-    ) {
-        let rank = inputShape.count
-        precondition(inputShape.allSatisfy { $0 >= 0 }, "mean: negative dimension in \(inputShape)")
-        precondition(
-            zip(axes, axes.dropFirst()).allSatisfy { $0 < $1 } && axes.allSatisfy { $0 >= 0 && $0 < rank },
-            "mean: axes \(axes) must be sorted, unique and within rank \(rank)")
-        var reducedCount = 1
-        for axis in axes { reducedCount *= inputShape[axis] }
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, 2 * rank)) { scratch in
-            guard let outputStrides = scratch.baseAddress else { return }
-            let coordinates = outputStrides + rank
-            // Output stride of each input dimension: 0 for reduced ones, so reduced coordinates land on one output.
-            var outputCount = 1
-            var inputCount = 1
-            for axis in stride(from: rank - 1, through: 0, by: -1) {
-                coordinates[axis] = 0
-                inputCount *= inputShape[axis]
-                if axes.contains(axis) {
-                    outputStrides[axis] = 0
-                } else {
-                    outputStrides[axis] = outputCount
-                    outputCount *= inputShape[axis]
-                }
-            }
-            output.update(repeating: 0, count: outputCount)
-            var outputIndex = 0
-            for inputIndex in 0..<inputCount {
-                output[outputIndex] += input[inputIndex]
-                var axis = rank - 1
-                while axis >= 0 {
-                    coordinates[axis] += 1
-                    outputIndex += outputStrides[axis]
-                    if coordinates[axis] < inputShape[axis] { break }
-                    outputIndex -= outputStrides[axis] * coordinates[axis]
-                    coordinates[axis] = 0
-                    axis -= 1
-                }
-            }
-            Reference.scaleSums(arithmetic: .xnnpack, output, count: outputCount, reducedCount: reducedCount)
-        }
     }
 
     /// ``Reference/globalAveragePoolingSum(_:stride:rows:)`` for the 8 channels from `values` at once (lane `i`

@@ -17,34 +17,20 @@ extension Reference {
         output: UnsafeMutablePointer<Float>, clamp: ClampRange, arithmetic: Arithmetic = .liteRT
     ) {
         precondition(g.isValid, "conv2D: invalid geometry \(g)")
-        for b in 0..<g.batch {
-            for oy in 0..<g.outputHeight {
-                for ox in 0..<g.outputWidth {
-                    for o in 0..<g.outputChannels {
-                        var sum: Float = bias?[o] ?? 0
-                        for ky in 0..<g.kernelHeight {
-                            let iy = oy * g.strideHeight - g.paddingTop + ky * g.dilationHeight
-                            if iy < 0 || iy >= g.inputHeight { continue }
-                            for kx in 0..<g.kernelWidth {
-                                let ix = ox * g.strideWidth - g.paddingLeft + kx * g.dilationWidth
-                                if ix < 0 || ix >= g.inputWidth { continue }
-                                let inputIndex = ((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels
-                                let filterIndex = ((o * g.kernelHeight + ky) * g.kernelWidth + kx) * g.inputChannels
-                                for i in 0..<g.inputChannels {
-                                    let (x, w) = (input[inputIndex + i], filter[filterIndex + i])
-                                    if arithmetic == .xnnpack {
-                                        sum = sum.addingProduct(x, w)
-                                    } else {
-                                        sum += x * w
-                                    }
-                                }
-                            }
-                        }
-                        output[((b * g.outputHeight + oy) * g.outputWidth + ox) * g.outputChannels + o] =
-                            clamp.apply(sum)
+        g.forEachOutput { b, oy, ox, o, outputIndex in
+            var sum: Float = bias?[o] ?? 0
+            g.forEachTap(b, oy, ox) { ky, kx, pixel in
+                let x = input + pixel * g.inputChannels
+                let w = filter + ((o * g.kernelHeight + ky) * g.kernelWidth + kx) * g.inputChannels
+                for i in 0..<g.inputChannels {
+                    if arithmetic == .xnnpack {
+                        sum = sum.addingProduct(x[i], w[i])
+                    } else {
+                        sum += x[i] * w[i]
                     }
                 }
             }
+            output[outputIndex] = clamp.apply(sum)
         }
     }
 }

@@ -22,36 +22,9 @@ extension Reference {
                 output: output)
             return
         }
-        precondition(inputShape.allSatisfy { $0 >= 0 }, "mean: negative dimension in \(inputShape)")
-        precondition(
-            zip(axes, axes.dropFirst()).allSatisfy { $0 < $1 } && axes.allSatisfy { $0 >= 0 && $0 < rank },
-            "mean: axes \(axes) must be sorted, unique and within rank \(rank)")
-        var isReduced = [Bool](repeating: false, count: rank)
-        for axis in axes { isReduced[axis] = true }
-        // Output stride of each input dimension: 0 for reduced ones, so reduced coordinates land on the same output.
-        var outputStrides = [Int](repeating: 0, count: rank)
-        var outputCount = 1
-        for axis in (0..<rank).reversed() where !isReduced[axis] {
-            outputStrides[axis] = outputCount
-            outputCount *= inputShape[axis]
-        }
-        let inputCount = inputShape.reduce(1, *)
+        let outputCount = reduceRowMajor(
+            FloatSumReducer(), input: input, inputShape: inputShape, axes: axes, output: output, operation: "mean")
         let reducedCount = axes.reduce(1) { $0 * inputShape[$1] }
-        for index in 0..<outputCount { output[index] = 0 }
-        var coordinates = [Int](repeating: 0, count: rank)
-        var outputIndex = 0
-        for inputIndex in 0..<inputCount {
-            output[outputIndex] += input[inputIndex]
-            var axis = rank - 1
-            while axis >= 0 {
-                coordinates[axis] += 1
-                outputIndex += outputStrides[axis]
-                if coordinates[axis] < inputShape[axis] { break }
-                outputIndex -= outputStrides[axis] * coordinates[axis]
-                coordinates[axis] = 0
-                axis -= 1
-            }
-        }
         scaleSums(arithmetic: arithmetic, output, count: outputCount, reducedCount: reducedCount)
     }
 

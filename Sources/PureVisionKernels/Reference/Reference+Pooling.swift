@@ -10,25 +10,10 @@ extension Reference {
         clamp: ClampRange
     ) {
         precondition(g.isValid, "maxPool2D: invalid geometry \(g)")
-        for b in 0..<g.batch {
-            for oy in 0..<g.outputHeight {
-                for ox in 0..<g.outputWidth {
-                    for c in 0..<g.channels {
-                        var maximum = -Float.greatestFiniteMagnitude
-                        for fy in 0..<g.filterHeight {
-                            let iy = oy * g.strideHeight - g.paddingTop + fy
-                            if iy < 0 || iy >= g.inputHeight { continue }
-                            for fx in 0..<g.filterWidth {
-                                let ix = ox * g.strideWidth - g.paddingLeft + fx
-                                if ix < 0 || ix >= g.inputWidth { continue }
-                                let value = input[((b * g.inputHeight + iy) * g.inputWidth + ix) * g.channels + c]
-                                maximum = max(maximum, value)
-                            }
-                        }
-                        output[((b * g.outputHeight + oy) * g.outputWidth + ox) * g.channels + c] = clamp.apply(maximum)
-                    }
-                }
-            }
+        g.forEachWindow { outputIndex, taps in
+            var maximum = -Float.greatestFiniteMagnitude
+            for tap in taps { maximum = max(maximum, input[tap]) }
+            output[outputIndex] = clamp.apply(maximum)
         }
     }
 
@@ -54,27 +39,10 @@ extension Reference {
             for index in 0..<(g.batch * g.channels) { output[index] = clamp.apply(output[index]) }
             return
         }
-        for b in 0..<g.batch {
-            for oy in 0..<g.outputHeight {
-                for ox in 0..<g.outputWidth {
-                    for c in 0..<g.channels {
-                        var sum: Float = 0
-                        var count = 0
-                        for fy in 0..<g.filterHeight {
-                            let iy = oy * g.strideHeight - g.paddingTop + fy
-                            if iy < 0 || iy >= g.inputHeight { continue }
-                            for fx in 0..<g.filterWidth {
-                                let ix = ox * g.strideWidth - g.paddingLeft + fx
-                                if ix < 0 || ix >= g.inputWidth { continue }
-                                sum += input[((b * g.inputHeight + iy) * g.inputWidth + ix) * g.channels + c]
-                                count += 1
-                            }
-                        }
-                        let average = count == 0 ? 0 : sum / Float(count)
-                        output[((b * g.outputHeight + oy) * g.outputWidth + ox) * g.channels + c] = clamp.apply(average)
-                    }
-                }
-            }
+        g.forEachWindow { outputIndex, taps in
+            var sum: Float = 0
+            for tap in taps { sum += input[tap] }
+            output[outputIndex] = clamp.apply(taps.count == 0 ? 0 : sum / Float(taps.count))
         }
     }
 }
@@ -85,24 +53,10 @@ extension Reference {
     public static func quantizedMaxPool<T: QuantizedElement>(
         geometry g: Pool2DGeometry, input: UnsafePointer<T>, output: UnsafeMutablePointer<T>, range: QuantizedRange
     ) {
-        for b in 0..<g.batch {
-            for oy in 0..<g.outputHeight {
-                for ox in 0..<g.outputWidth {
-                    let rows = g.rowWindow(oy)
-                    let columns = g.columnWindow(ox)
-                    let out = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * g.channels
-                    for c in 0..<g.channels {
-                        var best = Int32(T.min)
-                        for y in rows.start..<rows.end {
-                            for x in columns.start..<columns.end {
-                                best = max(
-                                    best, Int32(input[((b * g.inputHeight + y) * g.inputWidth + x) * g.channels + c]))
-                            }
-                        }
-                        out[c] = T(truncatingIfNeeded: range.clamp(best))
-                    }
-                }
-            }
+        g.forEachWindow { outputIndex, taps in
+            var best = Int32(T.min)
+            for tap in taps { best = max(best, Int32(input[tap])) }
+            output[outputIndex] = T(truncatingIfNeeded: range.clamp(best))
         }
     }
 
@@ -112,25 +66,70 @@ extension Reference {
     public static func quantizedAveragePool<T: QuantizedElement>(
         geometry g: Pool2DGeometry, input: UnsafePointer<T>, output: UnsafeMutablePointer<T>, range: QuantizedRange
     ) {
-        for b in 0..<g.batch {
-            for oy in 0..<g.outputHeight {
-                for ox in 0..<g.outputWidth {
-                    let rows = g.rowWindow(oy)
-                    let columns = g.columnWindow(ox)
-                    let count = Int32((rows.end - rows.start) * (columns.end - columns.start))
-                    let out = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * g.channels
-                    for c in 0..<g.channels {
-                        var sum: Int32 = 0
-                        for y in rows.start..<rows.end {
-                            for x in columns.start..<columns.end {
-                                sum &+= Int32(input[((b * g.inputHeight + y) * g.inputWidth + x) * g.channels + c])
-                            }
-                        }
-                        let average = count == 0 ? 0 : (sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count)
-                        out[c] = T(truncatingIfNeeded: range.clamp(average))
+        g.forEachWindow { outputIndex, taps in
+            var sum: Int32 = 0
+            for tap in taps { sum &+= Int32(input[tap]) }
+            let count = Int32(taps.count)
+            let average = count == 0 ? 0 : (sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count)
+            output[outputIndex] = T(truncatingIfNeeded: range.clamp(average))
+        }
+    }
+}
+
+extension Pool2DGeometry {
+    /// Calls `body` for every output element in NHWC order, with its flat index and the in-bounds taps of its
+    /// window (see ``PoolWindowTaps``).
+    @inline(__always)
+    func forEachWindow(_ body: (_ outputIndex: Int, _ taps: PoolWindowTaps) -> Void) {
+        var outputIndex = 0
+        for b in 0..<batch {
+            for oy in 0..<outputHeight {
+                let rows = rowWindow(oy)
+                for ox in 0..<outputWidth {
+                    let columns = columnWindow(ox)
+                    for c in 0..<channels {
+                        body(
+                            outputIndex,
+                            PoolWindowTaps(
+                                rows: rows.start..<rows.end, columns: columns.start..<columns.end,
+                                rowStride: inputWidth * channels, columnStride: channels,
+                                origin: b * inputHeight * inputWidth * channels + c))
+                        outputIndex += 1
                     }
                 }
             }
+        }
+    }
+}
+
+/// The in-bounds taps of one pooling window for one channel, as flat NHWC input indices
+/// (`origin + y · rowStride + x · columnStride`), row by row and left to right within a row.
+struct PoolWindowTaps: Sequence {
+    let rows: Range<Int>
+    let columns: Range<Int>
+    let rowStride: Int
+    let columnStride: Int
+    let origin: Int
+
+    /// The number of taps (0 when the window misses the input).
+    var count: Int { rows.count * columns.count }
+
+    func makeIterator() -> Iterator { Iterator(taps: self, y: rows.lowerBound, x: columns.lowerBound) }
+
+    /// Walks the taps in order.
+    struct Iterator: IteratorProtocol {
+        let taps: PoolWindowTaps
+        var y: Int
+        var x: Int
+
+        mutating func next() -> Int? {
+            if x == taps.columns.upperBound {
+                x = taps.columns.lowerBound
+                y += 1
+            }
+            guard y < taps.rows.upperBound, !taps.columns.isEmpty else { return nil }
+            defer { x += 1 }
+            return taps.origin + y * taps.rowStride + x * taps.columnStride
         }
     }
 }

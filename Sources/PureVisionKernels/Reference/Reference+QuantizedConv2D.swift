@@ -8,36 +8,18 @@ extension Reference {
         multipliers: [QuantizedMultiplier], range: QuantizedRange, rounding: RequantizationRounding,
         output: UnsafeMutablePointer<T>
     ) {
-        for b in 0..<g.batch {
-            for oy in 0..<g.outputHeight {
-                for ox in 0..<g.outputWidth {
-                    for o in 0..<g.outputChannels {
-                        var acc: Int32 = bias?[o] ?? 0
-                        for ky in 0..<g.kernelHeight {
-                            for kx in 0..<g.kernelWidth {
-                                let iy = oy * g.strideHeight - g.paddingTop + ky * g.dilationHeight
-                                let ix = ox * g.strideWidth - g.paddingLeft + kx * g.dilationWidth
-                                guard iy >= 0, iy < g.inputHeight, ix >= 0, ix < g.inputWidth else { continue }
-                                for c in 0..<g.inputChannels {
-                                    let x = Int32(
-                                        input[((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels + c])
-                                    let w =
-                                        Int32(
-                                            filter[
-                                                ((o * g.kernelHeight + ky) * g.kernelWidth + kx) * g.inputChannels + c])
-                                        - weightZeroPoint
-                                    acc &+= (x - inputZeroPoint) * w
-                                }
-                            }
-                        }
-                        let m = multipliers.count == 1 ? multipliers[0] : multipliers[o]
-                        let scaled = m.apply(acc, rounding: rounding) + outputZeroPoint
-                        output[((b * g.outputHeight + oy) * g.outputWidth + ox) * g.outputChannels + o] =
-                            T(truncatingIfNeeded: range.clamp(scaled))
-                    }
+        quantizedConvolution(
+            geometry: g, bias: bias, outputZeroPoint: outputZeroPoint, multipliers: multipliers, range: range,
+            output: output, rounding: { _ in rounding },
+            tap: { o, ky, kx, pixel in
+                let x = input + pixel * g.inputChannels
+                let w = filter + ((o * g.kernelHeight + ky) * g.kernelWidth + kx) * g.inputChannels
+                var sum: Int32 = 0
+                for c in 0..<g.inputChannels {
+                    sum &+= (Int32(x[c]) - inputZeroPoint) * (Int32(w[c]) - weightZeroPoint)
                 }
-            }
-        }
+                return sum
+            })
     }
 
     /// Plain 8-bit DEPTHWISE_CONV_2D: `[1, KH, KW, Cout]` filter of the activations' type (minus
@@ -48,32 +30,30 @@ extension Reference {
         multipliers: [QuantizedMultiplier], range: QuantizedRange, rounding: RequantizationRounding,
         output: UnsafeMutablePointer<T>
     ) {
-        for b in 0..<g.batch {
-            for oy in 0..<g.outputHeight {
-                for ox in 0..<g.outputWidth {
-                    for o in 0..<g.outputChannels {
-                        var acc: Int32 = bias?[o] ?? 0
-                        for ky in 0..<g.kernelHeight {
-                            for kx in 0..<g.kernelWidth {
-                                let iy = oy * g.strideHeight - g.paddingTop + ky * g.dilationHeight
-                                let ix = ox * g.strideWidth - g.paddingLeft + kx * g.dilationWidth
-                                guard iy >= 0, iy < g.inputHeight, ix >= 0, ix < g.inputWidth else { continue }
-                                let c = o / g.depthMultiplier
-                                let x = Int32(
-                                    input[((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels + c])
-                                let w =
-                                    Int32(filter[(ky * g.kernelWidth + kx) * g.outputChannels + o]) - weightZeroPoint
-                                acc &+= (x - inputZeroPoint) * w
-                            }
-                        }
-                        let m = multipliers.count == 1 ? multipliers[0] : multipliers[o]
-                        let scaled =
-                            m.apply(acc, rounding: rounding.forChannel(o, of: g.outputChannels)) + outputZeroPoint
-                        output[((b * g.outputHeight + oy) * g.outputWidth + ox) * g.outputChannels + o] =
-                            T(truncatingIfNeeded: range.clamp(scaled))
-                    }
-                }
-            }
+        quantizedConvolution(
+            geometry: g, bias: bias, outputZeroPoint: outputZeroPoint, multipliers: multipliers, range: range,
+            output: output, rounding: { rounding.forChannel($0, of: g.outputChannels) },
+            tap: { o, ky, kx, pixel in
+                let x = Int32(input[pixel * g.inputChannels + o / g.depthMultiplier])
+                let w = Int32(filter[(ky * g.kernelWidth + kx) * g.outputChannels + o]) - weightZeroPoint
+                return (x - inputZeroPoint) * w
+            })
+    }
+
+    /// The loop both 8-bit convolution references share: each output element starts from its bias, adds
+    /// `tap(o, ky, kx, pixel)` for every in-bounds tap in filter row order (int32, wrapping), and is requantized
+    /// with its channel's multiplier and `rounding(o)`, offset by the output zero point and clamped to `range`.
+    private static func quantizedConvolution<T: QuantizedElement>(
+        geometry g: some ConvolutionWindowGeometry, bias: UnsafePointer<Int32>?, outputZeroPoint: Int32,
+        multipliers: [QuantizedMultiplier], range: QuantizedRange, output: UnsafeMutablePointer<T>,
+        rounding: (_ o: Int) -> RequantizationRounding, tap: (_ o: Int, _ ky: Int, _ kx: Int, _ pixel: Int) -> Int32
+    ) {
+        g.forEachOutput { b, oy, ox, o, outputIndex in
+            var acc: Int32 = bias?[o] ?? 0
+            g.forEachTap(b, oy, ox) { ky, kx, pixel in acc &+= tap(o, ky, kx, pixel) }
+            let m = multipliers.count == 1 ? multipliers[0] : multipliers[o]
+            let scaled = m.apply(acc, rounding: rounding(o)) + outputZeroPoint
+            output[outputIndex] = T(truncatingIfNeeded: range.clamp(scaled))
         }
     }
 }

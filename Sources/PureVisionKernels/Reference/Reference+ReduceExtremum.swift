@@ -32,32 +32,6 @@ extension Reference {
         _ extremum: ReductionExtremum, input: UnsafePointer<Float>, inputShape: [Int], axes: [Int],
         output: UnsafeMutablePointer<Float>
     ) {
-        let rank = inputShape.count
-        precondition(inputShape.allSatisfy { $0 >= 0 }, "reduce: negative dimension in \(inputShape)")
-        precondition(
-            zip(axes, axes.dropFirst()).allSatisfy { $0 < $1 } && axes.allSatisfy { $0 >= 0 && $0 < rank },
-            "reduce: axes \(axes) must be sorted, unique and within rank \(rank)")
-        var outputStrides = [Int](repeating: 0, count: rank)
-        var outputCount = 1
-        for axis in (0..<rank).reversed() where !axes.contains(axis) {
-            outputStrides[axis] = outputCount
-            outputCount *= inputShape[axis]
-        }
-        for index in 0..<outputCount { output[index] = extremum.initialValue }
-        let inputCount = inputShape.reduce(1, *)
-        var coordinates = [Int](repeating: 0, count: rank)
-        var outputIndex = 0
-        for inputIndex in 0..<inputCount {
-            output[outputIndex] = extremum.combine(output[outputIndex], input[inputIndex])
-            var axis = rank - 1
-            while axis >= 0 {
-                coordinates[axis] += 1
-                outputIndex += outputStrides[axis]
-                if coordinates[axis] < inputShape[axis] { break }
-                outputIndex -= outputStrides[axis] * coordinates[axis]
-                coordinates[axis] = 0
-                axis -= 1
-            }
-        }
+        reduceRowMajor(extremum, input: input, inputShape: inputShape, axes: axes, output: output, operation: "reduce")
     }
 }

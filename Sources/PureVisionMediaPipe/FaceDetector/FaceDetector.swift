@@ -1,9 +1,10 @@
 // One file per task, in this order: options (a `TaskOptions` subclass with MediaPipe's defaults and a weak
 // `…LiveStreamDelegate`), the delegate protocol, the result class (with a `convenience init` from the native
-// result), and the task class (a native task plus a `LiveStreamRelay`; `init(modelPath:)`, `init(options:)`
-// checking `LiveStreamDelegateRule`, MediaPipe's method names taking `MPImage`, `close()`). All nine tasks have this
-// shape; a new one adds its own folder and file the same way, and its test file in Tests/PureVisionMediaPipeTests
-// comparing with the native task.
+// result), the task class (a `TaskCore` over the native task; `init(modelPath:)`, `init(options:)` mapping the
+// options and naming the delegate's method, MediaPipe's method names taking `MPImage`, each passing the native call
+// to the core, `close()`), and the conformances that let `TaskCore` drive the native task and convert its result.
+// All nine tasks have this shape; a new one adds its own folder and file the same way, and its test file in
+// Tests/PureVisionMediaPipeTests comparing with the native task.
 import Foundation
 import PureVision
 
@@ -56,61 +57,39 @@ public final class FaceDetectorResult: Sendable {
 
 /// MediaPipe's `FaceDetector` (`MPPFaceDetector`) over PureVision's `FaceDetector` (BlazeFace short or full range).
 public final class FaceDetector: Sendable {
-    private let detector: PureVision.FaceDetector
-    private let relay: LiveStreamRelay<FaceDetector>
+    private let task: TaskCore<FaceDetector, PureVision.FaceDetector, FaceDetectorResult>
 
     /// MediaPipe's `init(modelPath:)`: an image-mode detector for a BlazeFace `.tflite` model.
     /// - Throws: `VisionTaskError` for a missing or unsupported model.
     public convenience init(modelPath: String) throws {
-        let options = FaceDetectorOptions()
-        options.baseOptions.modelAssetPath = modelPath
-        try self.init(options: options)
+        try self.init(options: FaceDetectorOptions().withModelAssetPath(modelPath))
     }
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for options out of range, a missing or unsupported model, or a live-stream
     ///   delegate missing in `.liveStream` mode or set in another mode.
     public init(options: FaceDetectorOptions) throws {
-        let delegate = options.faceDetectorLiveStreamDelegate
-        try LiveStreamDelegateRule.check(runningMode: options.runningMode, hasDelegate: delegate != nil)
-        let relay = LiveStreamRelay<FaceDetector>(delegate: delegate)
-        var handler: (@Sendable (LiveStreamEvent<PureVision.FaceDetectorResult>) -> Void)?
-        if options.runningMode == .liveStream {
-            handler = { event in
-                relay.relay(event, to: (any FaceDetectorLiveStreamDelegate).self) {
-                    detector, delegate, result, timestamp, error in
-                    delegate.faceDetector(
-                        detector,
-                        didFinishDetection: result.map { FaceDetectorResult($0, timestampInMilliseconds: timestamp) },
-                        timestampInMilliseconds: timestamp, error: error)
-                }
-            }
-        }
-        detector = try PureVision.FaceDetector(
+        task = try TaskCore(
             options: PureVision.FaceDetectorOptions(
-                baseOptions: options.baseOptions.native, runningMode: options.runningMode,
-                minDetectionConfidence: options.minDetectionConfidence,
-                minSuppressionThreshold: options.minSuppressionThreshold, resultHandler: handler))
-        self.relay = relay
-        relay.attach(self)
+                baseOptions: options.baseOptions.native, minDetectionConfidence: options.minDetectionConfidence,
+                minSuppressionThreshold: options.minSuppressionThreshold),
+            runningMode: options.runningMode, delegate: options.faceDetectorLiveStreamDelegate
+        ) { $0.faceDetector($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) }
+        task.attach(self)
     }
 
     /// MediaPipe's `detect(image:)` (`.image` mode).
     /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
     public func detect(image: MPImage) throws -> FaceDetectorResult {
-        try withExtendedLifetime(image) {
-            FaceDetectorResult(try detector.detect(image: image.pixelImage), timestampInMilliseconds: 0)
-        }
+        try task.image(image) { try $0.detect(image: $1, imageProcessingOptions: $2) }
     }
 
     /// MediaPipe's `detect(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
     /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
     ///   unusable image.
     public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> FaceDetectorResult {
-        try withExtendedLifetime(image) {
-            FaceDetectorResult(
-                try detector.detect(videoFrame: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds),
-                timestampInMilliseconds: timestampInMilliseconds)
+        try task.videoFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
+            try $0.detect(videoFrame: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
         }
     }
 
@@ -118,11 +97,15 @@ public final class FaceDetector: Sendable {
     /// goes to the options' `faceDetectorLiveStreamDelegate`.
     /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
     public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try withExtendedLifetime(image) {
-            try detector.detectAsync(image: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds)
+        try task.liveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
+            try $0.detectAsync(image: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
         }
     }
 
     /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { detector.close() }
+    public func close() { task.close() }
 }
+
+extension PureVision.FaceDetector: NativeVisionTask {}
+extension PureVision.FaceDetectorOptions: NativeTaskOptions {}
+extension FaceDetectorResult: NativeResultConvertible {}

@@ -116,65 +116,43 @@ public final class FaceLandmarkerResult: Sendable {
 /// MediaPipe's `FaceLandmarker` (`MPPFaceLandmarker`) over PureVision's `FaceLandmarker`: face detection, 478
 /// landmarks per face, optional blendshapes and transformation matrices, tracking in video and live-stream modes.
 public final class FaceLandmarker: Sendable {
-    private let landmarker: PureVision.FaceLandmarker
-    private let relay: LiveStreamRelay<FaceLandmarker>
+    private let task: TaskCore<FaceLandmarker, PureVision.FaceLandmarker, FaceLandmarkerResult>
 
     /// MediaPipe's `init(modelPath:)`: an image-mode landmarker for a `face_landmarker.task` bundle.
     /// - Throws: `VisionTaskError` for a missing or malformed bundle.
     public convenience init(modelPath: String) throws {
-        let options = FaceLandmarkerOptions()
-        options.baseOptions.modelAssetPath = modelPath
-        try self.init(options: options)
+        try self.init(options: FaceLandmarkerOptions().withModelAssetPath(modelPath))
     }
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for options out of range, a missing or malformed bundle, or a live-stream
     ///   delegate missing in `.liveStream` mode or set in another mode.
     public init(options: FaceLandmarkerOptions) throws {
-        let delegate = options.faceLandmarkerLiveStreamDelegate
-        try LiveStreamDelegateRule.check(runningMode: options.runningMode, hasDelegate: delegate != nil)
-        let relay = LiveStreamRelay<FaceLandmarker>(delegate: delegate)
-        var handler: (@Sendable (LiveStreamEvent<PureVision.FaceLandmarkerResult>) -> Void)?
-        if options.runningMode == .liveStream {
-            handler = { event in
-                relay.relay(event, to: (any FaceLandmarkerLiveStreamDelegate).self) {
-                    landmarker, delegate, result, timestamp, error in
-                    delegate.faceLandmarker(
-                        landmarker,
-                        didFinishDetection: result.map { FaceLandmarkerResult($0, timestampInMilliseconds: timestamp) },
-                        timestampInMilliseconds: timestamp, error: error)
-                }
-            }
-        }
-        landmarker = try PureVision.FaceLandmarker(
+        task = try TaskCore(
             options: PureVision.FaceLandmarkerOptions(
-                baseOptions: options.baseOptions.native, runningMode: options.runningMode, numFaces: options.numFaces,
+                baseOptions: options.baseOptions.native, numFaces: options.numFaces,
                 minFaceDetectionConfidence: options.minFaceDetectionConfidence,
                 minFacePresenceConfidence: options.minFacePresenceConfidence,
                 minTrackingConfidence: options.minTrackingConfidence,
                 outputFaceBlendshapes: options.outputFaceBlendshapes,
-                outputFacialTransformationMatrixes: options.outputFacialTransformationMatrixes,
-                resultHandler: handler))
-        self.relay = relay
-        relay.attach(self)
+                outputFacialTransformationMatrixes: options.outputFacialTransformationMatrixes),
+            runningMode: options.runningMode, delegate: options.faceLandmarkerLiveStreamDelegate
+        ) { $0.faceLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) }
+        task.attach(self)
     }
 
     /// MediaPipe's `detect(image:)` (`.image` mode): face detection runs on every call.
     /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
     public func detect(image: MPImage) throws -> FaceLandmarkerResult {
-        try withExtendedLifetime(image) {
-            FaceLandmarkerResult(try landmarker.detect(image: image.pixelImage), timestampInMilliseconds: 0)
-        }
+        try task.image(image) { try $0.detect(image: $1, imageProcessingOptions: $2) }
     }
 
     /// MediaPipe's `detect(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
     /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
     ///   unusable image.
     public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> FaceLandmarkerResult {
-        try withExtendedLifetime(image) {
-            FaceLandmarkerResult(
-                try landmarker.detect(videoFrame: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds),
-                timestampInMilliseconds: timestampInMilliseconds)
+        try task.videoFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
+            try $0.detect(videoFrame: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
         }
     }
 
@@ -182,13 +160,13 @@ public final class FaceLandmarker: Sendable {
     /// goes to the options' `faceLandmarkerLiveStreamDelegate`.
     /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
     public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try withExtendedLifetime(image) {
-            try landmarker.detectAsync(image: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds)
+        try task.liveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
+            try $0.detectAsync(image: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
         }
     }
 
     /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { landmarker.close() }
+    public func close() { task.close() }
 }
 
 // MediaPipe declares these as class methods (`+ (NSArray<MPPConnection *> *)lipsConnections`), so Swift calls them
@@ -238,3 +216,7 @@ extension FaceLandmarker {
     /// appear twice, once on their own and once in the contours; 2728 connections).
     public static func faceConnections() -> [Connection] { face }
 }
+
+extension PureVision.FaceLandmarker: NativeVisionTask {}
+extension PureVision.FaceLandmarkerOptions: NativeTaskOptions {}
+extension FaceLandmarkerResult: NativeResultConvertible {}

@@ -83,69 +83,45 @@ public final class GestureRecognizerResult: Sendable {
 /// landmarker's pipeline and tracking, then each hand's gesture from the canned classifier and, for a Model Maker
 /// bundle, the custom one.
 public final class GestureRecognizer: Sendable {
-    private let recognizer: PureVision.GestureRecognizer
-    private let relay: LiveStreamRelay<GestureRecognizer>
+    private let task: TaskCore<GestureRecognizer, PureVision.GestureRecognizer, GestureRecognizerResult>
 
     /// MediaPipe's `init(modelPath:)`: an image-mode recognizer for a `gesture_recognizer.task` bundle.
     /// - Throws: `VisionTaskError` for a missing or malformed bundle.
     public convenience init(modelPath: String) throws {
-        let options = GestureRecognizerOptions()
-        options.baseOptions.modelAssetPath = modelPath
-        try self.init(options: options)
+        try self.init(options: GestureRecognizerOptions().withModelAssetPath(modelPath))
     }
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for options out of range (classifier options included), a missing or malformed
     ///   bundle, or a live-stream delegate missing in `.liveStream` mode or set in another mode.
     public init(options: GestureRecognizerOptions) throws {
-        let delegate = options.gestureRecognizerLiveStreamDelegate
-        try LiveStreamDelegateRule.check(runningMode: options.runningMode, hasDelegate: delegate != nil)
-        let relay = LiveStreamRelay<GestureRecognizer>(delegate: delegate)
-        var handler: (@Sendable (LiveStreamEvent<PureVision.GestureRecognizerResult>) -> Void)?
-        if options.runningMode == .liveStream {
-            handler = { event in
-                relay.relay(event, to: (any GestureRecognizerLiveStreamDelegate).self) {
-                    recognizer, delegate, result, timestamp, error in
-                    delegate.gestureRecognizer(
-                        recognizer,
-                        didFinishGestureRecognition: result.map {
-                            GestureRecognizerResult($0, timestampInMilliseconds: timestamp)
-                        }, timestampInMilliseconds: timestamp, error: error)
-                }
-            }
-        }
-        recognizer = try PureVision.GestureRecognizer(
+        task = try TaskCore(
             options: PureVision.GestureRecognizerOptions(
-                baseOptions: options.baseOptions.native, runningMode: options.runningMode, numHands: options.numHands,
+                baseOptions: options.baseOptions.native, numHands: options.numHands,
                 minHandDetectionConfidence: options.minHandDetectionConfidence,
                 minHandPresenceConfidence: options.minHandPresenceConfidence,
                 minTrackingConfidence: options.minTrackingConfidence,
                 cannedGesturesClassifierOptions: options.cannedGesturesClassifierOptions?.nativeGestureOptions
                     ?? GestureClassifierOptions(),
                 customGesturesClassifierOptions: options.customGesturesClassifierOptions?.nativeGestureOptions
-                    ?? GestureClassifierOptions(),
-                resultHandler: handler))
-        self.relay = relay
-        relay.attach(self)
+                    ?? GestureClassifierOptions()),
+            runningMode: options.runningMode, delegate: options.gestureRecognizerLiveStreamDelegate
+        ) { $0.gestureRecognizer($1, didFinishGestureRecognition: $2, timestampInMilliseconds: $3, error: $4) }
+        task.attach(self)
     }
 
     /// MediaPipe's `recognize(image:)` (`.image` mode): palm detection runs on every call.
     /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
     public func recognize(image: MPImage) throws -> GestureRecognizerResult {
-        try withExtendedLifetime(image) {
-            GestureRecognizerResult(try recognizer.recognize(image: image.pixelImage), timestampInMilliseconds: 0)
-        }
+        try task.image(image) { try $0.recognize(image: $1, imageProcessingOptions: $2) }
     }
 
     /// MediaPipe's `recognize(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
     /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
     ///   unusable image.
     public func recognize(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> GestureRecognizerResult {
-        try withExtendedLifetime(image) {
-            GestureRecognizerResult(
-                try recognizer.recognize(
-                    videoFrame: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds),
-                timestampInMilliseconds: timestampInMilliseconds)
+        try task.videoFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
+            try $0.recognize(videoFrame: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
         }
     }
 
@@ -153,11 +129,15 @@ public final class GestureRecognizer: Sendable {
     /// result goes to the options' `gestureRecognizerLiveStreamDelegate`.
     /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
     public func recognizeAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try withExtendedLifetime(image) {
-            try recognizer.recognizeAsync(image: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds)
+        try task.liveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
+            try $0.recognizeAsync(image: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
         }
     }
 
     /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { recognizer.close() }
+    public func close() { task.close() }
 }
+
+extension PureVision.GestureRecognizer: NativeVisionTask {}
+extension PureVision.GestureRecognizerOptions: NativeTaskOptions {}
+extension GestureRecognizerResult: NativeResultConvertible {}

@@ -85,62 +85,41 @@ public final class HandLandmarker: Sendable {
         handPalmConnections + handThumbConnections + handIndexFingerConnections + handMiddleFingerConnections
         + handRingFingerConnections + handPinkyConnections
 
-    private let landmarker: PureVision.HandLandmarker
-    private let relay: LiveStreamRelay<HandLandmarker>
+    private let task: TaskCore<HandLandmarker, PureVision.HandLandmarker, HandLandmarkerResult>
 
     /// MediaPipe's `init(modelPath:)`: an image-mode landmarker for a `hand_landmarker.task` bundle.
     /// - Throws: `VisionTaskError` for a missing or malformed bundle.
     public convenience init(modelPath: String) throws {
-        let options = HandLandmarkerOptions()
-        options.baseOptions.modelAssetPath = modelPath
-        try self.init(options: options)
+        try self.init(options: HandLandmarkerOptions().withModelAssetPath(modelPath))
     }
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for options out of range, a missing or malformed bundle, or a live-stream
     ///   delegate missing in `.liveStream` mode or set in another mode.
     public init(options: HandLandmarkerOptions) throws {
-        let delegate = options.handLandmarkerLiveStreamDelegate
-        try LiveStreamDelegateRule.check(runningMode: options.runningMode, hasDelegate: delegate != nil)
-        let relay = LiveStreamRelay<HandLandmarker>(delegate: delegate)
-        var handler: (@Sendable (LiveStreamEvent<PureVision.HandLandmarkerResult>) -> Void)?
-        if options.runningMode == .liveStream {
-            handler = { event in
-                relay.relay(event, to: (any HandLandmarkerLiveStreamDelegate).self) {
-                    landmarker, delegate, result, timestamp, error in
-                    delegate.handLandmarker(
-                        landmarker,
-                        didFinishDetection: result.map { HandLandmarkerResult($0, timestampInMilliseconds: timestamp) },
-                        timestampInMilliseconds: timestamp, error: error)
-                }
-            }
-        }
-        landmarker = try PureVision.HandLandmarker(
+        task = try TaskCore(
             options: PureVision.HandLandmarkerOptions(
-                baseOptions: options.baseOptions.native, runningMode: options.runningMode, numHands: options.numHands,
+                baseOptions: options.baseOptions.native, numHands: options.numHands,
                 minHandDetectionConfidence: options.minHandDetectionConfidence,
                 minHandPresenceConfidence: options.minHandPresenceConfidence,
-                minTrackingConfidence: options.minTrackingConfidence, resultHandler: handler))
-        self.relay = relay
-        relay.attach(self)
+                minTrackingConfidence: options.minTrackingConfidence),
+            runningMode: options.runningMode, delegate: options.handLandmarkerLiveStreamDelegate
+        ) { $0.handLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) }
+        task.attach(self)
     }
 
     /// MediaPipe's `detect(image:)` (`.image` mode): palm detection runs on every call.
     /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
     public func detect(image: MPImage) throws -> HandLandmarkerResult {
-        try withExtendedLifetime(image) {
-            HandLandmarkerResult(try landmarker.detect(image: image.pixelImage), timestampInMilliseconds: 0)
-        }
+        try task.image(image) { try $0.detect(image: $1, imageProcessingOptions: $2) }
     }
 
     /// MediaPipe's `detect(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
     /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
     ///   unusable image.
     public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> HandLandmarkerResult {
-        try withExtendedLifetime(image) {
-            HandLandmarkerResult(
-                try landmarker.detect(videoFrame: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds),
-                timestampInMilliseconds: timestampInMilliseconds)
+        try task.videoFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
+            try $0.detect(videoFrame: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
         }
     }
 
@@ -148,11 +127,15 @@ public final class HandLandmarker: Sendable {
     /// goes to the options' `handLandmarkerLiveStreamDelegate`.
     /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
     public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try withExtendedLifetime(image) {
-            try landmarker.detectAsync(image: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds)
+        try task.liveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
+            try $0.detectAsync(image: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
         }
     }
 
     /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { landmarker.close() }
+    public func close() { task.close() }
 }
+
+extension PureVision.HandLandmarker: NativeVisionTask {}
+extension PureVision.HandLandmarkerOptions: NativeTaskOptions {}
+extension HandLandmarkerResult: NativeResultConvertible {}

@@ -61,45 +61,26 @@ public final class ImageClassifierResult: Sendable {
 
 /// MediaPipe's `ImageClassifier` (`MPPImageClassifier`) over PureVision's `ImageClassifier`.
 public final class ImageClassifier: Sendable {
-    private let classifier: PureVision.ImageClassifier
-    private let relay: LiveStreamRelay<ImageClassifier>
+    private let task: TaskCore<ImageClassifier, PureVision.ImageClassifier, ImageClassifierResult>
 
     /// MediaPipe's `init(modelPath:)`: an image-mode classifier for a `.tflite` model.
     /// - Throws: `VisionTaskError` for a missing or unsupported model.
     public convenience init(modelPath: String) throws {
-        let options = ImageClassifierOptions()
-        options.baseOptions.modelAssetPath = modelPath
-        try self.init(options: options)
+        try self.init(options: ImageClassifierOptions().withModelAssetPath(modelPath))
     }
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for invalid options, a missing or unsupported model, or a live-stream delegate
     ///   missing in `.liveStream` mode or set in another mode.
     public init(options: ImageClassifierOptions) throws {
-        let delegate = options.imageClassifierLiveStreamDelegate
-        try LiveStreamDelegateRule.check(runningMode: options.runningMode, hasDelegate: delegate != nil)
-        let relay = LiveStreamRelay<ImageClassifier>(delegate: delegate)
-        var handler: (@Sendable (LiveStreamEvent<PureVision.ImageClassifierResult>) -> Void)?
-        if options.runningMode == .liveStream {
-            handler = { event in
-                relay.relay(event, to: (any ImageClassifierLiveStreamDelegate).self) {
-                    classifier, delegate, result, timestamp, error in
-                    delegate.imageClassifier(
-                        classifier,
-                        didFinishClassification: result.map {
-                            ImageClassifierResult($0, timestampInMilliseconds: timestamp)
-                        }, timestampInMilliseconds: timestamp, error: error)
-                }
-            }
-        }
-        classifier = try PureVision.ImageClassifier(
+        task = try TaskCore(
             options: PureVision.ImageClassifierOptions(
-                baseOptions: options.baseOptions.native, runningMode: options.runningMode,
-                displayNamesLocale: options.displayNamesLocale, maxResults: options.maxResults,
-                scoreThreshold: options.scoreThreshold, categoryAllowlist: options.categoryAllowlist,
-                categoryDenylist: options.categoryDenylist, resultHandler: handler))
-        self.relay = relay
-        relay.attach(self)
+                baseOptions: options.baseOptions.native, displayNamesLocale: options.displayNamesLocale,
+                maxResults: options.maxResults, scoreThreshold: options.scoreThreshold,
+                categoryAllowlist: options.categoryAllowlist, categoryDenylist: options.categoryDenylist),
+            runningMode: options.runningMode, delegate: options.imageClassifierLiveStreamDelegate
+        ) { $0.imageClassifier($1, didFinishClassification: $2, timestampInMilliseconds: $3, error: $4) }
+        task.attach(self)
     }
 
     /// MediaPipe's `classify(image:)` (`.image` mode), on the whole image.
@@ -112,11 +93,7 @@ public final class ImageClassifier: Sendable {
     /// upright image; `CGRect.zero` is the whole image.
     /// - Throws: `VisionTaskError` for the wrong running mode, an invalid region or an unusable image.
     public func classify(image: MPImage, regionOfInterest roi: CGRect) throws -> ImageClassifierResult {
-        try withExtendedLifetime(image) {
-            ImageClassifierResult(
-                try classifier.classify(image: image.pixelImage, imageProcessingOptions: processing(roi)),
-                timestampInMilliseconds: 0)
-        }
+        try task.image(image, regionOfInterest: roi) { try $0.classify(image: $1, imageProcessingOptions: $2) }
     }
 
     /// MediaPipe's `classify(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
@@ -131,12 +108,8 @@ public final class ImageClassifier: Sendable {
     public func classify(
         videoFrame image: MPImage, timestampInMilliseconds: Int, regionOfInterest roi: CGRect
     ) throws -> ImageClassifierResult {
-        try withExtendedLifetime(image) {
-            ImageClassifierResult(
-                try classifier.classify(
-                    videoFrame: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds,
-                    imageProcessingOptions: processing(roi)),
-                timestampInMilliseconds: timestampInMilliseconds)
+        try task.videoFrame(image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: roi) {
+            try $0.classify(videoFrame: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
         }
     }
 
@@ -150,17 +123,15 @@ public final class ImageClassifier: Sendable {
     /// MediaPipe's `classifyAsync(image:timestampInMilliseconds:regionOfInterest:)` (`.liveStream` mode).
     /// - Throws: as `classifyAsync(image:timestampInMilliseconds:)`, or for an invalid region.
     public func classifyAsync(image: MPImage, timestampInMilliseconds: Int, regionOfInterest roi: CGRect) throws {
-        try withExtendedLifetime(image) {
-            try classifier.classifyAsync(
-                image: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds,
-                imageProcessingOptions: processing(roi))
+        try task.liveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: roi) {
+            try $0.classifyAsync(image: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
         }
     }
 
     /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { classifier.close() }
-
-    private func processing(_ roi: CGRect) -> ImageProcessingOptions? {
-        roi.regionOfInterest.map { ImageProcessingOptions(regionOfInterest: $0) }
-    }
+    public func close() { task.close() }
 }
+
+extension PureVision.ImageClassifier: NativeVisionTask {}
+extension PureVision.ImageClassifierOptions: NativeTaskOptions {}
+extension ImageClassifierResult: NativeResultConvertible {}

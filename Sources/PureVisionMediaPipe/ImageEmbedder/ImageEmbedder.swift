@@ -55,42 +55,24 @@ public final class ImageEmbedderResult: Sendable {
 
 /// MediaPipe's `ImageEmbedder` (`MPPImageEmbedder`) over PureVision's `ImageEmbedder`.
 public final class ImageEmbedder: Sendable {
-    private let embedder: PureVision.ImageEmbedder
-    private let relay: LiveStreamRelay<ImageEmbedder>
+    private let task: TaskCore<ImageEmbedder, PureVision.ImageEmbedder, ImageEmbedderResult>
 
     /// MediaPipe's `init(modelPath:)`: an image-mode embedder for a `.tflite` model.
     /// - Throws: `VisionTaskError` for a missing or unsupported model.
     public convenience init(modelPath: String) throws {
-        let options = ImageEmbedderOptions()
-        options.baseOptions.modelAssetPath = modelPath
-        try self.init(options: options)
+        try self.init(options: ImageEmbedderOptions().withModelAssetPath(modelPath))
     }
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for a missing or unsupported model, or a live-stream delegate missing in
     ///   `.liveStream` mode or set in another mode.
     public init(options: ImageEmbedderOptions) throws {
-        let delegate = options.imageEmbedderLiveStreamDelegate
-        try LiveStreamDelegateRule.check(runningMode: options.runningMode, hasDelegate: delegate != nil)
-        let relay = LiveStreamRelay<ImageEmbedder>(delegate: delegate)
-        var handler: (@Sendable (LiveStreamEvent<PureVision.ImageEmbedderResult>) -> Void)?
-        if options.runningMode == .liveStream {
-            handler = { event in
-                relay.relay(event, to: (any ImageEmbedderLiveStreamDelegate).self) {
-                    embedder, delegate, result, timestamp, error in
-                    delegate.imageEmbedder(
-                        embedder,
-                        didFinishEmbedding: result.map { ImageEmbedderResult($0, timestampInMilliseconds: timestamp) },
-                        timestampInMilliseconds: timestamp, error: error)
-                }
-            }
-        }
-        embedder = try PureVision.ImageEmbedder(
+        task = try TaskCore(
             options: PureVision.ImageEmbedderOptions(
-                baseOptions: options.baseOptions.native, runningMode: options.runningMode,
-                l2Normalize: options.l2Normalize, quantize: options.quantize, resultHandler: handler))
-        self.relay = relay
-        relay.attach(self)
+                baseOptions: options.baseOptions.native, l2Normalize: options.l2Normalize, quantize: options.quantize),
+            runningMode: options.runningMode, delegate: options.imageEmbedderLiveStreamDelegate
+        ) { $0.imageEmbedder($1, didFinishEmbedding: $2, timestampInMilliseconds: $3, error: $4) }
+        task.attach(self)
     }
 
     /// MediaPipe's `embed(image:)` (`.image` mode), on the whole image.
@@ -103,11 +85,7 @@ public final class ImageEmbedder: Sendable {
     /// image; `CGRect.zero` is the whole image.
     /// - Throws: `VisionTaskError` for the wrong running mode, an invalid region or an unusable image.
     public func embed(image: MPImage, regionOfInterest roi: CGRect) throws -> ImageEmbedderResult {
-        try withExtendedLifetime(image) {
-            ImageEmbedderResult(
-                try embedder.embed(image: image.pixelImage, imageProcessingOptions: roi.processingOptions),
-                timestampInMilliseconds: 0)
-        }
+        try task.image(image, regionOfInterest: roi) { try $0.embed(image: $1, imageProcessingOptions: $2) }
     }
 
     /// MediaPipe's `embed(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
@@ -122,12 +100,8 @@ public final class ImageEmbedder: Sendable {
     public func embed(
         videoFrame image: MPImage, timestampInMilliseconds: Int, regionOfInterest roi: CGRect
     ) throws -> ImageEmbedderResult {
-        try withExtendedLifetime(image) {
-            ImageEmbedderResult(
-                try embedder.embed(
-                    videoFrame: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds,
-                    imageProcessingOptions: roi.processingOptions),
-                timestampInMilliseconds: timestampInMilliseconds)
+        try task.videoFrame(image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: roi) {
+            try $0.embed(videoFrame: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
         }
     }
 
@@ -141,15 +115,13 @@ public final class ImageEmbedder: Sendable {
     /// MediaPipe's `embedAsync(image:timestampInMilliseconds:regionOfInterest:)` (`.liveStream` mode).
     /// - Throws: as `embedAsync(image:timestampInMilliseconds:)`, or for an invalid region.
     public func embedAsync(image: MPImage, timestampInMilliseconds: Int, regionOfInterest roi: CGRect) throws {
-        try withExtendedLifetime(image) {
-            try embedder.embedAsync(
-                image: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds,
-                imageProcessingOptions: roi.processingOptions)
+        try task.liveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: roi) {
+            try $0.embedAsync(image: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
         }
     }
 
     /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { embedder.close() }
+    public func close() { task.close() }
 
     /// MediaPipe's `cosineSimilarity(embedding1:embedding2:)`: the cosine similarity of two embeddings of the same
     /// kind (both float or both quantized) and size, as PureVision's `ImageEmbedder.cosineSimilarity(_:_:)` computes
@@ -161,3 +133,7 @@ public final class ImageEmbedder: Sendable {
         NSNumber(value: try PureVision.ImageEmbedder.cosineSimilarity(embedding1.native, embedding2.native))
     }
 }
+
+extension PureVision.ImageEmbedder: NativeVisionTask {}
+extension PureVision.ImageEmbedderOptions: NativeTaskOptions {}
+extension ImageEmbedderResult: NativeResultConvertible {}

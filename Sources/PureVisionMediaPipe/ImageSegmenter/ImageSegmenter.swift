@@ -67,66 +67,43 @@ public final class ImageSegmenterResult: Sendable {
 
 /// MediaPipe's `ImageSegmenter` (`MPPImageSegmenter`) over PureVision's `ImageSegmenter`.
 public final class ImageSegmenter: Sendable {
-    private let segmenter: PureVision.ImageSegmenter
-    private let relay: LiveStreamRelay<ImageSegmenter>
+    private let task: TaskCore<ImageSegmenter, PureVision.ImageSegmenter, ImageSegmenterResult>
 
     /// The class names in mask order (MediaPipe's `labels`); empty for a model without labels.
-    public var labels: [String] { segmenter.labels }
+    public var labels: [String] { task.native.labels }
 
     /// MediaPipe's `init(modelPath:)`: an image-mode segmenter for a `.tflite` model (confidence masks only).
     /// - Throws: `VisionTaskError` for a missing or unsupported model.
     public convenience init(modelPath: String) throws {
-        let options = ImageSegmenterOptions()
-        options.baseOptions.modelAssetPath = modelPath
-        try self.init(options: options)
+        try self.init(options: ImageSegmenterOptions().withModelAssetPath(modelPath))
     }
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` when neither mask is requested, for a missing or unsupported model, or a
     ///   live-stream delegate missing in `.liveStream` mode or set in another mode.
     public init(options: ImageSegmenterOptions) throws {
-        let delegate = options.imageSegmenterLiveStreamDelegate
-        try LiveStreamDelegateRule.check(runningMode: options.runningMode, hasDelegate: delegate != nil)
-        let relay = LiveStreamRelay<ImageSegmenter>(delegate: delegate)
-        var handler: (@Sendable (LiveStreamEvent<PureVision.ImageSegmenterResult>) -> Void)?
-        if options.runningMode == .liveStream {
-            handler = { event in
-                relay.relay(event, to: (any ImageSegmenterLiveStreamDelegate).self) {
-                    segmenter, delegate, result, timestamp, error in
-                    delegate.imageSegmenter(
-                        segmenter,
-                        didFinishSegmentation: result.map {
-                            ImageSegmenterResult($0, timestampInMilliseconds: timestamp)
-                        },
-                        timestampInMilliseconds: timestamp, error: error)
-                }
-            }
-        }
-        segmenter = try PureVision.ImageSegmenter(
+        task = try TaskCore(
             options: PureVision.ImageSegmenterOptions(
-                baseOptions: options.baseOptions.native, runningMode: options.runningMode,
-                displayNamesLocale: options.displayNamesLocale, outputCategoryMask: options.shouldOutputCategoryMask,
-                outputConfidenceMasks: options.shouldOutputConfidenceMasks, resultHandler: handler))
-        self.relay = relay
-        relay.attach(self)
+                baseOptions: options.baseOptions.native, displayNamesLocale: options.displayNamesLocale,
+                outputCategoryMask: options.shouldOutputCategoryMask,
+                outputConfidenceMasks: options.shouldOutputConfidenceMasks),
+            runningMode: options.runningMode, delegate: options.imageSegmenterLiveStreamDelegate
+        ) { $0.imageSegmenter($1, didFinishSegmentation: $2, timestampInMilliseconds: $3, error: $4) }
+        task.attach(self)
     }
 
     /// MediaPipe's `segment(image:)` (`.image` mode).
     /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
     public func segment(image: MPImage) throws -> ImageSegmenterResult {
-        try withExtendedLifetime(image) {
-            ImageSegmenterResult(try segmenter.segment(image: image.pixelImage), timestampInMilliseconds: 0)
-        }
+        try task.image(image) { try $0.segment(image: $1, imageProcessingOptions: $2) }
     }
 
     /// MediaPipe's `segment(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
     /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
     ///   unusable image.
     public func segment(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> ImageSegmenterResult {
-        try withExtendedLifetime(image) {
-            ImageSegmenterResult(
-                try segmenter.segment(videoFrame: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds),
-                timestampInMilliseconds: timestampInMilliseconds)
+        try task.videoFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
+            try $0.segment(videoFrame: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
         }
     }
 
@@ -134,11 +111,15 @@ public final class ImageSegmenter: Sendable {
     /// goes to the options' `imageSegmenterLiveStreamDelegate`.
     /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
     public func segmentAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try withExtendedLifetime(image) {
-            try segmenter.segmentAsync(image: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds)
+        try task.liveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
+            try $0.segmentAsync(image: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
         }
     }
 
     /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { segmenter.close() }
+    public func close() { task.close() }
 }
+
+extension PureVision.ImageSegmenter: NativeVisionTask {}
+extension PureVision.ImageSegmenterOptions: NativeTaskOptions {}
+extension ImageSegmenterResult: NativeResultConvertible {}

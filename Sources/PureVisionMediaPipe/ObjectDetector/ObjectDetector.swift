@@ -71,62 +71,40 @@ public final class ObjectDetectorResult: Sendable {
 /// MediaPipe's `ObjectDetector` (`MPPObjectDetector`) over PureVision's `ObjectDetector` (SSD detectors with
 /// MediaPipe's metadata, such as EfficientDet-Lite).
 public final class ObjectDetector: Sendable {
-    private let detector: PureVision.ObjectDetector
-    private let relay: LiveStreamRelay<ObjectDetector>
+    private let task: TaskCore<ObjectDetector, PureVision.ObjectDetector, ObjectDetectorResult>
 
     /// MediaPipe's `init(modelPath:)`: an image-mode detector for a `.tflite` model.
     /// - Throws: `VisionTaskError` for a missing or unsupported model.
     public convenience init(modelPath: String) throws {
-        let options = ObjectDetectorOptions()
-        options.baseOptions.modelAssetPath = modelPath
-        try self.init(options: options)
+        try self.init(options: ObjectDetectorOptions().withModelAssetPath(modelPath))
     }
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for invalid options (`maxResults` 0, both category lists), a missing or
     ///   unsupported model, or a live-stream delegate missing in `.liveStream` mode or set in another mode.
     public init(options: ObjectDetectorOptions) throws {
-        let delegate = options.objectDetectorLiveStreamDelegate
-        try LiveStreamDelegateRule.check(runningMode: options.runningMode, hasDelegate: delegate != nil)
-        let relay = LiveStreamRelay<ObjectDetector>(delegate: delegate)
-        var handler: (@Sendable (LiveStreamEvent<PureVision.ObjectDetectorResult>) -> Void)?
-        if options.runningMode == .liveStream {
-            handler = { event in
-                relay.relay(event, to: (any ObjectDetectorLiveStreamDelegate).self) {
-                    detector, delegate, result, timestamp, error in
-                    delegate.objectDetector(
-                        detector,
-                        didFinishDetection: result.map { ObjectDetectorResult($0, timestampInMilliseconds: timestamp) },
-                        timestampInMilliseconds: timestamp, error: error)
-                }
-            }
-        }
-        detector = try PureVision.ObjectDetector(
+        task = try TaskCore(
             options: PureVision.ObjectDetectorOptions(
-                baseOptions: options.baseOptions.native, runningMode: options.runningMode,
-                displayNamesLocale: options.displayNamesLocale, maxResults: options.maxResults,
-                scoreThreshold: options.scoreThreshold, categoryAllowlist: options.categoryAllowlist,
-                categoryDenylist: options.categoryDenylist, resultHandler: handler))
-        self.relay = relay
-        relay.attach(self)
+                baseOptions: options.baseOptions.native, displayNamesLocale: options.displayNamesLocale,
+                maxResults: options.maxResults, scoreThreshold: options.scoreThreshold,
+                categoryAllowlist: options.categoryAllowlist, categoryDenylist: options.categoryDenylist),
+            runningMode: options.runningMode, delegate: options.objectDetectorLiveStreamDelegate
+        ) { $0.objectDetector($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) }
+        task.attach(self)
     }
 
     /// MediaPipe's `detect(image:)` (`.image` mode).
     /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
     public func detect(image: MPImage) throws -> ObjectDetectorResult {
-        try withExtendedLifetime(image) {
-            ObjectDetectorResult(try detector.detect(image: image.pixelImage), timestampInMilliseconds: 0)
-        }
+        try task.image(image) { try $0.detect(image: $1, imageProcessingOptions: $2) }
     }
 
     /// MediaPipe's `detect(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
     /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
     ///   unusable image.
     public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> ObjectDetectorResult {
-        try withExtendedLifetime(image) {
-            ObjectDetectorResult(
-                try detector.detect(videoFrame: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds),
-                timestampInMilliseconds: timestampInMilliseconds)
+        try task.videoFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
+            try $0.detect(videoFrame: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
         }
     }
 
@@ -134,11 +112,15 @@ public final class ObjectDetector: Sendable {
     /// goes to the options' `objectDetectorLiveStreamDelegate`.
     /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
     public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try withExtendedLifetime(image) {
-            try detector.detectAsync(image: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds)
+        try task.liveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
+            try $0.detectAsync(image: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
         }
     }
 
     /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { detector.close() }
+    public func close() { task.close() }
 }
+
+extension PureVision.ObjectDetector: NativeVisionTask {}
+extension PureVision.ObjectDetectorOptions: NativeTaskOptions {}
+extension ObjectDetectorResult: NativeResultConvertible {}

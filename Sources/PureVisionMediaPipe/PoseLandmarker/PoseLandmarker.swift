@@ -80,63 +80,42 @@ public final class PoseLandmarker: Sendable {
     public static let poseLandmarks = Connection.list(
         PoseConnection.poseLandmarks.map { (UInt($0.start), UInt($0.end)) })
 
-    private let landmarker: PureVision.PoseLandmarker
-    private let relay: LiveStreamRelay<PoseLandmarker>
+    private let task: TaskCore<PoseLandmarker, PureVision.PoseLandmarker, PoseLandmarkerResult>
 
     /// MediaPipe's `init(modelPath:)`: an image-mode landmarker for a `pose_landmarker_*.task` bundle.
     /// - Throws: `VisionTaskError` for a missing or malformed bundle.
     public convenience init(modelPath: String) throws {
-        let options = PoseLandmarkerOptions()
-        options.baseOptions.modelAssetPath = modelPath
-        try self.init(options: options)
+        try self.init(options: PoseLandmarkerOptions().withModelAssetPath(modelPath))
     }
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for options out of range, a missing or malformed bundle, or a live-stream
     ///   delegate missing in `.liveStream` mode or set in another mode.
     public init(options: PoseLandmarkerOptions) throws {
-        let delegate = options.poseLandmarkerLiveStreamDelegate
-        try LiveStreamDelegateRule.check(runningMode: options.runningMode, hasDelegate: delegate != nil)
-        let relay = LiveStreamRelay<PoseLandmarker>(delegate: delegate)
-        var handler: (@Sendable (LiveStreamEvent<PureVision.PoseLandmarkerResult>) -> Void)?
-        if options.runningMode == .liveStream {
-            handler = { event in
-                relay.relay(event, to: (any PoseLandmarkerLiveStreamDelegate).self) {
-                    landmarker, delegate, result, timestamp, error in
-                    delegate.poseLandmarker(
-                        landmarker,
-                        didFinishDetection: result.map { PoseLandmarkerResult($0, timestampInMilliseconds: timestamp) },
-                        timestampInMilliseconds: timestamp, error: error)
-                }
-            }
-        }
-        landmarker = try PureVision.PoseLandmarker(
+        task = try TaskCore(
             options: PureVision.PoseLandmarkerOptions(
-                baseOptions: options.baseOptions.native, runningMode: options.runningMode, numPoses: options.numPoses,
+                baseOptions: options.baseOptions.native, numPoses: options.numPoses,
                 minPoseDetectionConfidence: options.minPoseDetectionConfidence,
                 minPosePresenceConfidence: options.minPosePresenceConfidence,
                 minTrackingConfidence: options.minTrackingConfidence,
-                outputSegmentationMasks: options.shouldOutputSegmentationMasks, resultHandler: handler))
-        self.relay = relay
-        relay.attach(self)
+                outputSegmentationMasks: options.shouldOutputSegmentationMasks),
+            runningMode: options.runningMode, delegate: options.poseLandmarkerLiveStreamDelegate
+        ) { $0.poseLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) }
+        task.attach(self)
     }
 
     /// MediaPipe's `detect(image:)` (`.image` mode): pose detection runs on every call.
     /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
     public func detect(image: MPImage) throws -> PoseLandmarkerResult {
-        try withExtendedLifetime(image) {
-            PoseLandmarkerResult(try landmarker.detect(image: image.pixelImage), timestampInMilliseconds: 0)
-        }
+        try task.image(image) { try $0.detect(image: $1, imageProcessingOptions: $2) }
     }
 
     /// MediaPipe's `detect(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
     /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
     ///   unusable image.
     public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> PoseLandmarkerResult {
-        try withExtendedLifetime(image) {
-            PoseLandmarkerResult(
-                try landmarker.detect(videoFrame: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds),
-                timestampInMilliseconds: timestampInMilliseconds)
+        try task.videoFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
+            try $0.detect(videoFrame: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
         }
     }
 
@@ -144,11 +123,15 @@ public final class PoseLandmarker: Sendable {
     /// goes to the options' `poseLandmarkerLiveStreamDelegate`.
     /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
     public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try withExtendedLifetime(image) {
-            try landmarker.detectAsync(image: image.pixelImage, timestampInMilliseconds: timestampInMilliseconds)
+        try task.liveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
+            try $0.detectAsync(image: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
         }
     }
 
     /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { landmarker.close() }
+    public func close() { task.close() }
 }
+
+extension PureVision.PoseLandmarker: NativeVisionTask {}
+extension PureVision.PoseLandmarkerOptions: NativeTaskOptions {}
+extension PoseLandmarkerResult: NativeResultConvertible {}

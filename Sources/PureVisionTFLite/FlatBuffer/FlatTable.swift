@@ -32,6 +32,11 @@ package struct FlatTable {
         return reader.loadUnchecked(T.self, at: at)
     }
 
+    /// A `byte` enum field, or code 0 (the schema default of every such enum) when absent.
+    func enumeration<E: SchemaByteEnum>(_ id: Int, what: String) throws(ModelFormatError) -> E {
+        E(schemaCode: try integer(id, default: Int8(0), what: what))
+    }
+
     /// A `float` field, or `defaultValue` when absent.
     func float(_ id: Int, default defaultValue: Float, what: String) throws(ModelFormatError) -> Float {
         guard let at = try fieldPosition(id, size: 4, what: what) else { return defaultValue }

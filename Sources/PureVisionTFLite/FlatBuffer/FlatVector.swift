@@ -32,24 +32,27 @@ package struct FlatVector {
 
     /// The elements as tables (each element is a `uoffset_t` relative to its own position).
     func tables(what: String) throws(ModelFormatError) -> [FlatTable] {
-        try reader.charge(count, what: what)
-        var result: [FlatTable] = []
-        result.reserveCapacity(count)
-        for index in 0..<count {
-            let target = try reader.followOffset(at: start + 4 * index, what: what)
-            result.append(try reader.table(at: target, depth: depth + 1, what: what))
+        try targets(what: what) { target throws(ModelFormatError) in
+            try reader.table(at: target, depth: depth + 1, what: what)
         }
-        return result
     }
 
     /// The elements as strings.
     func strings(what: String) throws(ModelFormatError) -> [String] {
+        try targets(what: what) { target throws(ModelFormatError) in try reader.string(at: target, what: what) }
+    }
+
+    /// Follows each element, a `uoffset_t` relative to its own position, and reads what it points to with `read`;
+    /// the elements are charged to the work limit first.
+    private func targets<T>(
+        what: String, _ read: (Int) throws(ModelFormatError) -> T
+    ) throws(ModelFormatError) -> [T] {
         try reader.charge(count, what: what)
-        var result: [String] = []
+        var result: [T] = []
         result.reserveCapacity(count)
         for index in 0..<count {
             let target = try reader.followOffset(at: start + 4 * index, what: what)
-            result.append(try reader.string(at: target, what: what))
+            result.append(try read(target))
         }
         return result
     }

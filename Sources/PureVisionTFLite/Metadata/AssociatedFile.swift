@@ -31,8 +31,7 @@ public struct AssociatedFile: Sendable, Hashable {
                 AssociatedFile(
                     name: try file.string(0, what: "AssociatedFile.name"),
                     description: try file.string(1, what: "AssociatedFile.description"),
-                    type: AssociatedFileType(
-                        rawValue: try file.integer(2, default: Int8(0), what: "AssociatedFile.type")),
+                    type: try file.enumeration(2, what: "AssociatedFile.type"),
                     locale: try file.string(3, what: "AssociatedFile.locale"),
                     version: try file.string(4, what: "AssociatedFile.version")))
         }
@@ -41,7 +40,7 @@ public struct AssociatedFile: Sendable, Hashable {
 }
 
 /// What an associated file holds (metadata `AssociatedFileType`).
-public enum AssociatedFileType: Sendable, Hashable {
+public enum AssociatedFileType: Sendable, Hashable, SchemaByteEnum {
     case unknown
     case descriptions
     /// One label per line, for each index of a tensor axis.
@@ -54,17 +53,13 @@ public enum AssociatedFileType: Sendable, Hashable {
     /// A code this reader has no name for.
     case other(Int8)
 
+    static let byCode: [AssociatedFileType] = [
+        .unknown, .descriptions, .tensorAxisLabels, .tensorValueLabels, .tensorAxisScoreCalibration, .vocabulary,
+        .scannIndexFile,
+    ]
+
+    static func unnamed(_ code: Int8) -> AssociatedFileType { .other(code) }
+
     /// Creates the type for a schema code.
-    public init(rawValue: Int8) {
-        switch rawValue {
-        case 0: self = .unknown
-        case 1: self = .descriptions
-        case 2: self = .tensorAxisLabels
-        case 3: self = .tensorValueLabels
-        case 4: self = .tensorAxisScoreCalibration
-        case 5: self = .vocabulary
-        case 6: self = .scannIndexFile
-        default: self = .other(rawValue)
-        }
-    }
+    public init(rawValue: Int8) { self.init(schemaCode: rawValue) }
 }

@@ -1,7 +1,7 @@
 /// How a bounding-box tensor stores its boxes (metadata `BoundingBoxProperties`).
 public struct BoundingBoxProperties: Sendable, Hashable {
     /// How the four values describe a box (metadata `BoundingBoxType`).
-    public enum BoxType: Sendable, Hashable {
+    public enum BoxType: Sendable, Hashable, SchemaByteEnum {
         /// Not recorded.
         case unknown
         /// Left, top, right, bottom.
@@ -13,20 +13,16 @@ public struct BoundingBoxProperties: Sendable, Hashable {
         /// A code this reader has no name for.
         case other(Int8)
 
+        static let byCode: [BoxType] = [.unknown, .boundaries, .upperLeft, .center]
+
+        static func unnamed(_ code: Int8) -> BoxType { .other(code) }
+
         /// Creates the type for a schema code.
-        public init(rawValue: Int8) {
-            switch rawValue {
-            case 0: self = .unknown
-            case 1: self = .boundaries
-            case 2: self = .upperLeft
-            case 3: self = .center
-            default: self = .other(rawValue)
-            }
-        }
+        public init(rawValue: Int8) { self.init(schemaCode: rawValue) }
     }
 
     /// The unit of the coordinates (metadata `CoordinateType`).
-    public enum CoordinateType: Sendable, Hashable {
+    public enum CoordinateType: Sendable, Hashable, SchemaByteEnum {
         /// Fractions of the image size.
         case ratio
         /// Pixels.
@@ -34,14 +30,12 @@ public struct BoundingBoxProperties: Sendable, Hashable {
         /// A code this reader has no name for.
         case other(Int8)
 
+        static let byCode: [CoordinateType] = [.ratio, .pixel]
+
+        static func unnamed(_ code: Int8) -> CoordinateType { .other(code) }
+
         /// Creates the type for a schema code.
-        public init(rawValue: Int8) {
-            switch rawValue {
-            case 0: self = .ratio
-            case 1: self = .pixel
-            default: self = .other(rawValue)
-            }
-        }
+        public init(rawValue: Int8) { self.init(schemaCode: rawValue) }
     }
 
     /// The positions of the box's four values in the tensor's last dimension, in the order the `type` names them
@@ -61,8 +55,7 @@ public struct BoundingBoxProperties: Sendable, Hashable {
 
     init(_ table: FlatTable) throws(ModelFormatError) {
         index = try table.integers(0, as: UInt32.self, what: "BoundingBoxProperties.index") ?? []
-        type = BoxType(rawValue: try table.integer(1, default: Int8(0), what: "BoundingBoxProperties.type"))
-        coordinateType = CoordinateType(
-            rawValue: try table.integer(2, default: Int8(0), what: "BoundingBoxProperties.coordinate_type"))
+        type = try table.enumeration(1, what: "BoundingBoxProperties.type")
+        coordinateType = try table.enumeration(2, what: "BoundingBoxProperties.coordinate_type")
     }
 }

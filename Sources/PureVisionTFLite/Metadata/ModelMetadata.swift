@@ -115,8 +115,8 @@ public struct TensorMetadata: Sendable {
             case 0: content = nil
             case 1: content = .feature
             case 2:
-                let code = try properties?.integer(0, default: Int8(0), what: "ImageProperties.color_space") ?? 0
-                content = .image(colorSpace: ColorSpaceType(rawValue: code))
+                let colorSpace: ColorSpaceType? = try properties?.enumeration(0, what: "ImageProperties.color_space")
+                content = .image(colorSpace: colorSpace ?? .unknown)
             case 3:
                 content = .boundingBox
                 boundingBoxProperties = try properties.map(BoundingBoxProperties.init)
@@ -148,18 +148,15 @@ public enum ContentProperties: Sendable, Hashable {
 }
 
 /// The color space of an image tensor.
-public enum ColorSpaceType: Sendable, Hashable {
+public enum ColorSpaceType: Sendable, Hashable, SchemaByteEnum {
     case unknown, rgb, grayscale
     /// A code this reader has no name for.
     case other(Int8)
 
+    static let byCode: [ColorSpaceType] = [.unknown, .rgb, .grayscale]
+
+    static func unnamed(_ code: Int8) -> ColorSpaceType { .other(code) }
+
     /// Creates the color space for a schema code.
-    public init(rawValue: Int8) {
-        switch rawValue {
-        case 0: self = .unknown
-        case 1: self = .rgb
-        case 2: self = .grayscale
-        default: self = .other(rawValue)
-        }
-    }
+    public init(rawValue: Int8) { self.init(schemaCode: rawValue) }
 }

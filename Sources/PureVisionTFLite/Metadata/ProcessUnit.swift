@@ -21,9 +21,8 @@ public enum ProcessUnit: Sendable, Hashable {
                 mean: try options.floats(0, what: "NormalizationOptions.mean") ?? [],
                 std: try options.floats(1, what: "NormalizationOptions.std") ?? [])
         case 2:
-            let code = try options.integer(0, default: Int8(0), what: "ScoreCalibrationOptions.score_transformation")
             self = .scoreCalibration(
-                transformation: ScoreTransformation(rawValue: code),
+                transformation: try options.enumeration(0, what: "ScoreCalibrationOptions.score_transformation"),
                 defaultScore: try options.float(1, default: 0, what: "ScoreCalibrationOptions.default_score"))
         case 3:
             self = .scoreThresholding(
@@ -35,18 +34,15 @@ public enum ProcessUnit: Sendable, Hashable {
 }
 
 /// The transformation a score calibration applies before scaling (metadata `ScoreTransformationType`).
-public enum ScoreTransformation: Sendable, Hashable {
+public enum ScoreTransformation: Sendable, Hashable, SchemaByteEnum {
     case identity, log, inverseLogistic
     /// A code this reader has no name for.
     case other(Int8)
 
+    static let byCode: [ScoreTransformation] = [.identity, .log, .inverseLogistic]
+
+    static func unnamed(_ code: Int8) -> ScoreTransformation { .other(code) }
+
     /// Creates the transformation for a schema code.
-    public init(rawValue: Int8) {
-        switch rawValue {
-        case 0: self = .identity
-        case 1: self = .log
-        case 2: self = .inverseLogistic
-        default: self = .other(rawValue)
-        }
-    }
+    public init(rawValue: Int8) { self.init(schemaCode: rawValue) }
 }

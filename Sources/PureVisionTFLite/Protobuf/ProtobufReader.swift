@@ -131,19 +131,25 @@ public struct ProtobufReader: Sendable {
 
     /// Reads 4 little-endian bytes.
     public mutating func fixed32(what: @autoclosure () -> String = "fixed32") throws(ProtobufError) -> UInt32 {
-        guard end - position >= 4 else { throw .truncated(what: what(), offset: position) }
-        var value: UInt32 = 0
-        for i in 0..<4 { value |= UInt32(bytes[position + i]) << (8 * UInt32(i)) }
-        position += 4
-        return value
+        try littleEndian(UInt32.self, what: what)
     }
 
     /// Reads 8 little-endian bytes.
     public mutating func fixed64(what: @autoclosure () -> String = "fixed64") throws(ProtobufError) -> UInt64 {
-        guard end - position >= 8 else { throw .truncated(what: what(), offset: position) }
-        var value: UInt64 = 0
-        for i in 0..<8 { value |= UInt64(bytes[position + i]) << (8 * UInt64(i)) }
-        position += 8
+        try littleEndian(UInt64.self, what: what)
+    }
+
+    /// Reads a fixed-width little-endian value (`fixed32`, `fixed64`); `.truncated` naming `what` when fewer bytes
+    /// than its width are left in the message.
+    @inline(__always)
+    private mutating func littleEndian<T: FixedWidthInteger & UnsignedInteger>(
+        _: T.Type, what: () -> String
+    ) throws(ProtobufError) -> T {
+        let size = MemoryLayout<T>.size
+        guard end - position >= size else { throw .truncated(what: what(), offset: position) }
+        var value: T = 0
+        for i in 0..<size { value |= T(bytes[position + i]) << (8 * i) }
+        position += size
         return value
     }
 
@@ -198,8 +204,7 @@ public struct ProtobufReader: Sendable {
             values.reserveCapacity(values.count + range.count / 4)
             while !reader.isAtEnd { values.append(Float(bitPattern: try reader.fixed32())) }
         default:
-            throw .unexpectedWireType(
-                message: message, field: key.number, wireType: key.wireType.rawValue, offset: key.offset)
+            throw Self.unexpectedWireType(key, message: message)
         }
     }
 
@@ -216,26 +221,19 @@ public struct ProtobufReader: Sendable {
             var reader = ProtobufReader(bytes: bytes, range: range, depth: depth)
             while !reader.isAtEnd { values.append(try reader.varint(what: "\(message) field \(key.number)")) }
         default:
-            throw .unexpectedWireType(
-                message: message, field: key.number, wireType: key.wireType.rawValue, offset: key.offset)
+            throw Self.unexpectedWireType(key, message: message)
         }
     }
 
     /// Reads a singular varint field, checking its wire type.
     public mutating func singularVarint(_ key: ProtobufFieldKey, message: String) throws(ProtobufError) -> UInt64 {
-        guard key.wireType == .varint else {
-            throw .unexpectedWireType(
-                message: message, field: key.number, wireType: key.wireType.rawValue, offset: key.offset)
-        }
+        try Self.expect(key, .varint, message: message)
         return try varint(what: "\(message) field \(key.number)")
     }
 
     /// Reads a singular `float` field, checking its wire type.
     public mutating func singularFloat(_ key: ProtobufFieldKey, message: String) throws(ProtobufError) -> Float {
-        guard key.wireType == .fixed32 else {
-            throw .unexpectedWireType(
-                message: message, field: key.number, wireType: key.wireType.rawValue, offset: key.offset)
-        }
+        try Self.expect(key, .fixed32, message: message)
         return Float(bitPattern: try fixed32(what: "\(message) field \(key.number)"))
     }
 
@@ -243,10 +241,19 @@ public struct ProtobufReader: Sendable {
     public mutating func embeddedMessage(_ key: ProtobufFieldKey, message: String, field name: String)
         throws(ProtobufError) -> ProtobufReader
     {
-        guard key.wireType == .lengthDelimited else {
-            throw .unexpectedWireType(
-                message: message, field: key.number, wireType: key.wireType.rawValue, offset: key.offset)
-        }
+        try Self.expect(key, .lengthDelimited, message: message)
         return try self.message(what: "\(message).\(name)")
+    }
+
+    /// Checks that field `key` of `message` arrived with `wireType`, the one its declared type has.
+    private static func expect(
+        _ key: ProtobufFieldKey, _ wireType: ProtobufWireType, message: String
+    ) throws(ProtobufError) {
+        guard key.wireType == wireType else { throw unexpectedWireType(key, message: message) }
+    }
+
+    /// `.unexpectedWireType` for field `key` of `message`.
+    private static func unexpectedWireType(_ key: ProtobufFieldKey, message: String) -> ProtobufError {
+        .unexpectedWireType(message: message, field: key.number, wireType: key.wireType.rawValue, offset: key.offset)
     }
 }

@@ -70,86 +70,68 @@ public enum BuiltinOptions: Sendable, Hashable {
 
     /// Decodes the options table of union type `type`.
     static func decode(type: UInt8, table: FlatTable) throws(ModelFormatError) -> BuiltinOptions {
-        let what = "BuiltinOptions"
-        func int(_ id: Int, _ defaultValue: Int32 = 0) throws(ModelFormatError) -> Int {
-            Int(try table.integer(id, default: defaultValue, what: what))
-        }
-        func i32(_ id: Int) throws(ModelFormatError) -> Int32 { try table.integer(id, default: Int32(0), what: what) }
-        func bool(_ id: Int) throws(ModelFormatError) -> Bool { try table.bool(id, default: false, what: what) }
-        func act(_ id: Int) throws(ModelFormatError) -> FusedActivation {
-            FusedActivation(rawValue: try table.integer(id, default: Int8(0), what: what))
-        }
-        func padding(_ id: Int) throws(ModelFormatError) -> Padding {
-            Padding(rawValue: try table.integer(id, default: Int8(0), what: what))
-        }
+        let fields = BuiltinOptionsFields(table: table)
         switch type {
-        case 1:
-            var o = Conv2DOptions()
-            o.padding = try padding(0)
-            o.strideW = try int(1)
-            o.strideH = try int(2)
-            o.activation = try act(3)
-            o.dilationW = try int(4, 1)
-            o.dilationH = try int(5, 1)
-            return .conv2D(o)
-        case 2:
-            var o = DepthwiseConv2DOptions()
-            o.padding = try padding(0)
-            o.strideW = try int(1)
-            o.strideH = try int(2)
-            o.depthMultiplier = try int(3)
-            o.activation = try act(4)
-            o.dilationW = try int(5, 1)
-            o.dilationH = try int(6, 1)
-            return .depthwiseConv2D(o)
-        case 5:
-            var o = Pool2DOptions()
-            o.padding = try padding(0)
-            o.strideW = try int(1)
-            o.strideH = try int(2)
-            o.filterW = try int(3)
-            o.filterH = try int(4)
-            o.activation = try act(5)
-            return .pool2D(o)
-        case 8:
-            var o = FullyConnectedOptions()
-            o.activation = try act(0)
-            o.weightsFormat = FullyConnectedWeightsFormat(rawValue: try table.integer(1, default: Int8(0), what: what))
-            o.keepNumDims = try bool(2)
-            o.asymmetricQuantizeInputs = try bool(3)
-            return .fullyConnected(o)
-        case 9: return .softmax(beta: try table.float(0, default: 0, what: what))
-        case 10: return .concatenation(axis: try int(0), activation: try act(1))
-        case 11: return .add(activation: try act(0))
-        case 15: return .resizeBilinear(alignCorners: try bool(2), halfPixelCenters: try bool(3))
+        case 1: return .conv2D(try Conv2DOptions(fields))
+        case 2: return .depthwiseConv2D(try DepthwiseConv2DOptions(fields))
+        case 5: return .pool2D(try Pool2DOptions(fields))
+        case 8: return .fullyConnected(try FullyConnectedOptions(fields))
+        case 9: return .softmax(beta: try fields.float(0))
+        case 10: return .concatenation(axis: try fields.int(0), activation: try fields.enumeration(1))
+        case 11: return .add(activation: try fields.enumeration(0))
+        case 15: return .resizeBilinear(alignCorners: try fields.bool(2), halfPixelCenters: try fields.bool(3))
         case 17: return .reshape(newShape: try table.ints(0, what: "ReshapeOptions.new_shape"))
-        case 21: return .mul(activation: try act(0))
-        case 23: return .gather(axis: try int(0), batchDims: try int(1))
-        case 27: return .reducer(keepDims: try bool(0))
-        case 28: return .sub(activation: try act(0))
-        case 29: return .div(activation: try act(0))
+        case 21: return .mul(activation: try fields.enumeration(0))
+        case 23: return .gather(axis: try fields.int(0), batchDims: try fields.int(1))
+        case 27: return .reducer(keepDims: try fields.bool(0))
+        case 28: return .sub(activation: try fields.enumeration(0))
+        case 29: return .div(activation: try fields.enumeration(0))
         case 30: return .squeeze(squeezeDims: try table.ints(0, what: "SqueezeOptions.squeeze_dims") ?? [])
-        case 32:
-            var o = StridedSliceOptions()
-            o.beginMask = try i32(0)
-            o.endMask = try i32(1)
-            o.ellipsisMask = try i32(2)
-            o.newAxisMask = try i32(3)
-            o.shrinkAxisMask = try i32(4)
-            o.offset = try bool(5)
-            return .stridedSlice(o)
-        case 64: return .unpack(count: try int(0), axis: try int(1))
-        case 49:
-            var o = TransposeConvOptions()
-            o.padding = try padding(0)
-            o.strideW = try int(1)
-            o.strideH = try int(2)
-            o.activation = try act(3)
-            return .transposeConv(o)
-        case 74: return .resizeNearestNeighbor(alignCorners: try bool(0), halfPixelCenters: try bool(1))
-        case 75: return .leakyRelu(alpha: try table.float(0, default: 0, what: what))
-        case 94: return .depthToSpace(blockSize: try int(0))
+        case 32: return .stridedSlice(try StridedSliceOptions(fields))
+        case 64: return .unpack(count: try fields.int(0), axis: try fields.int(1))
+        case 49: return .transposeConv(try TransposeConvOptions(fields))
+        case 74: return .resizeNearestNeighbor(alignCorners: try fields.bool(0), halfPixelCenters: try fields.bool(1))
+        case 75: return .leakyRelu(alpha: try fields.float(0))
+        case 94: return .depthToSpace(blockSize: try fields.int(0))
         default: return fieldlessTypeCodes.contains(type) ? .none : .other(typeCode: type)
         }
+    }
+}
+
+/// The scalar fields of one `BuiltinOptions` table, by field id; an absent field takes the schema default (0,
+/// false, code 0, unless given), and every error names `"BuiltinOptions"`.
+struct BuiltinOptionsFields {
+    /// The options table.
+    let table: FlatTable
+    private var what: String { "BuiltinOptions" }
+
+    /// An `int` field as `Int`.
+    func int(_ id: Int, default defaultValue: Int32 = 0) throws(ModelFormatError) -> Int {
+        Int(try table.integer(id, default: defaultValue, what: what))
+    }
+
+    /// An `int` field.
+    func int32(_ id: Int) throws(ModelFormatError) -> Int32 { try table.integer(id, default: Int32(0), what: what) }
+
+    /// A `bool` field.
+    func bool(_ id: Int) throws(ModelFormatError) -> Bool { try table.bool(id, default: false, what: what) }
+
+    /// A `float` field.
+    func float(_ id: Int) throws(ModelFormatError) -> Float { try table.float(id, default: 0, what: what) }
+
+    /// A `byte` enum field (`FusedActivation`, `Padding` …).
+    func enumeration<E: SchemaByteEnum>(_ id: Int) throws(ModelFormatError) -> E {
+        try table.enumeration(id, what: what)
+    }
+
+    /// Fields 0, 1 and 2 of every windowed operator's table (convolutions, pools): `padding`, `stride_w`,
+    /// `stride_h`, read in that order.
+    func paddingAndStrides() throws(ModelFormatError) -> (Padding, Int, Int) {
+        (try enumeration(0), try int(1), try int(2))
+    }
+
+    /// `dilation_w_factor` and `dilation_h_factor` at fields `id` and `id + 1` (schema default 1).
+    func dilations(_ id: Int) throws(ModelFormatError) -> (Int, Int) {
+        (try int(id, default: 1), try int(id + 1, default: 1))
     }
 }

@@ -15,6 +15,13 @@ public struct Conv2DOptions: Sendable, Hashable {
 
     /// Creates the options with every field at its schema default.
     public init() {}
+
+    /// Reads the options from their table, in field order.
+    init(_ fields: BuiltinOptionsFields) throws(ModelFormatError) {
+        (padding, strideW, strideH) = try fields.paddingAndStrides()
+        activation = try fields.enumeration(3)
+        (dilationW, dilationH) = try fields.dilations(4)
+    }
 }
 
 /// DEPTHWISE_CONV_2D options (schema `DepthwiseConv2DOptions`); `depthMultiplier` is redundant with the shapes.
@@ -36,6 +43,14 @@ public struct DepthwiseConv2DOptions: Sendable, Hashable {
 
     /// Creates the options with every field at its schema default.
     public init() {}
+
+    /// Reads the options from their table, in field order.
+    init(_ fields: BuiltinOptionsFields) throws(ModelFormatError) {
+        (padding, strideW, strideH) = try fields.paddingAndStrides()
+        depthMultiplier = try fields.int(3)
+        activation = try fields.enumeration(4)
+        (dilationW, dilationH) = try fields.dilations(5)
+    }
 }
 
 /// FULLY_CONNECTED options (schema `FullyConnectedOptions`).
@@ -51,6 +66,14 @@ public struct FullyConnectedOptions: Sendable, Hashable {
 
     /// Creates the options with every field at its schema default.
     public init() {}
+
+    /// Reads the options from their table, in field order.
+    init(_ fields: BuiltinOptionsFields) throws(ModelFormatError) {
+        activation = try fields.enumeration(0)
+        weightsFormat = try fields.enumeration(1)
+        keepNumDims = try fields.bool(2)
+        asymmetricQuantizeInputs = try fields.bool(3)
+    }
 }
 
 /// AVERAGE_POOL_2D / MAX_POOL_2D / L2_POOL_2D options (schema `Pool2DOptions`).
@@ -70,6 +93,14 @@ public struct Pool2DOptions: Sendable, Hashable {
 
     /// Creates the options with every field at its schema default.
     public init() {}
+
+    /// Reads the options from their table, in field order.
+    init(_ fields: BuiltinOptionsFields) throws(ModelFormatError) {
+        (padding, strideW, strideH) = try fields.paddingAndStrides()
+        filterW = try fields.int(3)
+        filterH = try fields.int(4)
+        activation = try fields.enumeration(5)
+    }
 }
 
 /// STRIDED_SLICE options (schema `StridedSliceOptions`): bit masks over the axes.
@@ -89,6 +120,16 @@ public struct StridedSliceOptions: Sendable, Hashable {
 
     /// Creates the options with every field at its schema default.
     public init() {}
+
+    /// Reads the options from their table, in field order.
+    init(_ fields: BuiltinOptionsFields) throws(ModelFormatError) {
+        beginMask = try fields.int32(0)
+        endMask = try fields.int32(1)
+        ellipsisMask = try fields.int32(2)
+        newAxisMask = try fields.int32(3)
+        shrinkAxisMask = try fields.int32(4)
+        offset = try fields.bool(5)
+    }
 }
 
 /// TRANSPOSE_CONV options (schema `TransposeConvOptions`).
@@ -104,4 +145,10 @@ public struct TransposeConvOptions: Sendable, Hashable {
 
     /// Creates the options with every field at its schema default.
     public init() {}
+
+    /// Reads the options from their table, in field order.
+    init(_ fields: BuiltinOptionsFields) throws(ModelFormatError) {
+        (padding, strideW, strideH) = try fields.paddingAndStrides()
+        activation = try fields.enumeration(3)
+    }
 }

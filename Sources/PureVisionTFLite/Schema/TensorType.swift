@@ -3,21 +3,21 @@ import PureVisionCore
 /// The element type of a TFLite tensor (schema `TensorType`, a `byte` enum).
 ///
 /// Codes the schema defines have named cases; any other code is kept as `.unknown(code)`.
-public enum TensorType: Sendable, Hashable, CustomStringConvertible {
+public enum TensorType: Sendable, Hashable, CustomStringConvertible, SchemaByteEnum {
     case float32, float16, int32, uint8, int64, string, bool, int16, complex64, int8, float64, complex128
     case uint64, resource, variant, uint32, uint16, int4, bfloat16
     /// A code this reader has no name for.
     case unknown(Int8)
 
-    private static let byCode: [TensorType] = [
+    static let byCode: [TensorType] = [
         .float32, .float16, .int32, .uint8, .int64, .string, .bool, .int16, .complex64, .int8, .float64, .complex128,
         .uint64, .resource, .variant, .uint32, .uint16, .int4, .bfloat16,
     ]
 
+    static func unnamed(_ code: Int8) -> TensorType { .unknown(code) }
+
     /// Creates the type for a schema code.
-    public init(rawValue: Int8) {
-        self = rawValue >= 0 && Int(rawValue) < Self.byCode.count ? Self.byCode[Int(rawValue)] : .unknown(rawValue)
-    }
+    public init(rawValue: Int8) { self.init(schemaCode: rawValue) }
 
     /// The schema code.
     public var rawValue: Int8 {
