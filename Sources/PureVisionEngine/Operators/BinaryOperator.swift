@@ -34,16 +34,11 @@ enum BinaryOperator: OperatorLowering {
         }
         let clamp = try context.clamp(activation)
         try context.setOutput(0, shape: shape)
-        let output = context.output(0)
         let (lhsShape, rhsShape) = (lhs.shape, rhs.shape)
         let plan = BroadcastPlan(lhsShape: lhsShape, rhsShape: rhsShape, outputShape: shape)
-        let ctx = context
         let reference = context.useReference
         let pool = context.pool
-        var lowered = context.lowered(reading: [lhs, rhs]) { binder in
-            let a = UnsafePointer(ctx.pointer(lhs, binder).assumingMemoryBound(to: Float.self))
-            let b = UnsafePointer(ctx.pointer(rhs, binder).assumingMemoryBound(to: Float.self))
-            let y = binder.floats(output.index)
+        var lowered = context.loweredFloat(reading: lhs, rhs) { a, b, y in
             if reference {
                 return {
                     Reference.binary(

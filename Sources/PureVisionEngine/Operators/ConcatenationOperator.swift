@@ -28,9 +28,8 @@ enum ConcatenationOperator: OperatorLowering {
         try context.setOutput(0, shape: shape)
         let output = context.output(0)
         let shapes = inputs.map(\.shape)
-        let ctx = context
         var lowered = context.lowered(reading: inputs) { binder in
-            let pointers = inputs.map { UnsafePointer(ctx.pointer($0, binder).assumingMemoryBound(to: Float.self)) }
+            let pointers = inputs.map { UnsafePointer(binder.raw($0).assumingMemoryBound(to: Float.self)) }
             let y = binder.floats(output.index)
             return { Concatenation.run(inputs: pointers, inputShapes: shapes, axis: axis, output: y, clamp: clamp) }
         }

@@ -16,13 +16,9 @@ enum PReLUOperator: OperatorLowering {
         let output = context.output(0)
         let (inputShape, alphaShape) = (input.shape, alpha.shape)
         let plan = BroadcastPlan(lhsShape: inputShape, rhsShape: alphaShape, outputShape: shape)
-        let ctx = context
         let reference = context.useReference
         let pool = context.pool
-        var lowered = context.lowered(reading: [input, alpha]) { binder in
-            let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Float.self))
-            let a = UnsafePointer(ctx.pointer(alpha, binder).assumingMemoryBound(to: Float.self))
-            let y = binder.floats(output.index)
+        var lowered = context.loweredFloat(reading: input, alpha) { x, a, y in
             if reference {
                 return {
                     Reference.prelu(

@@ -17,16 +17,12 @@ enum ResizeBilinearOperator: OperatorLowering {
         // Interpolation reads at least one input pixel per output pixel.
         guard height > 0, width > 0 else { throw context.failure("input \(input.shape) has no pixels to resize") }
         try context.setOutput(0, shape: [batch, size[0], size[1], channels])
-        let output = context.output(0)
-        let ctx = context
         let reference = context.useReference
         let pool = context.pool
         let slots = pool.threadCount
         let scratchFloats = ResizeBilinear.scratchFloatCount(
             outputWidth: size[1], channels: channels, threadCount: slots)
-        return context.lowered(reading: [input], scratchBytes: reference ? 0 : scratchFloats * 4) { binder in
-            let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Float.self))
-            let y = binder.floats(output.index)
+        return context.loweredFloat(reading: input, scratchBytes: reference ? 0 : scratchFloats * 4) { x, y, binder in
             if reference {
                 return {
                     Reference.resizeBilinear(

@@ -43,10 +43,9 @@ enum QuantizedConcatenationOperator: OperatorLowering {
         let outer = shape[..<axis].reduce(1, *)
         let innerBytes = inputs.map { $0.shape[axis...].reduce(1, *) }
         let output = context.output(0)
-        let ctx = context
         let sources = inputs
         var lowered = context.lowered(reading: inputs) { binder in
-            let pointers = sources.map { UnsafeRawPointer(ctx.pointer($0, binder)) }
+            let pointers = sources.map { UnsafeRawPointer(binder.raw($0)) }
             let y = binder.raw(output.index)
             return { Quantized.concatenate(inputs: pointers, innerBytes: innerBytes, outerCount: outer, output: y) }
         }

@@ -19,16 +19,9 @@ enum QuantizedSoftmaxOperator: OperatorLowering {
             inputScale: inScale, beta: beta, outputScale: outScale, outputZeroPoint: outZero,
             unsignedOutput: type == .uint8)
         let rows = input.elementCount / depth
-        let output = context.output(0)
-        let ctx = context
-        return context.lowered(reading: [input]) { binder in
-            let x = ctx.pointer(input, binder)
-            let y = binder.raw(output.index)
-            func step<T: QuantizedElement>(_: T.Type) -> ExecutionStep {
-                let (x, y) = (UnsafePointer(x.assumingMemoryBound(to: T.self)), y.assumingMemoryBound(to: T.self))
-                return { softmax.run(input: x, output: y, rows: rows, depth: depth) }
-            }
-            return type == .uint8 ? step(UInt8.self) : step(Int8.self)
+        func step<T: QuantizedElement>(_ x: UnsafePointer<T>, _ y: UnsafeMutablePointer<T>) -> ExecutionStep {
+            { softmax.run(input: x, output: y, rows: rows, depth: depth) }
         }
+        return context.loweredQuantized(reading: input, int8: step, uint8: step)
     }
 }
