@@ -25,17 +25,10 @@ enum BinaryOperator: OperatorLowering {
             default: throw context.failure("not a binary operator")
             }
         }
-        let lhs = try context.input(0)
-        let rhs = try context.input(1)
-        try context.expectFloat(lhs, "first input")
-        try context.expectFloat(rhs, "second input")
-        guard let shape = broadcastShape(lhs.shape, rhs.shape) else {
-            throw context.failure("shapes \(lhs.shape) and \(rhs.shape) do not broadcast")
-        }
         let clamp = try context.clamp(activation)
-        try context.setOutput(0, shape: shape)
+        let (lhs, rhs, shape, plan) = try context.broadcastOperands(
+            quantized: false, roles: ("first input", "second input"))
         let (lhsShape, rhsShape) = (lhs.shape, rhs.shape)
-        let plan = BroadcastPlan(lhsShape: lhsShape, rhsShape: rhsShape, outputShape: shape)
         let reference = context.useReference
         let pool = context.pool
         var lowered = context.loweredFloat(reading: lhs, rhs) { a, b, y in

@@ -4,13 +4,7 @@ import PureVisionTFLite
 /// CONCATENATION of float32 tensors along one axis (negative counts from the end), with a fused activation.
 enum ConcatenationOperator: OperatorLowering {
     static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
-        guard context.op.inputs.count >= 1, context.op.outputs.count == 1 else {
-            throw context.failure("expects at least one input and one output")
-        }
-        guard case .concatenation(let rawAxis, let activation) = context.builtinOptions(.concatenation) else {
-            throw context.failure("options are not ConcatenationOptions")
-        }
-        let inputs = try (0..<context.op.inputs.count).map { i throws(InterpreterError) in try context.input(i) }
+        let (inputs, rawAxis, activation) = try context.concatenationOperands()
         for input in inputs { try context.expectFloat(input, "input") }
         let first = inputs[0].shape
         let rank = first.count

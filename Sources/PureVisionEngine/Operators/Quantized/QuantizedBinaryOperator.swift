@@ -12,20 +12,14 @@ enum QuantizedBinaryOperator: OperatorLowering {
         case .add(let a), .sub(let a), .mul(let a): activation = a
         default: throw context.failure("not ADD, SUB or MUL")
         }
-        let lhs = try context.input(0)
-        let rhs = try context.input(1)
+        let (lhs, rhs, _, plan) = try context.broadcastOperands(
+            quantized: true, roles: ("first input", "second input"))
         let type = lhs.elementType
-        try context.expectType(rhs, type, "second input")
-        guard let shape = BinaryOperator.broadcastShape(lhs.shape, rhs.shape) else {
-            throw context.failure("shapes \(lhs.shape) and \(rhs.shape) do not broadcast")
-        }
-        try context.setOutput(0, shape: shape, type: type)
         let (lhsScale, lhsZero) = try context.quantization(lhs, "first input")
         let (rhsScale, rhsZero) = try context.quantization(rhs, "second input")
         let (outScale, outZero) = try context.outputQuantization(type)
         let range = try context.quantizedRange(
             activation, output: context.output(0), scale: outScale, zeroPoint: outZero)
-        let plan = BroadcastPlan(lhsShape: lhs.shape, rhsShape: rhs.shape, outputShape: shape)
         let kernel = chooseKernel(
             context, lhs: lhs, rhs: rhs, quantizations: ((lhsScale, lhsZero), (rhsScale, rhsZero), (outScale, outZero)),
             range: range)

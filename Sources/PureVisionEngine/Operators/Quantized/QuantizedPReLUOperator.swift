@@ -6,20 +6,13 @@ import PureVisionTFLite
 enum QuantizedPReLUOperator: OperatorLowering {
     static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
         try context.expectArity(inputs: 2...2)
-        let input = try context.input(0)
-        let alpha = try context.input(1)
+        let (input, alpha, _, plan) = try context.broadcastOperands(quantized: true, roles: ("input", "alpha"))
         let type = input.elementType
-        try context.expectType(alpha, type, "alpha")
-        guard let shape = BinaryOperator.broadcastShape(input.shape, alpha.shape) else {
-            throw context.failure("shapes \(input.shape) and \(alpha.shape) do not broadcast")
-        }
-        try context.setOutput(0, shape: shape, type: type)
         let (inScale, inZero) = try context.quantization(input, "input")
         let (alphaScale, alphaZero) = try context.quantization(alpha, "alpha")
         let (outScale, outZero) = try context.outputQuantization(type)
         let identity = QuantizedMultiplier(Double(inScale / outScale))
         let alphaMultiplier = QuantizedMultiplier(Double(inScale * alphaScale / outScale))
-        let plan = BroadcastPlan(lhsShape: input.shape, rhsShape: alpha.shape, outputShape: shape)
         func step<T: QuantizedElement>(
             _ x: UnsafePointer<T>, _ a: UnsafePointer<T>, _ y: UnsafeMutablePointer<T>
         ) -> ExecutionStep {

@@ -5,13 +5,8 @@ import PureVisionTFLite
 /// fixed-point scheme; input and output must share their quantization (TFLite copies the values' scale).
 enum QuantizedResizeBilinearOperator: OperatorLowering {
     static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
-        try context.expectArity(inputs: 2...2)
-        guard case .resizeBilinear(let alignCorners, let halfPixelCenters) = context.builtinOptions(.resizeBilinear)
-        else { throw context.failure("options are not ResizeBilinearOptions") }
-        let input = try context.input(0)
+        let (input, alignCorners, halfPixelCenters, size) = try context.resizeBilinearOperands(quantized: true)
         let type = input.elementType
-        try context.expectRank(input, 4, "input")
-        let size = try context.constantIntegers(try context.input(1), "size")
         guard size.count == 2, size[0] > 0, size[1] > 0, size[0] <= 1 << 16, size[1] <= 1 << 16 else {
             throw context.failure("size \(size) must be two positive extents")
         }

@@ -25,15 +25,18 @@ struct ConvolutionOperands {
     let weights: ConstantStorage
     let bias: ConstantStorage?
     let window: SlidingWindow
-    let batch: Int
-    let inputChannels: Int
+    /// `Cout`: the filter's first extent for CONV_2D, its last for DEPTHWISE_CONV_2D.
     let outputChannels: Int
-    let kernelHeight: Int
-    let kernelWidth: Int
     /// Output rows and the padding above the first input row.
     let rows: (output: Int, before: Int)
     /// Output columns and the padding left of the first input column.
     let cols: (output: Int, before: Int)
+
+    var batch: Int { input.shape[0] }
+    var inputChannels: Int { input.shape[3] }
+    /// Both filter layouts keep the kernel's height and width in the middle.
+    var kernelHeight: Int { filter.shape[1] }
+    var kernelWidth: Int { filter.shape[2] }
 
     /// `[N, output rows, output columns, Cout]`.
     var outputShape: [Int] { [batch, rows.output, cols.output, outputChannels] }
@@ -86,10 +89,10 @@ extension LoweringContext {
         let filter = try self.input(1)
         let type = quantized ? input.elementType : .float32
         let weights = try constantFilter(filter, "filter", rank: 4, type: type, input: input, inputRank: 4)
-        let (batch, height, width, channels) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
-        let (outChannels, kernelHeight, kernelWidth) =
-            depthwise
-            ? (filter.shape[3], filter.shape[1], filter.shape[2]) : (filter.shape[0], filter.shape[1], filter.shape[2])
+        let (height, width, channels) = (input.shape[1], input.shape[2], input.shape[3])
+        let (outChannels, kernelHeight, kernelWidth) = (
+            filter.shape[depthwise ? 3 : 0], filter.shape[1], filter.shape[2]
+        )
         guard channels > 0, outChannels > 0,
             depthwise ? filter.shape[0] == 1 && outChannels % channels == 0 : filter.shape[3] == channels
         else {
@@ -97,9 +100,7 @@ extension LoweringContext {
         }
         let bias = try constantBias(optionalInput(2), type: quantized ? .int32 : .float32, channels: outChannels)
         return ConvolutionOperands(
-            input: input, filter: filter, weights: weights, bias: bias, window: window, batch: batch,
-            inputChannels: channels, outputChannels: outChannels, kernelHeight: kernelHeight,
-            kernelWidth: kernelWidth,
+            input: input, filter: filter, weights: weights, bias: bias, window: window, outputChannels: outChannels,
             rows: try padding(
                 window.padding, input: height, kernel: kernelHeight, stride: window.strideHeight,
                 dilation: window.dilationHeight),

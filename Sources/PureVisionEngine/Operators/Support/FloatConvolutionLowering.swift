@@ -10,30 +10,23 @@ protocol FusableConvolutionKernel: Sendable {
     /// The same kernel (weights shared) with `epilogue` applied to its output.
     func withEpilogue(_ epilogue: OutputEpilogue) -> Self
     /// Runs the kernel; `residual` is the tensor the epilogue adds, when it adds one.
-    func convolve(
+    func run(
         input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?,
         scratch: UnsafeMutablePointer<Float>, pool: ThreadPool)
 }
 
 extension Conv2DKernel: FusableConvolutionKernel {
+    /// The run without a bias at run time (this kernel's own, packed at load, applies).
     @inline(__always)
-    func convolve(
+    func run(
         input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?,
         scratch: UnsafeMutablePointer<Float>, pool: ThreadPool
     ) {
-        run(input: input, output: output, residual: residual, scratch: scratch, pool: pool)
+        run(input: input, output: output, residual: residual, bias: nil, scratch: scratch, pool: pool)
     }
 }
 
-extension DepthwiseConv2DKernel: FusableConvolutionKernel {
-    @inline(__always)
-    func convolve(
-        input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?,
-        scratch: UnsafeMutablePointer<Float>, pool: ThreadPool
-    ) {
-        run(input: input, output: output, residual: residual, scratch: scratch, pool: pool)
-    }
-}
+extension DepthwiseConv2DKernel: FusableConvolutionKernel {}
 
 /// What a float32 CONV_2D or DEPTHWISE_CONV_2D reads once a PAD in front of it may have been absorbed.
 struct FloatConvolutionInput {
@@ -71,7 +64,7 @@ extension LoweringContext {
         let (source, pool) = (input.source, pool)
         var lowered = loweredFloat(reading: source, scratchBytes: kernel.scratchFloatCount * 4) { x, y, binder in
             let scratch = binder.scratchFloats
-            return { kernel.convolve(input: x, output: y, residual: nil, scratch: scratch, pool: pool) }
+            return { kernel.run(input: x, output: y, residual: nil, scratch: scratch, pool: pool) }
         }
         lowered.epilogueFusion = EpilogueFusion(channels: channels) { epilogue, residual, fusedOutput in
             let fused = kernel.withEpilogue(epilogue)
@@ -80,7 +73,7 @@ extension LoweringContext {
                 let y = binder.floats(fusedOutput)
                 let r = residual.map { UnsafePointer(binder.floats($0)) }
                 let scratch = binder.scratchFloats
-                return { fused.convolve(input: x, output: y, residual: r, scratch: scratch, pool: pool) }
+                return { fused.run(input: x, output: y, residual: r, scratch: scratch, pool: pool) }
             }
         }
         if input.absorbsPad { lowered.name = "PAD+" + lowered.name }

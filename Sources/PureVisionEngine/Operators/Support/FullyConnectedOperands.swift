@@ -12,10 +12,13 @@ struct FullyConnectedOperands {
     let weights: ConstantStorage
     let bias: ConstantStorage?
     let activation: FusedActivation
-    let batch: Int
-    let inputSize: Int
-    let outputSize: Int
     let outputShape: [Int]
+
+    /// `Cout`, the weights' rows.
+    var outputSize: Int { filter.shape[0] }
+    /// `K`, the weights' columns.
+    var inputSize: Int { filter.shape[1] }
+    var batch: Int { input.elementCount / inputSize }
 }
 
 extension LoweringContext {
@@ -38,8 +41,7 @@ extension LoweringContext {
         let batch = input.elementCount / inputSize
         let bias = try constantBias(optionalInput(2), type: quantized ? .int32 : .float32, channels: outputSize)
         return FullyConnectedOperands(
-            input: input, filter: filter, weights: weights, bias: bias, activation: options.activation, batch: batch,
-            inputSize: inputSize, outputSize: outputSize,
+            input: input, filter: filter, weights: weights, bias: bias, activation: options.activation,
             outputShape: options.keepNumDims && input.shape.last == inputSize
                 ? Array(input.shape.dropLast()) + [outputSize] : [batch, outputSize])
     }
