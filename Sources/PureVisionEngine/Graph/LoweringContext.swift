@@ -66,10 +66,15 @@ struct LoweringContext {
 
     /// Requires a float32 tensor.
     func expectFloat(_ tensor: GraphTensor, _ role: String) throws(InterpreterError) {
-        guard tensor.elementType == .float32 else {
+        try expectType(tensor, .float32, role)
+    }
+
+    /// Requires a tensor of `type`.
+    func expectType(_ tensor: GraphTensor, _ type: ElementType, _ role: String) throws(InterpreterError) {
+        guard tensor.elementType == type else {
             throw .unsupportedTensorType(
                 tensorIndex: tensor.index, tensorName: tensor.name, type: tensor.elementType.rawValue,
-                context: "\(role) of operator \(operatorIndex) (\(name)) must be float32")
+                context: "\(role) of operator \(operatorIndex) (\(name)) must be \(type)")
         }
     }
 
@@ -131,11 +136,6 @@ struct LoweringContext {
             operatorIndex: operatorIndex, name: name, inputs: inputs.filter { !$0.isConstant }.map(\.index),
             outputShapes: op.outputs.map { tensors[$0].shape }, outputs: op.outputs, scratchBytes: scratchBytes,
             bind: bind)
-    }
-
-    /// The memory of a tensor at run time: its constant storage, or the arena slot the binder gives.
-    func pointer(_ tensor: GraphTensor, _ binder: TensorBinder) -> UnsafeMutableRawPointer {
-        tensor.constant?.pointer ?? binder.raw(tensor.index)
     }
 }
 

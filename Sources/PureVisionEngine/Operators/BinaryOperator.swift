@@ -25,25 +25,13 @@ enum BinaryOperator: OperatorLowering {
             default: throw context.failure("not a binary operator")
             }
         }
-        let lhs = try context.input(0)
-        let rhs = try context.input(1)
-        try context.expectFloat(lhs, "first input")
-        try context.expectFloat(rhs, "second input")
-        guard let shape = broadcastShape(lhs.shape, rhs.shape) else {
-            throw context.failure("shapes \(lhs.shape) and \(rhs.shape) do not broadcast")
-        }
         let clamp = try context.clamp(activation)
-        try context.setOutput(0, shape: shape)
-        let output = context.output(0)
+        let (lhs, rhs, shape, plan) = try context.broadcastOperands(
+            quantized: false, roles: ("first input", "second input"))
         let (lhsShape, rhsShape) = (lhs.shape, rhs.shape)
-        let plan = BroadcastPlan(lhsShape: lhsShape, rhsShape: rhsShape, outputShape: shape)
-        let ctx = context
         let reference = context.useReference
         let pool = context.pool
-        var lowered = context.lowered(reading: [lhs, rhs]) { binder in
-            let a = UnsafePointer(ctx.pointer(lhs, binder).assumingMemoryBound(to: Float.self))
-            let b = UnsafePointer(ctx.pointer(rhs, binder).assumingMemoryBound(to: Float.self))
-            let y = binder.floats(output.index)
+        var lowered = context.loweredFloat(reading: lhs, rhs) { a, b, y in
             if reference {
                 return {
                     Reference.binary(

@@ -4,13 +4,7 @@ import PureVisionTFLite
 /// CONCATENATION of float32 tensors along one axis (negative counts from the end), with a fused activation.
 enum ConcatenationOperator: OperatorLowering {
     static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
-        guard context.op.inputs.count >= 1, context.op.outputs.count == 1 else {
-            throw context.failure("expects at least one input and one output")
-        }
-        guard case .concatenation(let rawAxis, let activation) = context.builtinOptions(.concatenation) else {
-            throw context.failure("options are not ConcatenationOptions")
-        }
-        let inputs = try (0..<context.op.inputs.count).map { i throws(InterpreterError) in try context.input(i) }
+        let (inputs, rawAxis, activation) = try context.concatenationOperands()
         for input in inputs { try context.expectFloat(input, "input") }
         let first = inputs[0].shape
         let rank = first.count
@@ -28,9 +22,8 @@ enum ConcatenationOperator: OperatorLowering {
         try context.setOutput(0, shape: shape)
         let output = context.output(0)
         let shapes = inputs.map(\.shape)
-        let ctx = context
         var lowered = context.lowered(reading: inputs) { binder in
-            let pointers = inputs.map { UnsafePointer(ctx.pointer($0, binder).assumingMemoryBound(to: Float.self)) }
+            let pointers = inputs.map { UnsafePointer(binder.raw($0).assumingMemoryBound(to: Float.self)) }
             let y = binder.floats(output.index)
             return { Concatenation.run(inputs: pointers, inputShapes: shapes, axis: axis, output: y, clamp: clamp) }
         }

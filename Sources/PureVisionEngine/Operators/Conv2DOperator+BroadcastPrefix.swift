@@ -63,16 +63,15 @@ extension Conv2DOperator {
             pool: context.pool)
         let sources = prefix.parts.map { tensors[$0.source] }
         let bilinear = prefix.parts.map(\.bilinear)
-        let ctx = context
         func bind(_ kernel: Conv2DKernel, residual: Int?, output: Int) -> (TensorBinder) -> ExecutionStep {
             { binder in
                 let leading = zip(sources, bilinear).map { source, bilinear in
                     (
-                        UnsafePointer(ctx.pointer(source, binder).assumingMemoryBound(to: Float.self)), source.shape[3],
+                        UnsafePointer(binder.raw(source).assumingMemoryBound(to: Float.self)), source.shape[3],
                         bilinear
                     )
                 }
-                let x = UnsafePointer(ctx.pointer(rest, binder).assumingMemoryBound(to: Float.self))
+                let x = UnsafePointer(binder.raw(rest).assumingMemoryBound(to: Float.self))
                 let y = binder.floats(output)
                 let r = residual.map { UnsafePointer(binder.floats($0)) }
                 let scratch = binder.scratchFloats

@@ -16,12 +16,8 @@ enum DepthToSpaceOperator: OperatorLowering {
             throw context.failure("block size \(block) does not divide \(channels) channels")
         }
         try context.setOutput(0, shape: [batch, height * block, width * block, channels / (block * block)])
-        let output = context.output(0)
-        let ctx = context
-        return context.lowered(reading: [input]) { binder in
-            let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Float.self))
-            let y = binder.floats(output.index)
-            return {
+        return context.loweredFloat(reading: input) { x, y, _ in
+            {
                 DepthToSpace.run(
                     input: x, batch: batch, height: height, width: width, channels: channels, blockSize: block,
                     output: y)

@@ -5,84 +5,26 @@ import PureVisionTFLite
 /// optional bias [Cout]; stride, dilation, SAME/VALID padding and a fused activation.
 enum DepthwiseConv2DOperator: OperatorLowering {
     static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
-        try context.expectArity(inputs: 2...3)
-        guard case .depthwiseConv2D(let options) = context.builtinOptions(.depthwiseConv2D) else {
-            throw context.failure("options are not DepthwiseConv2DOptions")
-        }
-        let paddedInput = try context.input(0)
-        let filter = try context.input(1)
-        try context.expectFloat(paddedInput, "input")
-        try context.expectFloat(filter, "filter")
-        try context.expectRank(paddedInput, 4, "input")
-        try context.expectRank(filter, 4, "filter")
-        guard let weights = filter.constant else { throw context.failure("filter '\(filter.name)' must be constant") }
-        let (batch, height, width, channels) = (
-            paddedInput.shape[0], paddedInput.shape[1], paddedInput.shape[2], paddedInput.shape[3]
-        )
-        let (kernelHeight, kernelWidth, outChannels) = (filter.shape[1], filter.shape[2], filter.shape[3])
-        // TFLite derives the multiplier from the shapes; the option field is not trusted.
-        guard filter.shape[0] == 1, channels > 0, outChannels > 0, outChannels % channels == 0 else {
-            throw context.failure("filter \(filter.shape) does not match input \(paddedInput.shape)")
-        }
-        let biasStorage = try Conv2DOperator.validatedBias(
-            context.optionalInput(2), channels: outChannels, context)
-        let rows = try context.padding(
-            options.padding, input: height, kernel: kernelHeight, stride: options.strideH, dilation: options.dilationH)
-        let cols = try context.padding(
-            options.padding, input: width, kernel: kernelWidth, stride: options.strideW, dilation: options.dilationW)
-        // A PAD of zero rows and columns in front is applied here as explicit padding; the PAD's input is read.
-        let absorbed = context.absorbedPadding(
-            of: paddedInput, padding: options.padding, kernel: (kernelHeight, kernelWidth),
-            dilation: (options.dilationH, options.dilationW))
-        let input = absorbed?.source ?? paddedInput
-        let clamp = try context.clamp(options.activation)
-        try context.setOutput(0, shape: [batch, rows.output, cols.output, outChannels])
-
-        let geometry = DepthwiseConv2DGeometry(
-            batch: batch, inputHeight: input.shape[1], inputWidth: input.shape[2], inputChannels: channels,
-            outputHeight: rows.output, outputWidth: cols.output, outputChannels: outChannels,
-            kernelHeight: kernelHeight, kernelWidth: kernelWidth, strideHeight: options.strideH,
-            strideWidth: options.strideW, dilationHeight: options.dilationH, dilationWidth: options.dilationW,
-            paddingTop: rows.before + (absorbed?.padding.top ?? 0),
-            paddingLeft: cols.before + (absorbed?.padding.left ?? 0), depthMultiplier: outChannels / channels)
+        let conv = try context.convolutionOperands(quantized: false)
+        let input = try context.floatConvolutionInput(conv)
+        let geometry = conv.depthwiseGeometry(reading: input.source, extraPadding: input.extraPadding)
         // A zero-sized input (batch, height, width) has no valid geometry; the kernels require one.
         guard geometry.isValid else {
-            throw context.failure("input \(paddedInput.shape) gives an empty geometry \(geometry)")
+            throw context.failure("input \(conv.input.shape) gives an empty geometry \(geometry)")
         }
-        let output = context.output(0)
-        let ctx = context
+        let (weights, bias, clamp) = (conv.weights, conv.bias, input.clamp)
         if context.useReference {
-            return context.lowered(reading: [input]) { binder in
-                let x = ctx.pointer(input, binder).assumingMemoryBound(to: Float.self)
-                let y = binder.floats(output.index)
-                return {
+            return context.loweredFloat(reading: input.source) { x, y, _ in
+                {
                     Reference.depthwiseConv2D(
-                        geometry: geometry, input: x, filter: weights.floats, bias: biasStorage?.floats, output: y,
+                        geometry: geometry, input: x, filter: weights.floats, bias: bias?.floats, output: y,
                         clamp: clamp)
                 }
             }
         }
         let kernel = DepthwiseConv2DKernel(
-            geometry: geometry, filter: weights.floats, bias: biasStorage?.floats, clamp: clamp,
+            geometry: geometry, filter: weights.floats, bias: bias?.floats, clamp: clamp,
             generatesMachineCode: context.generatesMachineCode)
-        let pool = context.pool
-        var lowered = context.lowered(reading: [input], scratchBytes: kernel.scratchFloatCount * 4) { binder in
-            let x = ctx.pointer(input, binder).assumingMemoryBound(to: Float.self)
-            let y = binder.floats(output.index)
-            let scratch = binder.scratchFloats
-            return { kernel.run(input: x, output: y, scratch: scratch, pool: pool) }
-        }
-        lowered.epilogueFusion = EpilogueFusion(channels: outChannels) { epilogue, residual, fusedOutput in
-            let fused = kernel.withEpilogue(epilogue)
-            return { binder in
-                let x = ctx.pointer(input, binder).assumingMemoryBound(to: Float.self)
-                let y = binder.floats(fusedOutput)
-                let r = residual.map { UnsafePointer(binder.floats($0)) }
-                let scratch = binder.scratchFloats
-                return { fused.run(input: x, output: y, residual: r, scratch: scratch, pool: pool) }
-            }
-        }
-        if absorbed != nil { lowered.name = "PAD+" + lowered.name }
-        return lowered
+        return context.loweredFusableConvolution(kernel, input: input, channels: conv.outputChannels)
     }
 }

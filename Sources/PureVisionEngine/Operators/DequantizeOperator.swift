@@ -11,18 +11,15 @@ enum DequantizeOperator: OperatorLowering {
         let output = context.output(0)
         let count = input.elementCount
         let shape = input.shape
-        let ctx = context
         switch input.elementType {
         case .float16:
             return context.lowered(reading: [input]) { binder in
-                let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: UInt16.self))
+                let x = UnsafePointer(binder.raw(input).assumingMemoryBound(to: UInt16.self))
                 let y = binder.floats(output.index)
                 return { Dequantize.float16(input: x, output: y, count: count) }
             }
         case .float32:
-            return context.lowered(reading: [input]) { binder in
-                let x = UnsafeRawPointer(ctx.pointer(input, binder))
-                let y = binder.raw(output.index)
+            return context.loweredBytes(reading: input) { x, y in
                 return { y.copyMemory(from: x, byteCount: count * 4) }
             }
         case .int8, .uint8, .int16:
@@ -45,7 +42,7 @@ enum DequantizeOperator: OperatorLowering {
             // Per-tensor or per-innermost-index parameters: rows of the last dimension split over the threads.
             let innermost = scales.count == 1 || dimension == shape.count - 1
             var lowered = context.lowered(reading: [input]) { binder in
-                let x = UnsafeRawPointer(ctx.pointer(input, binder))
+                let x = UnsafeRawPointer(binder.raw(input))
                 let y = binder.floats(output.index)
                 if innermost, let channels = shape.last, channels > 0 {
                     let rows = count / channels

@@ -82,12 +82,11 @@ enum DetectionPostProcessOperator: OperatorLowering {
         let shape = DetectionPostProcess.Shape(
             boxCount: count, coordinates: coordinates, scoreColumns: columns)
         let reference = context.useReference
-        let ctx = context
         return context.lowered(reading: [boxes, scores, anchors]) { binder in
             let inputs = DetectionPostProcess.Inputs(
-                boxes: UnsafeRawPointer(ctx.pointer(boxes, binder)), boxKind: boxKind,
-                scores: UnsafeRawPointer(ctx.pointer(scores, binder)), scoreKind: scoreKind,
-                anchors: UnsafeRawPointer(ctx.pointer(anchors, binder)), anchorKind: anchorKind)
+                boxes: UnsafeRawPointer(binder.raw(boxes)), boxKind: boxKind,
+                scores: UnsafeRawPointer(binder.raw(scores)), scoreKind: scoreKind,
+                anchors: UnsafeRawPointer(binder.raw(anchors)), anchorKind: anchorKind)
             let out = DetectionPostProcess.Outputs(
                 boxes: binder.floats(outputs[0]), classes: binder.floats(outputs[1]),
                 scores: binder.floats(outputs[2]), count: binder.floats(outputs[3]))

@@ -25,13 +25,9 @@ enum GatherOperator: OperatorLowering {
         }
         let shape = Array(input.shape[..<axis]) + indexTensor.shape + Array(input.shape[(axis + 1)...])
         try context.setOutput(0, shape: shape, type: input.elementType)
-        let output = context.output(0)
         let outerCount = input.shape[..<axis].reduce(1, *)
         let innerBytes = input.shape[(axis + 1)...].reduce(1, *) * input.elementType.byteWidth
-        let ctx = context
-        return context.lowered(reading: [input]) { binder in
-            let x = UnsafeRawPointer(ctx.pointer(input, binder))
-            let y = binder.raw(output.index)
+        return context.loweredBytes(reading: input) { x, y in
             return {
                 AxisCopy.gather(
                     input: x, outerCount: outerCount, axisCount: axisCount, innerBytes: innerBytes, indices: indices,

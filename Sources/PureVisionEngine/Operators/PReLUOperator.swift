@@ -5,24 +5,12 @@ import PureVisionTFLite
 enum PReLUOperator: OperatorLowering {
     static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
         try context.expectArity(inputs: 2...2)
-        let input = try context.input(0)
-        let alpha = try context.input(1)
-        try context.expectFloat(input, "input")
-        try context.expectFloat(alpha, "alpha")
-        guard let shape = BinaryOperator.broadcastShape(input.shape, alpha.shape) else {
-            throw context.failure("alpha \(alpha.shape) does not broadcast to input \(input.shape)")
-        }
-        try context.setOutput(0, shape: shape)
+        let (input, alpha, shape, plan) = try context.broadcastOperands(quantized: false, roles: ("input", "alpha"))
         let output = context.output(0)
         let (inputShape, alphaShape) = (input.shape, alpha.shape)
-        let plan = BroadcastPlan(lhsShape: inputShape, rhsShape: alphaShape, outputShape: shape)
-        let ctx = context
         let reference = context.useReference
         let pool = context.pool
-        var lowered = context.lowered(reading: [input, alpha]) { binder in
-            let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Float.self))
-            let a = UnsafePointer(ctx.pointer(alpha, binder).assumingMemoryBound(to: Float.self))
-            let y = binder.floats(output.index)
+        var lowered = context.loweredFloat(reading: input, alpha) { x, a, y in
             if reference {
                 return {
                     Reference.prelu(

@@ -30,10 +30,7 @@ enum ReshapeOperator: OperatorLowering {
         try context.setOutput(0, shape: shape, type: input.elementType)
         let output = context.output(0)
         let bytes = input.byteCount
-        let ctx = context
-        var lowered = context.lowered(reading: [input]) { binder in
-            let x = UnsafeRawPointer(ctx.pointer(input, binder))
-            let y = binder.raw(output.index)
+        var lowered = context.loweredBytes(reading: input) { x, y in
             return { if x != UnsafeRawPointer(y) { y.copyMemory(from: x, byteCount: bytes) } }
         }
         if !input.isConstant {

@@ -5,28 +5,18 @@ import PureVisionTFLite
 /// TFLite's `align_corners` and `half_pixel_centers` coordinate rules.
 enum ResizeBilinearOperator: OperatorLowering {
     static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
-        try context.expectArity(inputs: 2...2)
-        guard case .resizeBilinear(let alignCorners, let halfPixelCenters) = context.builtinOptions(.resizeBilinear)
-        else { throw context.failure("options are not ResizeBilinearOptions") }
-        let input = try context.input(0)
-        try context.expectFloat(input, "input")
-        try context.expectRank(input, 4, "input")
-        let size = try context.constantIntegers(try context.input(1), "size")
+        let (input, alignCorners, halfPixelCenters, size) = try context.resizeBilinearOperands(quantized: false)
         guard size.count == 2, size[0] > 0, size[1] > 0 else { throw context.failure("size \(size) is invalid") }
         let (batch, height, width, channels) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
         // Interpolation reads at least one input pixel per output pixel.
         guard height > 0, width > 0 else { throw context.failure("input \(input.shape) has no pixels to resize") }
         try context.setOutput(0, shape: [batch, size[0], size[1], channels])
-        let output = context.output(0)
-        let ctx = context
         let reference = context.useReference
         let pool = context.pool
         let slots = pool.threadCount
         let scratchFloats = ResizeBilinear.scratchFloatCount(
             outputWidth: size[1], channels: channels, threadCount: slots)
-        return context.lowered(reading: [input], scratchBytes: reference ? 0 : scratchFloats * 4) { binder in
-            let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Float.self))
-            let y = binder.floats(output.index)
+        return context.loweredFloat(reading: input, scratchBytes: reference ? 0 : scratchFloats * 4) { x, y, binder in
             if reference {
                 return {
                     Reference.resizeBilinear(

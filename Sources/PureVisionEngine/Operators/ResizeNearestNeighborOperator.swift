@@ -52,12 +52,8 @@ enum ResizeNearestNeighborOperator: OperatorLowering {
         let columns = sourceIndices(
             outputSize: size[1], inputSize: width, alignCorners: alignCorners, halfPixelCenters: halfPixelCenters,
             fixedPoint: fixedPoint)
-        let output = context.output(0)
         let pixelBytes = channels * type.byteWidth
-        let ctx = context
-        return context.lowered(reading: [input]) { binder in
-            let x = UnsafeRawPointer(ctx.pointer(input, binder))
-            let y = binder.raw(output.index)
+        return context.loweredBytes(reading: input) { x, y in
             return {
                 gather(
                     input: x, output: y, batch: batch, inputHeight: height, inputWidth: width, rows: rows,

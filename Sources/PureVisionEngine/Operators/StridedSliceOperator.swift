@@ -19,12 +19,8 @@ enum StridedSliceOperator: OperatorLowering {
         let plan = try resolve(
             inputShape: input.shape, begin: begin, end: end, strides: strides, options: options, context)
         try context.setOutput(0, shape: plan.outputShape, type: input.elementType)
-        let output = context.output(0)
         let (shape, width) = (input.shape, input.elementType.byteWidth)
-        let ctx = context
-        return context.lowered(reading: [input]) { binder in
-            let x = UnsafeRawPointer(ctx.pointer(input, binder))
-            let y = binder.raw(output.index)
+        return context.loweredBytes(reading: input) { x, y in
             return {
                 StridedSlice.run(
                     input: x, inputShape: shape, elementByteWidth: width, begin: plan.begin, strides: plan.strides,

@@ -22,21 +22,16 @@ enum TransposeConvBiasOperator: OperatorLowering {
         let input = try context.input(0)
         let filter = try context.input(1)
         let bias = try context.input(2)
-        try context.expectFloat(input, "input")
-        try context.expectFloat(filter, "weights")
+        let weights = try context.constantFilter(
+            filter, "weights", rank: 4, type: .float32, input: input, inputRank: 4)
         try context.expectFloat(bias, "bias")
-        try context.expectRank(input, 4, "input")
-        try context.expectRank(filter, 4, "weights")
         try context.expectRank(bias, 1, "bias")
-        guard let weights = filter.constant else {
-            throw context.failure("weights '\(filter.name)' must be constant (run-time weights are not supported)")
-        }
         let (batch, height, width, channels) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
         let (outChannels, kernelHeight, kernelWidth) = (filter.shape[0], filter.shape[1], filter.shape[2])
         guard filter.shape[3] == channels, channels > 0, outChannels > 0, kernelHeight > 0, kernelWidth > 0 else {
             throw context.failure("weights \(filter.shape) do not match input \(input.shape)")
         }
-        let biasStorage = try Conv2DOperator.validatedBias(bias, channels: outChannels, context)
+        let biasStorage = try context.constantBias(bias, type: .float32, channels: outChannels)
 
         guard let raw = context.op.customOptions, raw.count >= optionsByteCount else {
             throw context.failure(

@@ -15,14 +15,8 @@ enum TransposeConvOperator: OperatorLowering {
         let shape = try context.constantIntegers(try context.input(0), "output shape")
         let filter = try context.input(1)
         let input = try context.input(2)
-        let bias = context.optionalInput(3)
-        try context.expectFloat(input, "input")
-        try context.expectFloat(filter, "weights")
-        try context.expectRank(input, 4, "input")
-        try context.expectRank(filter, 4, "weights")
-        guard let weights = filter.constant else {
-            throw context.failure("weights '\(filter.name)' must be constant (run-time weights are not supported)")
-        }
+        let weights = try context.constantFilter(
+            filter, "weights", rank: 4, type: .float32, input: input, inputRank: 4)
         guard shape.count == 4 else { throw context.failure("output shape \(shape) must have 4 values") }
         let (batch, channels) = (input.shape[0], input.shape[3])
         let (outChannels, kernelHeight, kernelWidth) = (filter.shape[0], filter.shape[1], filter.shape[2])
@@ -33,7 +27,7 @@ enum TransposeConvOperator: OperatorLowering {
             throw context.failure(
                 "output shape \(shape) does not match input \(input.shape) and weights \(filter.shape)")
         }
-        let biasStorage = try Conv2DOperator.validatedBias(bias, channels: outChannels, context)
+        let bias = try context.constantBias(context.optionalInput(3), type: .float32, channels: outChannels)
         let rows = try context.padding(
             options.padding, input: shape[1], kernel: kernelHeight, stride: options.strideH, dilation: 1)
         let cols = try context.padding(
@@ -46,7 +40,7 @@ enum TransposeConvOperator: OperatorLowering {
             kernelWidth: kernelWidth, strideHeight: options.strideH, strideWidth: options.strideW,
             paddingTop: rows.before, paddingLeft: cols.before)
         return try TransposeConvLowering.lower(
-            &context, geometry: geometry, input: input, weights: weights, bias: biasStorage, biasOrder: .last,
+            &context, geometry: geometry, input: input, weights: weights, bias: bias, biasOrder: .last,
             clamp: clamp)
     }
 }
@@ -61,13 +55,9 @@ enum TransposeConvLowering {
         guard geometry.isValid else {
             throw context.failure("input \(input.shape) gives an empty geometry \(geometry)")
         }
-        let output = context.output(0)
-        let ctx = context
         if context.useReference {
-            return context.lowered(reading: [input]) { binder in
-                let x = ctx.pointer(input, binder).assumingMemoryBound(to: Float.self)
-                let y = binder.floats(output.index)
-                return {
+            return context.loweredFloat(reading: input) { x, y, _ in
+                {
                     Reference.transposeConv2D(
                         geometry: geometry, input: x, filter: weights.floats, bias: bias?.floats, output: y,
                         biasOrder: biasOrder, clamp: clamp)
@@ -82,9 +72,7 @@ enum TransposeConvLowering {
             throw .limitExceeded("scratch of operator \(context.operatorIndex) (\(context.name)): \(geometry)")
         }
         let pool = context.pool
-        return context.lowered(reading: [input], scratchBytes: scratchCount) { binder in
-            let x = ctx.pointer(input, binder).assumingMemoryBound(to: Float.self)
-            let y = binder.floats(output.index)
+        return context.loweredFloat(reading: input, scratchBytes: scratchCount) { x, y, binder in
             let scratch = binder.scratchFloats
             return { kernel.run(input: x, output: y, scratch: scratch, pool: pool) }
         }

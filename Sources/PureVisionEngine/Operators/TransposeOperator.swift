@@ -12,12 +12,8 @@ enum TransposeOperator: OperatorLowering {
             throw context.failure("permutation \(permutation) is not a permutation of 0..<\(rank)")
         }
         try context.setOutput(0, shape: permutation.map { input.shape[$0] }, type: input.elementType)
-        let output = context.output(0)
         let (shape, width) = (input.shape, input.elementType.byteWidth)
-        let ctx = context
-        return context.lowered(reading: [input]) { binder in
-            let x = UnsafeRawPointer(ctx.pointer(input, binder))
-            let y = binder.raw(output.index)
+        return context.loweredBytes(reading: input) { x, y in
             return {
                 Transpose.run(input: x, inputShape: shape, permutation: permutation, elementByteWidth: width, output: y)
             }

@@ -29,12 +29,9 @@ enum UnaryOperator: OperatorLowering {
         try context.setOutput(0, shape: input.shape)
         let output = context.output(0)
         let count = input.elementCount
-        let ctx = context
         let reference = context.useReference
         let pool = context.pool
-        var lowered = context.lowered(reading: [input]) { binder in
-            let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Float.self))
-            let y = binder.floats(output.index)
+        var lowered = context.loweredFloat(reading: input) { x, y, _ in
             if reference { return { Reference.unary(operation, input: x, output: y, count: count) } }
             return { Unary.run(operation, input: x, output: y, count: count, pool: pool) }
         }

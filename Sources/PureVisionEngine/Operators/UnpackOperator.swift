@@ -23,9 +23,8 @@ enum UnpackOperator: OperatorLowering {
         let outputs = (0..<axisCount).map { context.output($0).index }
         let outerCount = input.shape[..<axis].reduce(1, *)
         let innerBytes = input.shape[(axis + 1)...].reduce(1, *) * input.elementType.byteWidth
-        let ctx = context
         return context.lowered(reading: [input]) { binder in
-            let x = UnsafeRawPointer(ctx.pointer(input, binder))
+            let x = UnsafeRawPointer(binder.raw(input))
             let ys = outputs.map { binder.raw($0) }
             return {
                 AxisCopy.unpack(

@@ -15,12 +15,11 @@ enum QuantizeOperator: OperatorLowering {
         let (outScale, outZero) = try context.outputQuantization(type)
         let output = context.output(0)
         let count = input.elementCount
-        let ctx = context
         let pool = context.pool
         switch input.elementType {
         case .float32:
             var lowered = context.lowered(reading: [input]) { binder in
-                let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: Float.self))
+                let x = UnsafePointer(binder.raw(input).assumingMemoryBound(to: Float.self))
                 let y = binder.raw(output.index)
                 if type == .uint8 {
                     let y = y.assumingMemoryBound(to: UInt8.self)
@@ -72,13 +71,13 @@ enum QuantizeOperator: OperatorLowering {
                     }
                 }
                 return context.lowered(reading: [input]) { binder in
-                    let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: UInt8.self))
+                    let x = UnsafePointer(binder.raw(input).assumingMemoryBound(to: UInt8.self))
                     let y = binder.raw(output.index).assumingMemoryBound(to: UInt8.self)
                     return { table.run(input: x, output: y, count: count, pool: pool) }
                 }
             }
             return context.lowered(reading: [input]) { binder in
-                let x = ctx.pointer(input, binder)
+                let x = binder.raw(input)
                 let y = binder.raw(output.index)
                 func step<S: QuantizedElement, T: QuantizedElement>(_: S.Type, _: T.Type) -> ExecutionStep {
                     let (x, y) = (UnsafePointer(x.assumingMemoryBound(to: S.self)), y.assumingMemoryBound(to: T.self))

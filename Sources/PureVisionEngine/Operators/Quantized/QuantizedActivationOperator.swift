@@ -13,7 +13,6 @@ enum QuantizedActivationOperator: OperatorLowering {
         let (outScale, outZero) = try context.outputQuantization(type)
         let count = input.elementCount
         let output = context.output(0)
-        let ctx = context
         let pool = context.pool
         let unsigned = type == .uint8
         switch context.builtin {
@@ -22,7 +21,7 @@ enum QuantizedActivationOperator: OperatorLowering {
                 function: context.builtin == .logistic ? .logistic : .tanh, unsigned: unsigned, inputScale: inScale,
                 inputZeroPoint: inZero, outputScale: outScale, outputZeroPoint: outZero)
             var lowered = context.lowered(reading: [input]) { binder in
-                let x = UnsafePointer(ctx.pointer(input, binder).assumingMemoryBound(to: UInt8.self))
+                let x = UnsafePointer(binder.raw(input).assumingMemoryBound(to: UInt8.self))
                 let y = binder.raw(output.index).assumingMemoryBound(to: UInt8.self)
                 return { table.run(input: x, output: y, count: count, pool: pool) }
             }
@@ -40,15 +39,10 @@ enum QuantizedActivationOperator: OperatorLowering {
         case .hardSwish:
             let swish = QuantizedHardSwish(
                 inputScale: inScale, inputZeroPoint: inZero, outputScale: outScale, outputZeroPoint: outZero)
-            return context.lowered(reading: [input]) { binder in
-                let x = ctx.pointer(input, binder)
-                let y = binder.raw(output.index)
-                func step<T: QuantizedElement>(_: T.Type) -> ExecutionStep {
-                    let (x, y) = (UnsafePointer(x.assumingMemoryBound(to: T.self)), y.assumingMemoryBound(to: T.self))
-                    return { swish.run(input: x, output: y, count: count) }
-                }
-                return unsigned ? step(UInt8.self) : step(Int8.self)
+            func step<T: QuantizedElement>(_ x: UnsafePointer<T>, _ y: UnsafeMutablePointer<T>) -> ExecutionStep {
+                { swish.run(input: x, output: y, count: count) }
             }
+            return context.loweredQuantized(reading: input, int8: step, uint8: step)
         case .relu, .relu6, .reluN1To1:
             let (lowerBound, upperBound): (Float, Float) =
                 switch context.builtin {
@@ -68,19 +62,14 @@ enum QuantizedActivationOperator: OperatorLowering {
                     typeUpper, outZero &+ Int32(saturating: (upperBound / outScale).rounded(.toNearestOrAwayFromZero)))
             let range = QuantizedRange(lower: lowerQ, upper: upperQ)
             let multiplier = QuantizedMultiplier(Double(inScale / outScale))
-            return context.lowered(reading: [input]) { binder in
-                let x = ctx.pointer(input, binder)
-                let y = binder.raw(output.index)
-                func step<T: QuantizedElement>(_: T.Type) -> ExecutionStep {
-                    let (x, y) = (UnsafePointer(x.assumingMemoryBound(to: T.self)), y.assumingMemoryBound(to: T.self))
-                    return {
-                        Quantized.relu(
-                            input: x, output: y, count: count, inputZeroPoint: inZero, outputZeroPoint: outZero,
-                            multiplier: multiplier, range: range)
-                    }
+            func step<T: QuantizedElement>(_ x: UnsafePointer<T>, _ y: UnsafeMutablePointer<T>) -> ExecutionStep {
+                {
+                    Quantized.relu(
+                        input: x, output: y, count: count, inputZeroPoint: inZero, outputZeroPoint: outZero,
+                        multiplier: multiplier, range: range)
                 }
-                return unsigned ? step(UInt8.self) : step(Int8.self)
             }
+            return context.loweredQuantized(reading: input, int8: step, uint8: step)
         default:
             throw context.failure("not a quantized activation")
         }

@@ -5,17 +5,10 @@ import PureVisionTFLite
 /// kernel copies bytes); the same is required here for uint8 (TFLite would rescale those).
 enum QuantizedConcatenationOperator: OperatorLowering {
     static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
-        guard context.op.inputs.count >= 1, context.op.outputs.count == 1 else {
-            throw context.failure("expects at least one input and one output")
-        }
-        guard case .concatenation(let axisOption, let activation) = context.builtinOptions(.concatenation) else {
-            throw context.failure("options are not ConcatenationOptions")
-        }
+        let (inputs, axisOption, activation) = try context.concatenationOperands()
         guard activation == .none else {
             throw context.failure("a fused activation on 8-bit CONCATENATION is not supported")
         }
-        var inputs: [GraphTensor] = []
-        for position in 0..<context.op.inputs.count { inputs.append(try context.input(position)) }
         let first = inputs[0]
         let type = first.elementType
         let rank = first.shape.count
@@ -43,10 +36,9 @@ enum QuantizedConcatenationOperator: OperatorLowering {
         let outer = shape[..<axis].reduce(1, *)
         let innerBytes = inputs.map { $0.shape[axis...].reduce(1, *) }
         let output = context.output(0)
-        let ctx = context
         let sources = inputs
         var lowered = context.lowered(reading: inputs) { binder in
-            let pointers = sources.map { UnsafeRawPointer(ctx.pointer($0, binder)) }
+            let pointers = sources.map { UnsafeRawPointer(binder.raw($0)) }
             let y = binder.raw(output.index)
             return { Quantized.concatenate(inputs: pointers, innerBytes: innerBytes, outerCount: outer, output: y) }
         }

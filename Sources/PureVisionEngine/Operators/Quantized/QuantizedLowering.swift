@@ -54,15 +54,6 @@ extension LoweringContext {
         return (q.scales[0], zero)
     }
 
-    /// Requires an 8-bit tensor of `type`.
-    func expectType(_ tensor: GraphTensor, _ type: ElementType, _ role: String) throws(InterpreterError) {
-        guard tensor.elementType == type else {
-            throw .unsupportedTensorType(
-                tensorIndex: tensor.index, tensorName: tensor.name, type: tensor.elementType.rawValue,
-                context: "\(role) of operator \(operatorIndex) (\(name)) must be \(type)")
-        }
-    }
-
     /// The clamp of an 8-bit output: its type's range narrowed by a fused activation.
     func quantizedRange(
         _ activation: FusedActivation, output: GraphTensor, scale: Float, zeroPoint: Int32
@@ -82,13 +73,4 @@ extension LoweringContext {
 
     /// The declared element type of output `position` in the model file.
     func declaredOutputType(_ position: Int = 0) -> ElementType { tensors[op.outputs[position]].elementType }
-}
-
-/// Makes a step that runs `body` with the tensor's memory typed as its 8-bit element type.
-func typedStep(
-    _ type: ElementType,
-    int8: () -> ExecutionStep,
-    uint8: () -> ExecutionStep
-) -> ExecutionStep {
-    type == .uint8 ? uint8() : int8()
 }

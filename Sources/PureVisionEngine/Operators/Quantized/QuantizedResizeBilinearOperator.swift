@@ -5,13 +5,8 @@ import PureVisionTFLite
 /// fixed-point scheme; input and output must share their quantization (TFLite copies the values' scale).
 enum QuantizedResizeBilinearOperator: OperatorLowering {
     static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
-        try context.expectArity(inputs: 2...2)
-        guard case .resizeBilinear(let alignCorners, let halfPixelCenters) = context.builtinOptions(.resizeBilinear)
-        else { throw context.failure("options are not ResizeBilinearOptions") }
-        let input = try context.input(0)
+        let (input, alignCorners, halfPixelCenters, size) = try context.resizeBilinearOperands(quantized: true)
         let type = input.elementType
-        try context.expectRank(input, 4, "input")
-        let size = try context.constantIntegers(try context.input(1), "size")
         guard size.count == 2, size[0] > 0, size[1] > 0, size[0] <= 1 << 16, size[1] <= 1 << 16 else {
             throw context.failure("size \(size) must be two positive extents")
         }
@@ -25,35 +20,25 @@ enum QuantizedResizeBilinearOperator: OperatorLowering {
         guard inQ.scale == outQ.scale, inQ.zeroPoint == outQ.zeroPoint else {
             throw context.failure("input and output quantizations differ (rescaling is not supported)")
         }
-        let output = context.output(0)
-        let ctx = context
         let (outHeight, outWidth) = (size[0], size[1])
-        let useReference = context.useReference
-        let pool = context.pool
-        let kernel = QuantizedResizeBilinearKernel(
-            batch: batch, inputHeight: height, inputWidth: width, channels: channels, outputHeight: outHeight,
-            outputWidth: outWidth, alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)
-        return context.lowered(reading: [input]) { binder in
-            let x = ctx.pointer(input, binder)
-            let y = binder.raw(output.index)
-            func step<T: QuantizedElement>(_: T.Type) -> ExecutionStep {
-                let (x, y) = (UnsafePointer(x.assumingMemoryBound(to: T.self)), y.assumingMemoryBound(to: T.self))
-                return {
+        if context.useReference {
+            func step<T: QuantizedElement>(_ x: UnsafePointer<T>, _ y: UnsafeMutablePointer<T>) -> ExecutionStep {
+                {
                     Reference.quantizedResizeBilinear(
                         input: x, batch: batch, inputHeight: height, inputWidth: width, channels: channels, output: y,
                         outputHeight: outHeight, outputWidth: outWidth, alignCorners: alignCorners,
                         halfPixelCenters: halfPixelCenters)
                 }
             }
-            if useReference { return type == .uint8 ? step(UInt8.self) : step(Int8.self) }
-            if type == .uint8 {
-                let (x, y) = (
-                    UnsafePointer(x.assumingMemoryBound(to: UInt8.self)), y.assumingMemoryBound(to: UInt8.self)
-                )
-                return { kernel.run(input: x, output: y, pool: pool) }
-            }
-            let (x8, y8) = (UnsafePointer(x.assumingMemoryBound(to: Int8.self)), y.assumingMemoryBound(to: Int8.self))
-            return { kernel.run(input: x8, output: y8, pool: pool) }
+            return context.loweredQuantized(reading: input, int8: step, uint8: step)
         }
+        let pool = context.pool
+        let kernel = QuantizedResizeBilinearKernel(
+            batch: batch, inputHeight: height, inputWidth: width, channels: channels, outputHeight: outHeight,
+            outputWidth: outWidth, alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)
+        // The kernel's two entry points are overloads, one per type.
+        return context.loweredQuantized(
+            reading: input, int8: { x, y in { kernel.run(input: x, output: y, pool: pool) } },
+            uint8: { x, y in { kernel.run(input: x, output: y, pool: pool) } })
     }
 }

@@ -5,30 +5,16 @@ import PureVisionTFLite
 /// and β) and its rounding.
 enum QuantizedSoftmaxOperator: OperatorLowering {
     static func lower(_ context: inout LoweringContext) throws(InterpreterError) -> LoweredOperator {
-        try context.expectArity(inputs: 1...1)
-        guard case .softmax(let beta) = context.builtinOptions(.softmax) else {
-            throw context.failure("options are not SoftmaxOptions")
-        }
-        let input = try context.input(0)
+        let (input, beta, rows, depth) = try context.softmaxOperands(quantized: true)
         let type = input.elementType
-        guard let depth = input.shape.last, depth > 0 else { throw context.failure("input has no last axis") }
-        try context.setOutput(0, shape: input.shape, type: type)
         let (inScale, _) = try context.quantization(input, "input")
         let (outScale, outZero) = try context.outputQuantization(type)
         let softmax = QuantizedSoftmax(
             inputScale: inScale, beta: beta, outputScale: outScale, outputZeroPoint: outZero,
             unsignedOutput: type == .uint8)
-        let rows = input.elementCount / depth
-        let output = context.output(0)
-        let ctx = context
-        return context.lowered(reading: [input]) { binder in
-            let x = ctx.pointer(input, binder)
-            let y = binder.raw(output.index)
-            func step<T: QuantizedElement>(_: T.Type) -> ExecutionStep {
-                let (x, y) = (UnsafePointer(x.assumingMemoryBound(to: T.self)), y.assumingMemoryBound(to: T.self))
-                return { softmax.run(input: x, output: y, rows: rows, depth: depth) }
-            }
-            return type == .uint8 ? step(UInt8.self) : step(Int8.self)
+        func step<T: QuantizedElement>(_ x: UnsafePointer<T>, _ y: UnsafeMutablePointer<T>) -> ExecutionStep {
+            { softmax.run(input: x, output: y, rows: rows, depth: depth) }
         }
+        return context.loweredQuantized(reading: input, int8: step, uint8: step)
     }
 }
