@@ -273,7 +273,7 @@ private struct DepthwiseTaps {
         pixelStride: Int
     ) {
         let pixelBytes = pixelStride &* 4
-        let bias = UnsafeRawPointer(biases + c).loadUnaligned(as: Vector.self)
+        let bias = Vector.load(UnsafeRawPointer(biases + c), byteOffset: 0)
         var sum0 = bias
         var sum1 = bias
         var sum2 = bias
@@ -288,20 +288,20 @@ private struct DepthwiseTaps {
             var x = UnsafeRawPointer(image + inputOffset)
             var w = UnsafeRawPointer(weights + weightOffset)
             for _ in columns {
-                let weight = w.loadUnaligned(as: Vector.self)
-                Vector.addProduct(&sum0, x.loadUnaligned(as: Vector.self), weight)
-                Vector.addProduct(&sum1, x.loadUnaligned(fromByteOffset: pixelBytes, as: Vector.self), weight)
-                Vector.addProduct(&sum2, x.loadUnaligned(fromByteOffset: 2 &* pixelBytes, as: Vector.self), weight)
-                Vector.addProduct(&sum3, x.loadUnaligned(fromByteOffset: 3 &* pixelBytes, as: Vector.self), weight)
+                let weight = Vector.load(w, byteOffset: 0)
+                Vector.addProduct(&sum0, Vector.load(x, byteOffset: 0), weight)
+                Vector.addProduct(&sum1, Vector.load(x, byteOffset: pixelBytes), weight)
+                Vector.addProduct(&sum2, Vector.load(x, byteOffset: 2 &* pixelBytes), weight)
+                Vector.addProduct(&sum3, Vector.load(x, byteOffset: 3 &* pixelBytes), weight)
                 x += tapStep &* 4
                 w += weightTapStride &* 4
             }
         }
         let o = UnsafeMutableRawPointer(out + c)
-        o.storeBytes(of: sum0, as: Vector.self)
-        o.storeBytes(of: sum1, toByteOffset: 4 * channels, as: Vector.self)
-        o.storeBytes(of: sum2, toByteOffset: 8 * channels, as: Vector.self)
-        o.storeBytes(of: sum3, toByteOffset: 12 * channels, as: Vector.self)
+        sum0.store(o, byteOffset: 0)
+        sum1.store(o, byteOffset: 4 * channels)
+        sum2.store(o, byteOffset: 8 * channels)
+        sum3.store(o, byteOffset: 12 * channels)
     }
 
     /// `out[c] = biases[c] + Σ_taps pixel[c] · weight[c]`, unclamped. Channels go in blocks of 32, 16 and then 4 with
@@ -343,26 +343,43 @@ private struct DepthwiseTaps {
     private func accumulate<Vector: FloatVector>(
         _: Vector.Type, from c: Int, biases: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>
     ) {
-        var sum = UnsafeRawPointer(biases + c).loadUnaligned(as: Vector.self)
+        var sum = Vector.load(UnsafeRawPointer(biases + c), byteOffset: 0)
         for ky in rows {
             let inputRow = image + (rowOrigin + ky * dilationHeight) * inputRowStride + c
             let weightRow = weights + ky * weightRowStride + c
             for kx in columns {
                 let x = UnsafeRawPointer(inputRow + (columnOrigin + kx * dilationWidth) * inputPixelStride)
                 let w = UnsafeRawPointer(weightRow + kx * weightTapStride)
-                Vector.addProduct(&sum, x.loadUnaligned(as: Vector.self), w.loadUnaligned(as: Vector.self))
+                Vector.addProduct(&sum, Vector.load(x, byteOffset: 0), Vector.load(w, byteOffset: 0))
             }
         }
-        UnsafeMutableRawPointer(out + c).storeBytes(of: sum, as: Vector.self)
+        sum.store(UnsafeMutableRawPointer(out + c), byteOffset: 0)
     }
 }
 
 /// The float vectors the depthwise loops are written generically over. ``addProduct(_:_:_:)`` is each concrete
 /// type's own arithmetic (which maps straight to vector instructions), not the generic `SIMD` lane loop a generic
 /// body would otherwise call, so a specialised loop is the code written for the concrete type.
-private protocol FloatVector: BitwiseCopyable {
+private protocol FloatVector {
     /// `sum += x · w` lane by lane: a multiply and an add, each rounded (no fused multiply-add).
     static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self)
+    /// The vector at `byteOffset` bytes from `pointer`, which need not be aligned.
+    static func load(_ pointer: UnsafeRawPointer, byteOffset: Int) -> Self
+    /// Writes the vector at `byteOffset` bytes from `pointer`, which need not be aligned.
+    func store(_ pointer: UnsafeMutableRawPointer, byteOffset: Int)
+}
+
+/// Unaligned loads and stores, one implementation for the SIMD types (specialised, each is one vector move).
+extension FloatVector where Self: SIMD, Self.Scalar == Float {
+    @inline(__always)
+    fileprivate static func load(_ pointer: UnsafeRawPointer, byteOffset: Int) -> Self {
+        pointer.loadUnaligned(fromByteOffset: byteOffset, as: Self.self)
+    }
+
+    @inline(__always)
+    fileprivate func store(_ pointer: UnsafeMutableRawPointer, byteOffset: Int) {
+        pointer.storeBytes(of: self, toByteOffset: byteOffset, as: Self.self)
+    }
 }
 
 extension SIMD4: FloatVector where Scalar == Float {
@@ -389,5 +406,18 @@ private struct FloatVectorPair<Half: FloatVector>: FloatVector {
     static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self) {
         Half.addProduct(&sum.low, x.low, w.low)
         Half.addProduct(&sum.high, x.high, w.high)
+    }
+
+    @inline(__always)
+    static func load(_ pointer: UnsafeRawPointer, byteOffset: Int) -> Self {
+        Self(
+            low: Half.load(pointer, byteOffset: byteOffset),
+            high: Half.load(pointer, byteOffset: byteOffset + MemoryLayout<Half>.stride))
+    }
+
+    @inline(__always)
+    func store(_ pointer: UnsafeMutableRawPointer, byteOffset: Int) {
+        low.store(pointer, byteOffset: byteOffset)
+        high.store(pointer, byteOffset: byteOffset + MemoryLayout<Half>.stride)
     }
 }
