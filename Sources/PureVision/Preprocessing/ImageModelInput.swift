@@ -50,14 +50,8 @@ struct ImageModelInput: Sendable {
         border: BorderMode = .replicate
     ) throws(VisionTaskError) {
         self.isByteInput = isByteInput
-        do {
-            converter = try ImageToTensorConverter(
-                options: ImageToTensorOptions(
-                    outputWidth: input.shape[2], outputHeight: input.shape[1], keepAspectRatio: false,
-                    border: border, range: range))
-        } catch {
-            throw .model("\(error)")
-        }
+        converter = try HandLandmarkPipeline.converter(
+            width: input.shape[2], height: input.shape[1], keepAspectRatio: false, border: border, range: range)
     }
 
     /// Writes the region `rect` of `image` into the session's input 0.
@@ -67,20 +61,8 @@ struct ImageModelInput: Sendable {
     func write(_ image: PixelImage, rect: NormalizedRect, into session: borrowing Interpreter.Session)
         throws(VisionTaskError) -> ImageToTensorResult
     {
-        do throws(PreprocessingError) {
-            if isByteInput {
-                guard let base = session.input(0).bindMemory(to: UInt8.self).baseAddress else {
-                    throw .invalidOptions(reason: "empty input")
-                }
-                return try converter.convert(image, rect: rect, into: base, pool: session.pool)
-            } else {
-                guard let base = session.floatInput(0).baseAddress else {
-                    throw .invalidOptions(reason: "empty input")
-                }
-                return try converter.convert(image, rect: rect, into: base, pool: session.pool)
-            }
-        } catch {
-            throw FaceDetectionPipeline.taskError(error)
-        }
+        isByteInput
+            ? try converter.convert(image, rect: rect, intoByteInputOf: session, model: "the model")
+            : try converter.convert(image, rect: rect, intoFloatInputOf: session, model: "the model")
     }
 }

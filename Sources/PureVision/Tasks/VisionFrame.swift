@@ -1,4 +1,3 @@
-import Foundation
 import PureVisionImage
 
 /// One frame handed to a vision task: the image and the call's `ImageProcessingOptions` (region of interest,
