@@ -53,10 +53,14 @@ let package = Package(
             name: "PureVisionKernels",
             dependencies: [
                 "PureVisionCore",
+                "CPureVisionTargetFeatures",
                 .target(name: "CPureVisionOpenBLAS", condition: linuxOnly),
                 .target(name: "CPureVisionAccelerate", condition: appleOnly),
             ]
         ),
+        // The instruction-set level the Swift kernels are compiled for (FMA, vector width, arm64), read from Clang's
+        // predefined macros: Swift has no compile-time test for CPU features. A header and an empty source.
+        .target(name: "CPureVisionTargetFeatures"),
         // Accelerate's current BLAS interface needs the macro ACCELERATE_NEW_LAPACK, which a package can define for
         // a C target but not for a Swift one (only through unsafe flags, refused in a dependency): the two BLAS calls
         // are made from here. On Linux it compiles to nothing (its source is guarded).

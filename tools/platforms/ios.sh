@@ -11,7 +11,8 @@
 # 2. Every example program (Examples/*/Sources/*), as an app target importing those modules.
 # 3. The guides' iOS-only code (tools/platforms/ios-guides/*.swift): UIImage, CMSampleBuffer and CVPixelBuffer
 #    inputs, delegates and completion handlers, as MediaPipe's and ML Kit's iOS guides write them.
-# 4. The C target built only on Apple platforms (CPureVisionAccelerate), with clang against the SDK's headers.
+# 4. The C targets (CPureVisionAccelerate, built only on Apple platforms, and CPureVisionTargetFeatures), with clang
+#    against the SDK's headers.
 # What no part can check: linking, code generation, the run time, the iOS 18 SDK's own changes (see the harness).
 #
 # Exit status: 0 when every error left is a known harness artifact (tagged by the harness), the library modules and
@@ -36,11 +37,12 @@ TARGET=arm64-apple-ios18.0
 say() { printf 'ios: %s\n' "$*" >&2; }
 
 # --- 1. library modules -------------------------------------------------------------------------------------------
-# PureVisionKernels imports the C target CPureVisionAccelerate on Apple platforms. The harness passes its module
-# folder to the compiler with -I, and Clang reads a module map found there.
+# PureVisionKernels imports the C targets CPureVisionAccelerate (on Apple platforms) and CPureVisionTargetFeatures.
+# The harness passes its module folder to the compiler with -I, and Clang reads a module map found there.
 mkdir -p "$IOSCK_WORK/modules/$TARGET"
-printf 'module CPureVisionAccelerate {\n    header "%s"\n    export *\n}\n' \
-    "$PWD/Sources/CPureVisionAccelerate/include/CPureVisionAccelerate.h" >"$IOSCK_WORK/modules/$TARGET/module.modulemap"
+for module in CPureVisionAccelerate CPureVisionTargetFeatures; do
+    printf 'module %s {\n    header "%s"\n    export *\n}\n' "$module" "$PWD/Sources/$module/include/$module.h"
+done >"$IOSCK_WORK/modules/$TARGET/module.modulemap"
 start=$(date +%s)
 summary=$(IOS_TARGET=$TARGET bash "$HARNESS/typecheck.sh" 2>"$IOSCK_WORK.harness.log" | tee "$IOSCK_WORK.errors.log" | tail -1)
 library_status=$?
@@ -103,10 +105,11 @@ c_errors=0
 CLANG=$(dirname "$(readlink -f "$(command -v "$SWIFTC")")")/clang
 VECLIB=$SDK/System/Library/Frameworks/Accelerate.framework/Frameworks/vecLib.framework/Headers
 c_flags=(-fsyntax-only -fmodules -fmodules-cache-path="$IOSCK_WORK/clang-module-cache" -target "$TARGET" -isysroot "$SDK"
-    -Wall -Wextra -Werror -DACCELERATE_NEW_LAPACK -I Sources/CPureVisionAccelerate/include)
+    -Wall -Wextra -Werror -DACCELERATE_NEW_LAPACK -I Sources/CPureVisionAccelerate/include
+    -I Sources/CPureVisionTargetFeatures/include)
 # The iOS 17.0 SDK predates vecLib/thread_api.h; the harness's stand-in declarations take its place.
 [ -f "$VECLIB/thread_api.h" ] || c_flags+=(-include "$HARNESS/sdk-backports/BLASThreading.h")
-for file in Sources/CPureVisionAccelerate/*.c; do
+for file in Sources/CPureVisionAccelerate/*.c Sources/CPureVisionTargetFeatures/*.c; do
     if "$CLANG" "${c_flags[@]}" "$file" 2>"$IOSCK_WORK/logs/c-$(basename "$file").log"; then
         say "$file: ok"
     else

@@ -2,10 +2,11 @@
 ///
 /// Runs a loop over output pixels with the channels innermost (contiguous in input, filter and output): with
 /// depth multiplier 1, each block of channels of a pixel starts from the bias and accumulates all in-bounds taps in
-/// filter row order in vector registers before one store. Where all taps of a pixel are inside the input and the
-/// channels come in fours, four pixels share each weight load. Each output row is clamped, and gets the
-/// ``OutputEpilogue`` (a fused residual ADD, PRELU or activation), while still in L1; rows are split over the
-/// pool's threads. Needs no scratch.
+/// filter row order in vector registers, and is clamped at its one store. Where all taps of a pixel are inside the
+/// input and the channels come in fours, four pixels share each weight load, in blocks of 16 channels where the
+/// target has the registers for 8 vector accumulators of 8 floats (AVX, or arm64's 32 NEON registers), else of 8.
+/// Each output row gets the ``OutputEpilogue`` (a fused residual ADD, PRELU or activation) while still in L1; rows
+/// are split over the pool's threads. Needs no scratch.
 ///
 /// With `generatesMachineCode` on a CPU with AVX2 + FMA, a multiplier-1 convolution with at least 8 channels
 /// runs its rows (clamp fused) through AVX2 code generated at load (`DepthwiseConv2DMachineCode`) instead, in
@@ -54,6 +55,9 @@ public struct DepthwiseConv2DKernel: Sendable {
     /// Whether runs use generated machine code (false when it was not asked for, or the CPU or geometry does not
     /// allow it).
     public var usesGeneratedCode: Bool { machineCode != nil }
+
+    /// The code runs use: generated, or the Swift loops.
+    public var kernelFamily: KernelFamily { machineCode != nil ? .generated : .swiftSIMD }
 
     /// The generated code's vectors, or nil without generated code.
     public var generatedInstructions: GeneratedInstructionSet? { machineCode?.instructions }
@@ -157,8 +161,6 @@ public struct DepthwiseConv2DKernel: Sendable {
             return
         }
         let (kyStart, kyEnd) = (tapRows.lowerBound, tapRows.upperBound)
-        let lower = clamp.lower
-        let upper = clamp.upper
         // Columns whose taps all land inside the input run four pixels at a time when channels come in fours.
         let interior = g.interiorColumns
         var ox = 0
@@ -169,7 +171,8 @@ public struct DepthwiseConv2DKernel: Sendable {
                     image: image, weights: weights, inputRowStride: g.inputWidth * inputChannels,
                     inputPixelStride: inputChannels, weightRowStride: g.kernelWidth * channels,
                     weightTapStride: channels, rowOrigin: iy0, columnOrigin: ix0, dilationHeight: g.dilationHeight,
-                    dilationWidth: g.dilationWidth, rows: kyStart..<kyEnd, columns: 0..<g.kernelWidth)
+                    dilationWidth: g.dilationWidth, rows: kyStart..<kyEnd, columns: 0..<g.kernelWidth,
+                    lower: clamp.lower, upper: clamp.upper)
                 taps.accumulateFourPixels(
                     biases: biases, out: output + (row * g.outputWidth + ox) * channels, channels: channels,
                     pixelStride: g.strideWidth * inputChannels)
@@ -181,13 +184,9 @@ public struct DepthwiseConv2DKernel: Sendable {
                 output: output)
             ox += 1
         }
-        if !clamp.isIdentity {
-            let out = output + row * g.outputWidth * channels
-            for i in 0..<(g.outputWidth * channels) { out[i] = min(max(out[i], lower), upper) }
-        }
     }
 
-    /// Computes the unclamped channels of output pixel `ox` of output row `row` from the in-bounds taps.
+    /// Computes the clamped channels of output pixel `ox` of output row `row` from the in-bounds taps.
     @inline(__always)
     private func convolvePixel(
         _ ox: Int, row: Int, image: UnsafePointer<Float>, iy0: Int, rows: Range<Int>, weights: UnsafePointer<Float>,
@@ -207,7 +206,7 @@ public struct DepthwiseConv2DKernel: Sendable {
             image: image, weights: weights, inputRowStride: g.inputWidth * inputChannels,
             inputPixelStride: inputChannels, weightRowStride: g.kernelWidth * channels, weightTapStride: channels,
             rowOrigin: iy0, columnOrigin: ix0, dilationHeight: g.dilationHeight, dilationWidth: g.dilationWidth,
-            rows: kyStart..<kyEnd, columns: kxStart..<kxEnd)
+            rows: kyStart..<kyEnd, columns: kxStart..<kxEnd, lower: clamp.lower, upper: clamp.upper)
         if multiplier == 1 {
             taps.accumulate(biases: biases, out: out, channels: channels)
         } else {
@@ -223,6 +222,9 @@ public struct DepthwiseConv2DKernel: Sendable {
                         for m in 0..<multiplier { out[base + m] += value * w[base + m] }
                     }
                 }
+            }
+            if !clamp.isIdentity {
+                for c in 0..<channels { out[c] = clamp.apply(out[c]) }
             }
         }
     }
@@ -242,6 +244,9 @@ private struct DepthwiseTaps {
     let dilationWidth: Int
     let rows: Range<Int>
     let columns: Range<Int>
+    /// The clamp applied to each sum at its store.
+    let lower: Float
+    let upper: Float
 
     /// `accumulate` for four output pixels at once, `pixelStride` floats apart in the input and `channels` apart in
     /// `out`, with `channels` a multiple of 4. Each block of 4 channels keeps four accumulators in registers and
@@ -251,6 +256,16 @@ private struct DepthwiseTaps {
         biases: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, channels: Int, pixelStride: Int
     ) {
         var c = 0
+        // Sixteen channels at a time where 8 accumulators of 8 floats stay in registers (16 AVX ymm, 32 NEON q):
+        // each weight load then serves twice the work. On SSE2's 16 xmm registers they would spill.
+        if SwiftKernelTarget.hasWideVectors || SwiftKernelTarget.hasManyVectorRegisters {
+            while c &+ 16 <= channels {
+                accumulateFourPixels(
+                    FloatVectorPair<SIMD8<Float>>.self, from: c, biases: biases, out: out, channels: channels,
+                    pixelStride: pixelStride)
+                c &+= 16
+            }
+        }
         // Eight channels at a time: eight independent accumulator chains (in SIMD4 lanes) keep the adders busy
         // where four would wait on each add's latency.
         while c &+ 8 <= channels {
@@ -298,13 +313,14 @@ private struct DepthwiseTaps {
             }
         }
         let o = UnsafeMutableRawPointer(out + c)
-        sum0.store(o, byteOffset: 0)
-        sum1.store(o, byteOffset: 4 * channels)
-        sum2.store(o, byteOffset: 8 * channels)
-        sum3.store(o, byteOffset: 12 * channels)
+        let (low, high) = (Vector(broadcasting: lower), Vector(broadcasting: upper))
+        sum0.clamped(lower: low, upper: high).store(o, byteOffset: 0)
+        sum1.clamped(lower: low, upper: high).store(o, byteOffset: 4 * channels)
+        sum2.clamped(lower: low, upper: high).store(o, byteOffset: 8 * channels)
+        sum3.clamped(lower: low, upper: high).store(o, byteOffset: 12 * channels)
     }
 
-    /// `out[c] = biases[c] + Σ_taps pixel[c] · weight[c]`, unclamped. Channels go in blocks of 32, 16 and then 4 with
+    /// `out[c] = clamp(biases[c] + Σ_taps pixel[c] · weight[c])`. Channels go in blocks of 32, 16 and then 4 with
     /// the accumulator held in registers across all taps (one store per block), then one at a time.
     @inline(__always)
     func accumulate(biases: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, channels: Int) {
@@ -332,7 +348,7 @@ private struct DepthwiseTaps {
                     sum += x * weightRow[kx * weightTapStride]
                 }
             }
-            out[c] = sum
+            out[c] = min(max(sum, lower), upper)
             c += 1
         }
     }
@@ -353,71 +369,7 @@ private struct DepthwiseTaps {
                 Vector.addProduct(&sum, Vector.load(x, byteOffset: 0), Vector.load(w, byteOffset: 0))
             }
         }
-        sum.store(UnsafeMutableRawPointer(out + c), byteOffset: 0)
-    }
-}
-
-/// The float vectors the depthwise loops are written generically over. ``addProduct(_:_:_:)`` is each concrete
-/// type's own arithmetic (which maps straight to vector instructions), not the generic `SIMD` lane loop a generic
-/// body would otherwise call, so a specialised loop is the code written for the concrete type.
-private protocol FloatVector {
-    /// `sum += x · w` lane by lane: a multiply and an add, each rounded (no fused multiply-add).
-    static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self)
-    /// The vector at `byteOffset` bytes from `pointer`, which need not be aligned.
-    static func load(_ pointer: UnsafeRawPointer, byteOffset: Int) -> Self
-    /// Writes the vector at `byteOffset` bytes from `pointer`, which need not be aligned.
-    func store(_ pointer: UnsafeMutableRawPointer, byteOffset: Int)
-}
-
-/// Unaligned loads and stores, one implementation for the SIMD types (specialised, each is one vector move).
-extension FloatVector where Self: SIMD, Self.Scalar == Float {
-    @inline(__always)
-    fileprivate static func load(_ pointer: UnsafeRawPointer, byteOffset: Int) -> Self {
-        pointer.loadUnaligned(fromByteOffset: byteOffset, as: Self.self)
-    }
-
-    @inline(__always)
-    fileprivate func store(_ pointer: UnsafeMutableRawPointer, byteOffset: Int) {
-        pointer.storeBytes(of: self, toByteOffset: byteOffset, as: Self.self)
-    }
-}
-
-extension SIMD4: FloatVector where Scalar == Float {
-    @inline(__always)
-    fileprivate static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self) { sum += x * w }
-}
-
-extension SIMD8: FloatVector where Scalar == Float {
-    @inline(__always)
-    fileprivate static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self) { sum += x * w }
-}
-
-extension SIMD16: FloatVector where Scalar == Float {
-    @inline(__always)
-    fileprivate static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self) { sum += x * w }
-}
-
-/// Two vectors side by side in memory, as two independent accumulators.
-private struct FloatVectorPair<Half: FloatVector>: FloatVector {
-    var low: Half
-    var high: Half
-
-    @inline(__always)
-    static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self) {
-        Half.addProduct(&sum.low, x.low, w.low)
-        Half.addProduct(&sum.high, x.high, w.high)
-    }
-
-    @inline(__always)
-    static func load(_ pointer: UnsafeRawPointer, byteOffset: Int) -> Self {
-        Self(
-            low: Half.load(pointer, byteOffset: byteOffset),
-            high: Half.load(pointer, byteOffset: byteOffset + MemoryLayout<Half>.stride))
-    }
-
-    @inline(__always)
-    func store(_ pointer: UnsafeMutableRawPointer, byteOffset: Int) {
-        low.store(pointer, byteOffset: byteOffset)
-        high.store(pointer, byteOffset: byteOffset + MemoryLayout<Half>.stride)
+        sum.clamped(lower: Vector(broadcasting: lower), upper: Vector(broadcasting: upper)).store(
+            UnsafeMutableRawPointer(out + c), byteOffset: 0)
     }
 }

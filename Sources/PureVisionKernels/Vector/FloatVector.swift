@@ -1,0 +1,121 @@
+/// The float vectors the portable Swift kernels are written generically over.
+///
+/// Each requirement is the concrete type's own arithmetic (which maps straight to vector instructions), not the
+/// generic `SIMD` lane loop a generic body would otherwise call, so a specialised loop is the code written for the
+/// concrete type. `SIMD4<Float>` is one NEON or SSE register; `SIMD8<Float>` one AVX register or a pair of NEON ones.
+package protocol FloatVector {
+    /// Every lane `value`.
+    init(broadcasting value: Float)
+    /// `sum += x · w` lane by lane: a multiply and an add, each rounded (no fused multiply-add), on every target.
+    static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self)
+    /// `sum += x · w` lane by lane, fused into one rounding where the Swift kernels are compiled for a target with a
+    /// fused multiply-add instruction (``SwiftKernelTarget/fusesMultiplyAdd``: arm64, or x86 built with FMA), else
+    /// as ``addProduct(_:_:_:)``.
+    static func multiplyAdd(_ sum: inout Self, _ x: Self, _ w: Self)
+    /// Each lane limited to `lower ... upper`: the scalar `min(max(v, lower), upper)` lane by lane, a NaN lane
+    /// staying NaN as it does there.
+    func clamped(lower: Self, upper: Self) -> Self
+    /// The vector at `byteOffset` bytes from `pointer`, which need not be aligned.
+    static func load(_ pointer: UnsafeRawPointer, byteOffset: Int) -> Self
+    /// Writes the vector at `byteOffset` bytes from `pointer`, which need not be aligned.
+    func store(_ pointer: UnsafeMutableRawPointer, byteOffset: Int)
+}
+
+extension FloatVector where Self: SIMD, Self.Scalar == Float {
+    @inline(__always)
+    package init(broadcasting value: Float) { self.init(repeating: value) }
+
+    @inline(__always)
+    package static func multiplyAdd(_ sum: inout Self, _ x: Self, _ w: Self) {
+        // A constant per build: the branch folds away once specialised.
+        if SwiftKernelTarget.fusesMultiplyAdd {
+            sum = sum.addingProduct(x, w)
+        } else {
+            addProduct(&sum, x, w)
+        }
+    }
+
+    @inline(__always)
+    package func clamped(lower: Self, upper: Self) -> Self {
+        // The scalar `max(v, lower)` is `lower >= v ? lower : v` and `min(r, upper)` is `upper < r ? upper : r`:
+        // the same selects, so a zero of either sign and a NaN (every comparison false) come out as they do there.
+        let raised = replacing(with: lower, where: self .<= lower)
+        return raised.replacing(with: upper, where: raised .> upper)
+    }
+
+    @inline(__always)
+    package static func load(_ pointer: UnsafeRawPointer, byteOffset: Int) -> Self {
+        pointer.loadUnaligned(fromByteOffset: byteOffset, as: Self.self)
+    }
+
+    @inline(__always)
+    package func store(_ pointer: UnsafeMutableRawPointer, byteOffset: Int) {
+        pointer.storeBytes(of: self, toByteOffset: byteOffset, as: Self.self)
+    }
+}
+
+extension SIMD4: FloatVector where Scalar == Float {
+    @inline(__always)
+    package static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self) { sum += x * w }
+}
+
+extension SIMD8: FloatVector where Scalar == Float {
+    @inline(__always)
+    package static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self) { sum += x * w }
+}
+
+extension SIMD16: FloatVector where Scalar == Float {
+    @inline(__always)
+    package static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self) { sum += x * w }
+}
+
+/// Two vectors side by side in memory, as two independent accumulators.
+package struct FloatVectorPair<Half: FloatVector>: FloatVector {
+    /// The first `Half` in memory.
+    package var low: Half
+    /// The second `Half` in memory.
+    package var high: Half
+
+    @inline(__always)
+    package init(low: Half, high: Half) {
+        self.low = low
+        self.high = high
+    }
+
+    @inline(__always)
+    package init(broadcasting value: Float) {
+        self.init(low: Half(broadcasting: value), high: Half(broadcasting: value))
+    }
+
+    @inline(__always)
+    package static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self) {
+        Half.addProduct(&sum.low, x.low, w.low)
+        Half.addProduct(&sum.high, x.high, w.high)
+    }
+
+    @inline(__always)
+    package static func multiplyAdd(_ sum: inout Self, _ x: Self, _ w: Self) {
+        Half.multiplyAdd(&sum.low, x.low, w.low)
+        Half.multiplyAdd(&sum.high, x.high, w.high)
+    }
+
+    @inline(__always)
+    package func clamped(lower: Self, upper: Self) -> Self {
+        Self(
+            low: low.clamped(lower: lower.low, upper: upper.low),
+            high: high.clamped(lower: lower.high, upper: upper.high))
+    }
+
+    @inline(__always)
+    package static func load(_ pointer: UnsafeRawPointer, byteOffset: Int) -> Self {
+        Self(
+            low: Half.load(pointer, byteOffset: byteOffset),
+            high: Half.load(pointer, byteOffset: byteOffset + MemoryLayout<Half>.stride))
+    }
+
+    @inline(__always)
+    package func store(_ pointer: UnsafeMutableRawPointer, byteOffset: Int) {
+        low.store(pointer, byteOffset: byteOffset)
+        high.store(pointer, byteOffset: byteOffset + MemoryLayout<Half>.stride)
+    }
+}
