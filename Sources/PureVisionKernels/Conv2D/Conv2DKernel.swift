@@ -5,7 +5,10 @@
 /// output pixel per image), multiply the input in place (NHWC already is `[M, K]`); every other shape gathers blocks of output pixels' receptive fields (im2col, zero-filling padding) into caller
 /// scratch and multiplies each block. Each output block is prefilled with the bias and the GEMM adds the product to
 /// it; the clamp and the ``OutputEpilogue`` (a fused residual ADD, PRELU or activation) follow right after, while
-/// the block is still in cache. With more than one thread, the output is cut into several blocks per thread: each
+/// the block is still in cache. Without generated code, each block multiplies with CBLAS where it wins (many output
+/// pixels, and `K` or `N` above 32), else with the portable Swift micro-kernel ``PanelGEMM`` (filter packed into
+/// 16-channel panels at load, bias and clamp in registers); a direct convolution with more channels than output
+/// pixels then shares its panels, not its rows, between threads. With more than one thread, the output is cut into several blocks per thread: each
 /// thread runs its own contiguous share of them and then takes over what is left of the others' (so a thread held up
 /// by the machine leaves its blocks to the others); each thread owns one slot of scratch.
 ///
@@ -19,9 +22,14 @@ public struct Conv2DKernel: Sendable {
     /// The geometry this kernel was prepared for.
     public let geometry: Conv2DGeometry
 
-    /// Filter repacked to `[K, N]` row-major: row `(ky · kernelWidth + kx) · inputChannels + i`, column `o`.
-    /// Empty when the generated code runs instead.
+    /// Filter repacked to `[K, N]` row-major for CBLAS: row `(ky · kernelWidth + kx) · inputChannels + i`, column
+    /// `o`. Empty when the generated code or the Swift micro-kernel runs instead.
     private let packedFilter: [Float]
+    /// The filter packed into panels for the Swift micro-kernel (``PanelGEMM``), when it runs instead of CBLAS.
+    private let panels: PackedPanels?
+    /// With ``panels``, for a direct convolution with more channels than output pixels on several threads: runs of
+    /// panels, each one task over all output rows (the Swift twin of ``generatedColumnParts``). Empty otherwise.
+    private let panelParts: [Range<Int>]
     /// The generated GEMM for this kernel's clamp and epilogue, when there is one.
     private var generated: Conv2DGEMMCode?
     /// Generated code for the same GEMM reading a k×k convolution's receptive fields straight from the input (one
@@ -93,6 +101,7 @@ public struct Conv2DKernel: Sendable {
         takesBiasAtRunTime = biasAtRunTime
         let k = g.kernelHeight * g.kernelWidth * g.inputChannels
         let n = g.outputChannels
+        let m = g.batch * g.outputHeight * g.outputWidth
         isDirect = g.readsPixelsInPlace || g.readsWholeImageAsPatch
         if generatesMachineCode && HostCPU.supportsGeneratedAVX2 {
             let zeros = [Float](repeating: 0, count: n)
@@ -109,8 +118,11 @@ public struct Conv2DKernel: Sendable {
         } else {
             (generated, generatedInPlace) = (nil, nil)
         }
+        let usesPanels = generated == nil && (!GEMM.isBLASAvailable || !Self.prefersBLAS(m: m, n: n, k: k))
+        let panels = usesPanels ? PackedPanels(k: k, n: n, b: filter, rowStride: 1, columnStride: k) : nil
+        self.panels = panels
         self.packedFilter =
-            generated != nil
+            generated != nil || usesPanels
             ? []
             : [Float](unsafeUninitializedCapacity: k * n) { buffer, count in
                 guard let packed = buffer.baseAddress else {
@@ -127,21 +139,21 @@ public struct Conv2DKernel: Sendable {
         } else {
             self.bias = [Float](repeating: 0, count: n)
         }
-        let m = g.batch * g.outputHeight * g.outputWidth
         var rows = min(m, max(8, Self.blockFloatBudget / max(k, n)))
         let threads = min(max(1, threadCount), Self.maximumSlots)
         // The generated code computes every output row alike however the rows are cut, so its blocks are sized for
         // the pool at hand. BLAS's sums depend on a call's shape (its own blocking, a one-row call's matrix-vector
         // kernel), so on that path the cut is made for `blasPartitionThreads` whatever the pool: every thread count
         // then gives the bits one thread gives.
-        let partitionThreads = generated != nil ? threads : Self.blasPartitionThreads
+        // The Swift micro-kernel, like the generated code, computes a row the same in any block.
+        let partitionThreads = generated != nil || usesPanels ? threads : Self.blasPartitionThreads
         if partitionThreads > 1 && m * n * k >= partitionThreads * Self.minimumParallelWork {
             // Several blocks per thread (each still worth handing off), so that the threads share the work out
             // dynamically; rows in whole tiles of the generated GEMM where blocks are that tall.
             let byWork = m * n * k / Self.minimumParallelWork
             let blocks = max((m + rows - 1) / rows, min(partitionThreads * ThreadPool.chunksPerThread, byWork))
             rows = (m + blocks - 1) / blocks
-            let tile = generated?.tileRows ?? Conv2DGEMMCode.tileRows
+            let tile = generated?.tileRows ?? (usesPanels ? PanelGEMM.tileRows : Conv2DGEMMCode.tileRows)
             if rows > tile { rows = (rows + tile - 1) / tile * tile }
         }
         blockRows = max(1, rows)
@@ -152,6 +164,13 @@ public struct Conv2DKernel: Sendable {
         columnPartCount =
             isDirect && threads > 1 && n > m && panelCount >= threads && m * n * k >= threads * Self.minimumParallelWork
             ? min(panelCount, threads * Self.columnPartsPerThread) : 0
+        let swiftPanelCount = panels?.widths.count ?? 0
+        let cutsPanels =
+            isDirect && threads > 1 && n > m && swiftPanelCount >= threads
+            && m * n * k >= threads * Self.minimumParallelWork
+        panelParts =
+            cutsPanels
+            ? Self.panelRanges(swiftPanelCount, parts: min(swiftPanelCount, threads * Self.columnPartsPerThread)) : []
         if let generated {
             useColumnParts(
                 self.bias.withUnsafeBufferPointer { biasBuffer in
@@ -161,6 +180,19 @@ public struct Conv2DKernel: Sendable {
                         biasAtRunTime: biasAtRunTime)
                 })
         }
+    }
+
+    /// Whether a product of `m × k` by `k × n` runs faster through CBLAS than through ``PanelGEMM``: BLAS packs both
+    /// operands on every call, which pays off only with many rows to share it, and its kernels lose to the
+    /// micro-kernel when `k` and `n` are both small (measured on OpenBLAS; every output of a bench model's 1×1 layer
+    /// with at most 256 output pixels ran faster in Swift).
+    static func prefersBLAS(m: Int, n: Int, k: Int) -> Bool {
+        !(m <= 256 || (k <= 32 && n <= 32))
+    }
+
+    /// `count` panels cut into `parts` consecutive runs as equal as whole panels allow.
+    private static func panelRanges(_ count: Int, parts: Int) -> [Range<Int>] {
+        (0..<parts).map { part in (count * part / parts)..<(count * (part + 1) / parts) }
     }
 
     /// Sets ``generatedColumnParts`` and their unretained references.
@@ -219,6 +251,15 @@ public struct Conv2DKernel: Sendable {
 
     /// Whether runs share the output's columns between threads (see ``generatedColumnParts``) instead of its rows.
     package var cutsByColumns: Bool { !generatedColumnParts.isEmpty }
+
+    /// The code runs use: generated, the Swift micro-kernel, or CBLAS.
+    public var kernelFamily: KernelFamily { generated != nil ? .generated : panels != nil ? .swiftSIMD : .blas }
+
+    /// Whether runs use the portable Swift micro-kernel (``PanelGEMM``) rather than generated code or CBLAS.
+    public var usesSwiftMicroKernel: Bool { panels != nil }
+
+    /// Whether runs of the Swift micro-kernel share the output's columns between threads instead of its rows.
+    package var cutsByPanelColumns: Bool { !panelParts.isEmpty }
 
     /// Whether the generated code reads a k×k (or strided) convolution's interior receptive fields straight from the
     /// input instead of gathering them (im2col) first.
@@ -318,6 +359,20 @@ public struct Conv2DKernel: Sendable {
             }
             return
         }
+        if let panels, !panelParts.isEmpty {
+            bias.withUnsafeBufferPointer { biasBuffer in
+                guard let biasPointer = runBias ?? biasBuffer.baseAddress else { return }
+                panelParts.withUnsafeBufferPointer { parts in
+                    guard let first = parts.baseAddress else { return }
+                    pool.parallelFor(
+                        parts.count,
+                        PanelColumnParts(
+                            kernel: self, panels: panels, parts: first, input: input, output: output,
+                            residual: residual, bias: biasPointer, rows: m))
+                }
+            }
+            return
+        }
         let blockCount = (m + blockRows - 1) / blockRows
         // Scratch has a slot per thread the kernel was prepared for; a larger pool runs the blocks on the caller.
         let parallelPool = pool.fitting(slots: slotCount)
@@ -348,6 +403,32 @@ public struct Conv2DKernel: Sendable {
         func run(task: Int) {
             parts[task]._withUnsafeGuaranteedRef {
                 $0.run(a: input, lda: lda, c: output, rows: rows, residual: residual, bias: bias)
+            }
+        }
+    }
+
+    /// Column part `task` of a run of the Swift micro-kernel cut by columns (see ``panelParts``): its panels over all
+    /// rows, then the epilogue on those columns.
+    private struct PanelColumnParts: ParallelTaskBody {
+        let kernel: Conv2DKernel
+        let panels: PackedPanels
+        let parts: UnsafePointer<Range<Int>>
+        let input: UnsafePointer<Float>
+        let output: UnsafeMutablePointer<Float>
+        let residual: UnsafePointer<Float>?
+        let bias: UnsafePointer<Float>
+        let rows: Int
+
+        func run(task: Int) {
+            let range = parts[task]
+            let n = panels.n
+            PanelGEMM.multiply(
+                rows: rows, a: input, lda: panels.k, panels: panels, panelRange: range, bias: bias,
+                clamp: kernel.clamp, c: output, ldc: n)
+            if !kernel.epilogue.isEmpty, let last = range.last {
+                let columns =
+                    panels.columnStarts[range.lowerBound]..<min(n, panels.columnStarts[last] + panels.widths[last])
+                kernel.epilogue.apply(rows: rows, channels: n, columns: columns, output: output, residual: residual)
             }
         }
     }
@@ -394,6 +475,15 @@ public struct Conv2DKernel: Sendable {
                     generated, a: left, lda: k, output: out, rows: rows, residual: blockResidual, bias: bias)
                 if !kernel.trailingEpilogue.isEmpty {
                     kernel.trailingEpilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
+                }
+                return
+            }
+            if let panels = kernel.panels {
+                PanelGEMM.multiply(
+                    rows: rows, a: left, lda: k, panels: panels, panelRange: 0..<panels.widths.count, bias: bias,
+                    clamp: kernel.clamp, c: out, ldc: n)
+                if !kernel.epilogue.isEmpty {
+                    kernel.epilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
                 }
                 return
             }

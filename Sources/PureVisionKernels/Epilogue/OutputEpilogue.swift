@@ -56,7 +56,23 @@ public struct OutputEpilogue: Sendable, Hashable {
     public func apply(
         rows: Int, channels: Int, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?
     ) {
-        let count = rows * channels
+        apply(rows: rows, channels: channels, columns: 0..<channels, output: output, residual: residual)
+    }
+
+    /// Applies the steps to columns `columns` of `rows` rows of `channels` floats at `output` (the other columns
+    /// untouched): the share of a block that a kernel cutting its output by columns computed. `output` and
+    /// `residual` point at the rows' column 0, as in ``apply(rows:channels:output:residual:)``. Allocates nothing.
+    public func apply(
+        rows: Int, channels: Int, columns: Range<Int>, output: UnsafeMutablePointer<Float>,
+        residual: UnsafePointer<Float>?
+    ) {
+        precondition(columns.lowerBound >= 0 && columns.upperBound <= channels, "OutputEpilogue: columns")
+        guard rows > 0, !columns.isEmpty else { return }
+        // Whole rows are one run of floats for the steps that do not depend on the channel.
+        let whole = columns.count == channels
+        let runs = Runs(
+            count: whole ? 1 : rows, length: whole ? rows * channels : columns.count, stride: channels,
+            first: columns.lowerBound)
         var index = 0
         while index < steps.count {
             switch steps[index] {
@@ -66,7 +82,7 @@ public struct OutputEpilogue: Sendable, Hashable {
                     precondition(
                         residualChannels >= 0 && residualChannels < channels, "OutputEpilogue: residual channels")
                     Self.addPadded(
-                        rows: rows, channels: channels, output: output, residual: residual,
+                        rows: rows, channels: channels, columns: columns, output: output, residual: residual,
                         residualChannels: residualChannels, clamp: clamp)
                     index += 1
                     continue
@@ -76,24 +92,44 @@ public struct OutputEpilogue: Sendable, Hashable {
                     alpha.withUnsafeBufferPointer { slopes in
                         guard let a = slopes.baseAddress else { return }
                         Self.addThenPReLU(
-                            rows: rows, channels: channels, output: output, residual: residual, clamp: clamp, alpha: a)
+                            rows: rows, channels: channels, columns: columns, output: output, residual: residual,
+                            clamp: clamp, alpha: a)
                     }
                     index += 2
                     continue
                 }
-                Self.add(count: count, output: output, residual: residual, clamp: clamp)
+                runs.visit { offset, length in
+                    Self.add(count: length, output: output + offset, residual: residual + offset, clamp: clamp)
+                }
             case .prelu(let alpha):
                 alpha.withUnsafeBufferPointer { slopes in
                     guard let a = slopes.baseAddress else { return }
-                    Self.prelu(rows: rows, channels: channels, output: output, alpha: a)
+                    Self.prelu(rows: rows, channels: channels, columns: columns, output: output, alpha: a)
                 }
             case .clamp(let clamp):
                 if !clamp.isIdentity {
                     let (lower, upper) = (clamp.lower, clamp.upper)
-                    for i in 0..<count { output[i] = min(max(output[i], lower), upper) }
+                    runs.visit { offset, length in
+                        let run = output + offset
+                        for i in 0..<length { run[i] = min(max(run[i], lower), upper) }
+                    }
                 }
             }
             index += 1
+        }
+    }
+
+    /// The runs of contiguous floats an ``apply(rows:channels:columns:output:residual:)`` covers.
+    private struct Runs {
+        let count: Int
+        let length: Int
+        let stride: Int
+        let first: Int
+
+        /// Calls `body` with each run's offset from the block's first float and its length.
+        @inline(__always)
+        func visit(_ body: (Int, Int) -> Void) {
+            for run in 0..<count { body(run * stride + first, length) }
         }
     }
 
@@ -109,39 +145,42 @@ public struct OutputEpilogue: Sendable, Hashable {
     }
 
     private static func addPadded(
-        rows: Int, channels: Int, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>,
-        residualChannels: Int, clamp: ClampRange
+        rows: Int, channels: Int, columns: Range<Int>, output: UnsafeMutablePointer<Float>,
+        residual: UnsafePointer<Float>, residualChannels: Int, clamp: ClampRange
     ) {
         let (lower, upper) = (clamp.lower, clamp.upper)
+        let added = columns.clamped(to: 0..<residualChannels)
+        let padded = columns.clamped(to: residualChannels..<channels)
         for r in 0..<rows {
             let row = output + r * channels
             let skip = residual + r * residualChannels
-            for c in 0..<residualChannels { row[c] = min(max(row[c] + skip[c], lower), upper) }
-            for c in residualChannels..<channels { row[c] = min(max(row[c] + 0, lower), upper) }
+            for c in added { row[c] = min(max(row[c] + skip[c], lower), upper) }
+            for c in padded { row[c] = min(max(row[c] + 0, lower), upper) }
         }
     }
 
     private static func prelu(
-        rows: Int, channels: Int, output: UnsafeMutablePointer<Float>, alpha: UnsafePointer<Float>
+        rows: Int, channels: Int, columns: Range<Int>, output: UnsafeMutablePointer<Float>,
+        alpha: UnsafePointer<Float>
     ) {
         for r in 0..<rows {
             let row = output + r * channels
-            for c in 0..<channels { row[c] = Self.preluBranchFree(row[c], alpha[c]) }
+            for c in columns { row[c] = Self.preluBranchFree(row[c], alpha[c]) }
         }
     }
 
     private static func addThenPReLU(
-        rows: Int, channels: Int, output: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>,
-        clamp: ClampRange, alpha: UnsafePointer<Float>
+        rows: Int, channels: Int, columns: Range<Int>, output: UnsafeMutablePointer<Float>,
+        residual: UnsafePointer<Float>, clamp: ClampRange, alpha: UnsafePointer<Float>
     ) {
         let (lower, upper) = (clamp.lower, clamp.upper)
         for r in 0..<rows {
             let row = output + r * channels
             let skip = residual + r * channels
             if clamp.isIdentity {
-                for c in 0..<channels { row[c] = Self.preluBranchFree(row[c] + skip[c], alpha[c]) }
+                for c in columns { row[c] = Self.preluBranchFree(row[c] + skip[c], alpha[c]) }
             } else {
-                for c in 0..<channels {
+                for c in columns {
                     row[c] = Self.preluBranchFree(min(max(row[c] + skip[c], lower), upper), alpha[c])
                 }
             }

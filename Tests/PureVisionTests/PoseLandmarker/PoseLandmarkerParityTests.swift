@@ -211,7 +211,11 @@ import Testing
                 + "detections \(landmarker.poseDetectionCount) (expected \(expectedDetections)); \(differences)")
         #expect(landmarker.poseDetectionCount == expectedDetections)
         #expect(landmarker.poseDetectionCount < frames.count)
-        differences.expect(landmarks: 2e-3, world: 2e-3, "video \(sequence) numPoses \(numPoses)")
+        // Off XNNPACK's arithmetic (the portable kernels), z and the visibility / presence scores get image mode's
+        // looser bound: tracking carries each frame's last-bit differences into the next.
+        differences.expect(
+            landmarks: 2e-3, depthAndScores: MediaPipeArithmetic.isReproduced ? 2e-3 : 4e-3, world: 2e-3,
+            "video \(sequence) numPoses \(numPoses)")
     }
 
     /// VIDEO mode left to itself: the same pose count on every frame and detection on exactly MediaPipe's frames.

@@ -1,0 +1,112 @@
+import PureVisionKernels
+import Testing
+
+/// The Swift micro-kernel GEMM against its scalar twin, bit for bit: both start each sum at the bias and add the
+/// products in `k` order, fused exactly where the kernels are compiled to fuse.
+struct PanelGEMMTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var m, n, k: Int
+        var testDescription: String { "m\(m) n\(n) k\(k)" }
+    }
+
+    /// Rows around the 4-row tile, columns around the 8- and 16-wide panels, `k` from none to odd lengths; one shape
+    /// large enough that the panels go outermost.
+    static let cases: [Case] =
+        [1, 3, 4, 5, 9].flatMap { m in
+            [1, 7, 8, 9, 16, 17, 24, 25, 33].flatMap { n in
+                [0, 1, 5, 16].map { k in Case(m: m, n: n, k: k) }
+            }
+        } + [Case(m: 11, n: 70, k: 301), Case(m: 6, n: 130, k: 131)]
+
+    /// The arithmetic ``PanelGEMM`` reproduces on this build.
+    static var arithmetic: Reference.Arithmetic { SwiftKernelTarget.fusesMultiplyAdd ? .xnnpack : .liteRT }
+
+    @Test(arguments: cases)
+    func matchesScalarTwinBitForBit(_ c: Case) {
+        var random = SplitMixSource(seed: UInt64(c.m * 10_007 + c.n * 101 + c.k))
+        // Rows padded on every operand, so that a read or write past a row shows up.
+        let (lda, ldb, ldc) = (c.k + 3, c.n + 2, c.n + 5)
+        let a = random.floats(c.m * lda)
+        let b = random.floats(max(c.k, 1) * ldb)
+        let bias = random.floats(c.n)
+        let clamp = ClampRange(lower: -0.75, upper: 0.5)
+        let fill: Float = 42
+        var expected = [Float](repeating: fill, count: c.m * ldc)
+        var actual = expected
+        let panels = b.withUnsafeBufferPointer {
+            PackedPanels(k: c.k, n: c.n, b: $0.baseAddress!, rowStride: ldb, columnStride: 1)
+        }
+        #expect(panels.widths.reduce(0, +) >= c.n && panels.widths.reduce(0, +) < c.n + 16)
+        Reference.biasedMatrixProduct(
+            m: c.m, n: c.n, k: c.k, a: a, lda: lda, b: b, ldb: ldb, bias: bias, c: &expected, ldc: ldc, clamp: clamp,
+            arithmetic: Self.arithmetic)
+        PanelGEMM.multiply(
+            rows: c.m, a: a, lda: lda, panels: panels, panelRange: 0..<panels.widths.count, bias: bias, clamp: clamp,
+            c: &actual, ldc: ldc)
+        let mismatch = actual.indices.first { actual[$0].bitPattern != expected[$0].bitPattern }
+        #expect(
+            mismatch == nil, "first mismatch at \(mismatch.map { "\($0): \(actual[$0]) vs \(expected[$0])" } ?? "")")
+    }
+
+    /// Panels run one range at a time write exactly their columns, with the sums of a run over all panels.
+    @Test func panelRangesWriteTheirColumns() {
+        let (m, n, k) = (7, 45, 19)
+        var random = SplitMixSource(seed: 45)
+        let a = random.floats(m * k)
+        let b = random.floats(k * n)
+        let bias = random.floats(n)
+        let panels = b.withUnsafeBufferPointer {
+            PackedPanels(k: k, n: n, b: $0.baseAddress!, rowStride: n, columnStride: 1)
+        }
+        #expect(panels.widths == [16, 16, 16])
+        var whole = [Float](repeating: 0, count: m * n)
+        PanelGEMM.multiply(
+            rows: m, a: a, lda: k, panels: panels, panelRange: 0..<3, bias: bias, clamp: .none, c: &whole, ldc: n)
+        var pieces = [Float](repeating: .nan, count: m * n)
+        for panel in [2, 0, 1] {
+            PanelGEMM.multiply(
+                rows: m, a: a, lda: k, panels: panels, panelRange: panel..<(panel + 1), bias: bias, clamp: .none,
+                c: &pieces, ldc: n)
+            let written = pieces.enumerated().filter { !$0.element.isNaN }.map { $0.offset % n }
+            #expect(Set(written).isSuperset(of: (panels.columnStarts[panel])..<min(n, panels.columnStarts[panel] + 16)))
+        }
+        #expect(pieces.map(\.bitPattern) == whole.map(\.bitPattern))
+    }
+
+    /// A 1×1 convolution with more channels than pixels on the Swift path shares its panels between threads: every
+    /// epilogue chain then gives the bits of one thread, which match the scalar convolution followed by the chain.
+    @Test(arguments: Conv2DMachineCodeTests.Chain.allCases)
+    func columnCutConvolutionMatchesOneThread(_ chain: Conv2DMachineCodeTests.Chain) {
+        let g = Conv2DGeometry(
+            batch: 1, inputHeight: 3, inputWidth: 3, inputChannels: 120, outputHeight: 3, outputWidth: 3,
+            outputChannels: 203, kernelHeight: 1, kernelWidth: 1, strideHeight: 1, strideWidth: 1, dilationHeight: 1,
+            dilationWidth: 1, paddingTop: 0, paddingLeft: 0)
+        let n = g.outputChannels
+        var random = SplitMixSource(seed: UInt64(chain.rawValue.count * 31 + n))
+        let input = random.floats(9 * 120)
+        let filter = random.floats(n * 120)
+        let bias = random.floats(n)
+        let alpha = (0..<n).map { $0 % 5 == 4 ? Float(0) : random.floats(1)[0] }
+        let epilogue = OutputEpilogue(Conv2DMachineCodeTests.steps(chain, alpha: alpha).steps)
+        let residual = random.floats(9 * epilogue.residualChannels(outputChannels: n))
+        var expected = [Float](repeating: 0, count: 9 * n)
+        Reference.conv2D(
+            geometry: g, input: input, filter: filter, bias: bias, output: &expected, clamp: .relu6,
+            arithmetic: PanelGEMMTests.arithmetic)
+        expected.withUnsafeMutableBufferPointer { y in
+            epilogue.apply(rows: 9, channels: n, output: y.baseAddress!, residual: residual)
+        }
+        for pool in testPools {
+            let kernel = Conv2DKernel(
+                geometry: g, filter: filter, bias: bias, clamp: .relu6, threadCount: pool.threadCount
+            ).withEpilogue(epilogue)
+            #expect(kernel.usesSwiftMicroKernel)
+            // 9 · 203 · 120 multiply-adds: enough to share between 2 or 3 threads, not 16 (13 panels).
+            #expect(kernel.cutsByPanelColumns == (pool.threadCount == 2 || pool.threadCount == 3))
+            var actual = [Float](repeating: .nan, count: 9 * n)
+            var scratch = [Float](repeating: 0, count: max(1, kernel.scratchFloatCount))
+            kernel.run(input: input, output: &actual, residual: residual, scratch: &scratch, pool: pool)
+            #expect(actual.map(\.bitPattern) == expected.map(\.bitPattern), "\(pool.threadCount) threads")
+        }
+    }
+}
