@@ -48,6 +48,8 @@ OPTIONAL_MODELS = ["efficientnet_lite0_int8", "efficientnet_lite0_uint8", "effic
 # (selfie_segmenter, also in the bench, needs MediaPipe's Convolution2DTransposeBias, which LiteRT does not have)
 WARMUP = 5
 BENCH_FLAGS = []  # extra bench arguments (--no-codegen, --quantized-arithmetic litert), set by main
+KERNEL_FAMILIES = {}  # model name -> {"generated": n, "swiftSIMD": n, "blas": n}, as the bench reports them
+BENCH_ENVIRONMENT = {}  # the bench's environment record (codegen, swift_kernels, ...)
 WARMUP_SECONDS = 0.3  # as the bench: at least WARMUP runs and at least this long before timing
 
 
@@ -74,6 +76,12 @@ def run_bench(bench, runs, names, threads=None, times=False):
         try:
             record = json.loads(line)
         except json.JSONDecodeError:
+            continue
+        if isinstance(record, dict) and record.get("kind") == "environment":
+            BENCH_ENVIRONMENT.update(record)
+            continue
+        if isinstance(record, dict) and record.get("kind") == "kernel_families" and "name" in record:
+            KERNEL_FAMILIES[record["name"]] = {k: v for k, v in record.items() if k not in ("name", "kind")}
             continue
         if not isinstance(record, dict) or "name" not in record or record.get("kind", "model") != "model":
             continue
@@ -284,6 +292,8 @@ def main():
                 "litert_xnnpack_p90_ms": xnnpack[2], "ratio_vs_xnnpack": _ratio(mine, xnnpack[1]),
                 "min_ratio_vs_xnnpack": _ratio(mine_min, xnnpack[0]),
             }
+            if name in KERNEL_FAMILIES:
+                row["kernel_families"] = KERNEL_FAMILIES[name]
             if args.peak:
                 gop, quantized = model_operations(path)
                 row.update({"gop": gop, "quantized": quantized})
@@ -317,6 +327,14 @@ def main():
               f"ratio = ours / LiteRT (min ratio: of the fastest runs)"
               + ("; interleaved per model" if args.interleave else "")
               + (f" in {args.rounds} alternating rounds" if args.rounds > 1 else ""))
+        if BENCH_ENVIRONMENT:
+            print(f"our kernels: {BENCH_ENVIRONMENT.get('codegen', '?')}; Swift kernels compiled for "
+                  f"{BENCH_ENVIRONMENT.get('swift_kernels', '? (bench older than this script)')}")
+        labels = {"generated": "generated", "swiftSIMD": "Swift SIMD", "blas": "BLAS"}
+        for name in dict.fromkeys(row["name"] for row in rows):
+            if name in KERNEL_FAMILIES:
+                counts = ", ".join(f"{labels.get(k, k)} {v}" for k, v in KERNEL_FAMILIES[name].items() if v)
+                print(f"  {name}: convolution / fully connected steps by kernel family: {counts or 'none'}")
         if args.peak:
             print()
             print(f"{'model':34s} {'thr':>3s} {'GOP':>6s} {'peak':>25s} {'ours GOP/s':>10s} {'share':>6s} "

@@ -77,12 +77,13 @@ struct Bench {
                         ? "generated AVX2/FMA" : "Swift (no AVX2/FMA codegen on this machine)"
         if options.json {
             print(
-                #"{"kind":"environment","configuration":"\#(configuration)","cpu":"\#(cpu)","cores":\#(SystemInfo.coreCount),"codegen":"\#(codegen)"}"#
+                #"{"kind":"environment","configuration":"\#(configuration)","cpu":"\#(cpu)","cores":\#(SystemInfo.coreCount),"codegen":"\#(codegen)","swift_kernels":"\#(SwiftKernelTarget.description)"}"#
             )
         } else {
             print(
                 "PureVision bench — \(configuration) build, CPU: \(cpu), \(SystemInfo.coreCount) cores, kernels: \(codegen)"
             )
+            print("Swift kernels compiled for \(SwiftKernelTarget.description)")
             let alternation =
                 options.threadCounts.count > 1 && options.rounds > 1
                 ? ", the thread counts alternating in \(min(options.rounds, options.runs)) rounds" : ""
@@ -122,10 +123,26 @@ struct Bench {
                 name: name, kind: "model", threads: threads, timing: timings[index],
                 arenaBytes: interpreters[index].arenaByteCount)
         }
+        if let first = interpreters.first { reportKernelFamilies(first, name: name) }
         if options.profileTop > 0 {
             for (index, threads) in options.threadCounts.enumerated() {
                 profile(interpreters[index], name: name, threads: threads)
             }
+        }
+    }
+
+    /// Prints how many of the model's convolution and fully connected steps run each kernel family (generated,
+    /// Swift SIMD, BLAS), so that a reader knows what a figure measures. Every thread count prepares the same
+    /// families.
+    private func reportKernelFamilies(_ interpreter: Interpreter, name: String) {
+        let families = interpreter.stepKernelFamilies.compactMap { $0 }
+        let counts = KernelFamily.allCases.map { family in (family, families.filter { $0 == family }.count) }
+        if options.json {
+            let fields = counts.map { #""\#($0.0.rawValue)":\#($0.1)"# }.joined(separator: ",")
+            print(#"{"name":"\#(name)","kind":"kernel_families",\#(fields)}"#)
+        } else {
+            let listed = counts.filter { $0.1 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+            print("  kernels of \(name): " + (listed.isEmpty ? "none" : listed))
         }
     }
 

@@ -29,6 +29,8 @@ public final class Interpreter: @unchecked Sendable {
 
     /// One label per prepared step, in run order: operator index, TFLite name and output shapes.
     package let stepLabels: [String]
+    /// The code family of each step's main kernel (nil for a step without one), for benchmarks.
+    package let stepKernelFamilies: [KernelFamily?]
 
     /// Run-time tensors that live inside another tensor's arena slot (a RESHAPE's output in its input's, a
     /// CONCATENATION's inputs in its output's): tensor → the slot's owner and the byte offset in it.
@@ -102,6 +104,7 @@ public final class Interpreter: @unchecked Sendable {
                 + op.outputShapes.map { $0.map(String.init).joined(separator: "x") }
                 .joined(separator: ",")
         }
+        stepKernelFamilies = graph.operators.map(\.kernelFamily)
         inputPointers = graph.inputs.map { pointerOf($0.tensorIndex) }
         outputPointers = graph.outputs.map { UnsafeRawPointer(pointerOf($0.tensorIndex)) }
     }

@@ -49,6 +49,8 @@ package struct LoweredOperator {
     package var slotSharing: [SlotSharing] = []
     /// Set by operators that map each element on its own, given its channel: see `ChannelLookupFusion`.
     package var channelwiseMap: ChannelwiseMap?
+    /// The code family of the operator's main kernel (convolutions and fully connected layers), for benchmarks.
+    package var kernelFamily: KernelFamily?
 
     package init(
         operatorIndex: Int, name: String, inputs: [Int], outputShapes: [[Int]] = [], outputs: [Int],

@@ -83,6 +83,7 @@ extension Conv2DOperator {
             reading: sources + [rest], scratchBytes: scratchFloats * 4,
             bind: bind(restKernel, residual: nil, output: context.output(0).index))
         lowered.name = "CONCATENATION+CONV_2D"
+        lowered.kernelFamily = restKernel.kernelFamily
         lowered.epilogueFusion = EpilogueFusion(channels: outputs) { epilogue, residual, fusedOutput in
             bind(restKernel.withEpilogue(epilogue), residual: residual, output: fusedOutput)
         }

@@ -24,6 +24,10 @@ enum FullyConnectedOperator: OperatorLowering {
             batch: batch, inputSize: inputSize, outputSize: outputSize, weights: weights.floats, bias: bias?.floats,
             clamp: clamp, generatesMachineCode: context.generatesMachineCode, threadCount: context.pool.threadCount)
         let pool = context.pool
-        return context.loweredFloat(reading: fc.input) { x, y, _ in { kernel.run(input: x, output: y, pool: pool) } }
+        var lowered = context.loweredFloat(reading: fc.input) { x, y, _ in
+            { kernel.run(input: x, output: y, pool: pool) }
+        }
+        lowered.kernelFamily = kernel.kernelFamily
+        return lowered
     }
 }

@@ -72,9 +72,11 @@ enum TransposeConvLowering {
             throw .limitExceeded("scratch of operator \(context.operatorIndex) (\(context.name)): \(geometry)")
         }
         let pool = context.pool
-        return context.loweredFloat(reading: input, scratchBytes: scratchCount) { x, y, binder in
+        var lowered = context.loweredFloat(reading: input, scratchBytes: scratchCount) { x, y, binder in
             let scratch = binder.scratchFloats
             return { kernel.run(input: x, output: y, scratch: scratch, pool: pool) }
         }
+        lowered.kernelFamily = kernel.kernelFamily
+        return lowered
     }
 }

@@ -30,6 +30,11 @@ public struct FullyConnectedKernel: Sendable {
     /// Whether runs use the generated AVX2/FMA code rather than CBLAS.
     public var usesGeneratedCode: Bool { !generated.isEmpty }
 
+    /// The code runs use: generated, CBLAS, or (without a BLAS library) ``GEMM``'s Swift loops.
+    public var kernelFamily: KernelFamily {
+        usesGeneratedCode ? .generated : GEMM.isBLASAvailable ? .blas : .swiftSIMD
+    }
+
     /// Output features the generated code is cut into for threads (1 without generated code).
     public var sliceCount: Int { max(1, generated.count) }
 

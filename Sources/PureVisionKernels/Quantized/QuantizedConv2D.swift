@@ -107,6 +107,12 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
     /// Whether runs use generated machine code (else the Swift SIMD loops or the float GEMM).
     public var usesGeneratedCode: Bool { generated != nil }
 
+    /// The code runs use: generated, a float GEMM (``multipliesInFloat``: CBLAS, or ``GEMM``'s Swift loops without
+    /// it), or the Swift integer loops.
+    public var kernelFamily: KernelFamily {
+        usesGeneratedCode ? .generated : multipliesInFloat && GEMM.isBLASAvailable ? .blas : .swiftSIMD
+    }
+
     /// The generated code's multiply-adds, or nil without generated code.
     public var generatedInstructions: GeneratedInstructionSet? { generated?.instructions }
 

@@ -67,6 +67,9 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
     /// Whether runs use generated machine code (else the Swift SIMD loops).
     public var usesGeneratedCode: Bool { generated != nil }
 
+    /// The code runs use: generated, or the Swift integer loops.
+    public var kernelFamily: KernelFamily { usesGeneratedCode ? .generated : .swiftSIMD }
+
     /// The generated code's instructions, or nil without generated code.
     public var generatedInstructions: GeneratedInstructionSet? { generated?.instructions }
 

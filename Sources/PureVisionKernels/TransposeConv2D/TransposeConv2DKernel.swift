@@ -69,6 +69,9 @@ public struct TransposeConv2DKernel: Sendable {
     /// Whether the GEMM runs generated AVX2/FMA code.
     public var usesGeneratedCode: Bool { gemm.usesGeneratedCode }
 
+    /// The code of the convolution it runs (see ``Conv2DKernel/kernelFamily``).
+    public var kernelFamily: KernelFamily { gemm.kernelFamily }
+
     /// Floats of scratch one run needs: the GEMM's own scratch and its result.
     public var scratchFloatCount: Int { gemm.scratchFloatCount + columnCount }
 

@@ -5,6 +5,8 @@ import PureVisionTFLite
 /// A prepared float32 convolution kernel whose output blocks can take an `OutputEpilogue` (`Conv2DKernel`,
 /// `DepthwiseConv2DKernel`), so that `LoweringContext.loweredFusableConvolution` binds both the same way.
 protocol FusableConvolutionKernel: Sendable {
+    /// The code family runs use.
+    var kernelFamily: KernelFamily { get }
     /// Floats of scratch one run needs.
     var scratchFloatCount: Int { get }
     /// The same kernel (weights shared) with `epilogue` applied to its output.
@@ -76,6 +78,7 @@ extension LoweringContext {
                 return { fused.run(input: x, output: y, residual: r, scratch: scratch, pool: pool) }
             }
         }
+        lowered.kernelFamily = kernel.kernelFamily
         if input.absorbsPad { lowered.name = "PAD+" + lowered.name }
         return lowered
     }

@@ -77,6 +77,7 @@ extension WeightedQuantization {
 /// A packed 8-bit weighted kernel (`QuantizedConv2DKernel`, `QuantizedDepthwiseConv2DKernel`): it reads and writes
 /// either 8-bit type through int8 pointers (it knows which it was packed for) and needs `scratchBytes` of scratch.
 protocol PackedQuantizedKernel {
+    var kernelFamily: KernelFamily { get }
     var scratchBytes: Int { get }
     func run(
         input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, scratch: UnsafeMutableRawPointer,
@@ -92,11 +93,13 @@ extension LoweringContext {
         _ kernel: Kernel, reading input: GraphTensor
     ) -> LoweredOperator {
         let (output, pool) = (output(0).index, pool)
-        return lowered(reading: [input], scratchBytes: kernel.scratchBytes) { binder in
+        var lowered = lowered(reading: [input], scratchBytes: kernel.scratchBytes) { binder in
             let x = UnsafePointer(binder.raw(input).assumingMemoryBound(to: Int8.self))
             let y = binder.raw(output).assumingMemoryBound(to: Int8.self)
             let scratch = binder.scratch
             return { kernel.run(input: x, output: y, scratch: scratch, pool: pool) }
         }
+        lowered.kernelFamily = kernel.kernelFamily
+        return lowered
     }
 }
