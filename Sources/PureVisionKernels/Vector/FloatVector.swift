@@ -21,28 +21,8 @@ package protocol FloatVector {
     func store(_ pointer: UnsafeMutableRawPointer, byteOffset: Int)
 }
 
+// Loads and stores, one implementation for the SIMD types: specialised, each is one unaligned vector move.
 extension FloatVector where Self: SIMD, Self.Scalar == Float {
-    @inline(__always)
-    package init(broadcasting value: Float) { self.init(repeating: value) }
-
-    @inline(__always)
-    package static func multiplyAdd(_ sum: inout Self, _ x: Self, _ w: Self) {
-        // A constant per build: the branch folds away once specialised.
-        if SwiftKernelTarget.fusesMultiplyAdd {
-            sum = sum.addingProduct(x, w)
-        } else {
-            addProduct(&sum, x, w)
-        }
-    }
-
-    @inline(__always)
-    package func clamped(lower: Self, upper: Self) -> Self {
-        // The scalar `max(v, lower)` is `lower >= v ? lower : v` and `min(r, upper)` is `upper < r ? upper : r`:
-        // the same selects, so a zero of either sign and a NaN (every comparison false) come out as they do there.
-        let raised = replacing(with: lower, where: self .<= lower)
-        return raised.replacing(with: upper, where: raised .> upper)
-    }
-
     @inline(__always)
     package static func load(_ pointer: UnsafeRawPointer, byteOffset: Int) -> Self {
         pointer.loadUnaligned(fromByteOffset: byteOffset, as: Self.self)
@@ -54,19 +34,74 @@ extension FloatVector where Self: SIMD, Self.Scalar == Float {
     }
 }
 
+// The arithmetic, written in each concrete type's own extension: there the operators resolve to the concrete
+// types' vector implementations, where a body generic over `SIMD` would get the protocol's lane-by-lane loops (which
+// measured twenty times slower in these kernels).
+
 extension SIMD4: FloatVector where Scalar == Float {
     @inline(__always)
+    package init(broadcasting value: Float) { self.init(repeating: value) }
+
+    @inline(__always)
     package static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self) { sum += x * w }
+
+    @inline(__always)
+    package static func multiplyAdd(_ sum: inout Self, _ x: Self, _ w: Self) {
+        // A constant per build: the branch folds away.
+        if SwiftKernelTarget.fusesMultiplyAdd { sum = sum.addingProduct(x, w) } else { sum += x * w }
+    }
+
+    @inline(__always)
+    package func clamped(lower: Self, upper: Self) -> Self {
+        // The scalar `max(v, lower)` is `lower >= v ? lower : v` and `min(r, upper)` is `upper < r ? upper : r`:
+        // the same selects, so a zero of either sign and a NaN (every comparison false) come out as they do there.
+        let raised = replacing(with: lower, where: self .<= lower)
+        return raised.replacing(with: upper, where: raised .> upper)
+    }
 }
 
 extension SIMD8: FloatVector where Scalar == Float {
     @inline(__always)
+    package init(broadcasting value: Float) { self.init(repeating: value) }
+
+    @inline(__always)
     package static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self) { sum += x * w }
+
+    @inline(__always)
+    package static func multiplyAdd(_ sum: inout Self, _ x: Self, _ w: Self) {
+        // A constant per build: the branch folds away.
+        if SwiftKernelTarget.fusesMultiplyAdd { sum = sum.addingProduct(x, w) } else { sum += x * w }
+    }
+
+    @inline(__always)
+    package func clamped(lower: Self, upper: Self) -> Self {
+        // The scalar `max(v, lower)` is `lower >= v ? lower : v` and `min(r, upper)` is `upper < r ? upper : r`:
+        // the same selects, so a zero of either sign and a NaN (every comparison false) come out as they do there.
+        let raised = replacing(with: lower, where: self .<= lower)
+        return raised.replacing(with: upper, where: raised .> upper)
+    }
 }
 
 extension SIMD16: FloatVector where Scalar == Float {
     @inline(__always)
+    package init(broadcasting value: Float) { self.init(repeating: value) }
+
+    @inline(__always)
     package static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self) { sum += x * w }
+
+    @inline(__always)
+    package static func multiplyAdd(_ sum: inout Self, _ x: Self, _ w: Self) {
+        // A constant per build: the branch folds away.
+        if SwiftKernelTarget.fusesMultiplyAdd { sum = sum.addingProduct(x, w) } else { sum += x * w }
+    }
+
+    @inline(__always)
+    package func clamped(lower: Self, upper: Self) -> Self {
+        // The scalar `max(v, lower)` is `lower >= v ? lower : v` and `min(r, upper)` is `upper < r ? upper : r`:
+        // the same selects, so a zero of either sign and a NaN (every comparison false) come out as they do there.
+        let raised = replacing(with: lower, where: self .<= lower)
+        return raised.replacing(with: upper, where: raised .> upper)
+    }
 }
 
 /// Two vectors side by side in memory, as two independent accumulators.
