@@ -128,20 +128,29 @@ struct Conv2DTests {
             guard let pointer = out.baseAddress else { return }
             Reference.conv2D(geometry: g, input: input, filter: filter, bias: bias, output: pointer, clamp: c.clamp)
         }
-        let kernel = Conv2DKernel(geometry: g, filter: filter, bias: bias, clamp: c.clamp)
+        // CBLAS and the Swift micro-kernel alike, whichever this build's target would choose.
+        let kernels = [false, true].map { microKernel in
+            Conv2DKernel(geometry: g, filter: filter, bias: bias, clamp: c.clamp, microKernel: microKernel)
+        }
         // The kernel must have copied its weights: clobbering the caller's filter cannot change its results.
         for index in filter.indices { filter[index] = .nan }
-        var scratch = [Float](repeating: .nan, count: max(1, kernel.scratchFloatCount))
+        var scratch = [Float](repeating: .nan, count: max(1, kernels.map(\.scratchFloatCount).max() ?? 1))
         let tolerance = 1e-5 * Float(g.kernelHeight * g.kernelWidth * g.inputChannels).squareRoot()
-        for pool in testPools {
-            var actual = [Float](repeating: .nan, count: outputCount)
-            actual.withUnsafeMutableBufferPointer { out in
-                scratch.withUnsafeMutableBufferPointer { scratchBuffer in
-                    guard let pointer = out.baseAddress, let scratchPointer = scratchBuffer.baseAddress else { return }
-                    kernel.run(input: input, output: pointer, scratch: scratchPointer, pool: pool)
+        for kernel in kernels {
+            for pool in testPools {
+                var actual = [Float](repeating: .nan, count: outputCount)
+                actual.withUnsafeMutableBufferPointer { out in
+                    scratch.withUnsafeMutableBufferPointer { scratchBuffer in
+                        guard let pointer = out.baseAddress, let scratchPointer = scratchBuffer.baseAddress else {
+                            return
+                        }
+                        kernel.run(input: input, output: pointer, scratch: scratchPointer, pool: pool)
+                    }
                 }
+                expectNearlyEqual(
+                    actual, expected, tolerance: tolerance,
+                    "\(c) threads=\(pool.threadCount) micro-kernel=\(kernel.usesSwiftMicroKernel)")
             }
-            expectNearlyEqual(actual, expected, tolerance: tolerance, "\(c) threads=\(pool.threadCount)")
         }
     }
 
@@ -165,9 +174,11 @@ struct Conv2DTests {
             Reference.conv2D(geometry: g, input: input, filter: filter, bias: bias, output: pointer, clamp: .relu)
         }
         let tolerance = 1e-5 * Float(g.kernelHeight * g.kernelWidth * g.inputChannels).squareRoot()
-        for pool in testPools {
+        // CBLAS and the Swift micro-kernel alike, whichever this build's target would choose.
+        for (pool, microKernel) in testPools.flatMap({ pool in [(pool, false), (pool, true)] }) {
             let kernel = Conv2DKernel(
-                geometry: g, filter: filter, bias: bias, clamp: .relu, threadCount: pool.threadCount)
+                geometry: g, filter: filter, bias: bias, clamp: .relu, threadCount: pool.threadCount,
+                microKernel: microKernel)
             var scratch = [Float](repeating: .nan, count: max(1, kernel.scratchFloatCount))
             var actual = [Float](repeating: .nan, count: outputCount)
             actual.withUnsafeMutableBufferPointer { out in
@@ -176,7 +187,9 @@ struct Conv2DTests {
                     kernel.run(input: input, output: pointer, scratch: scratchPointer, pool: pool)
                 }
             }
-            expectNearlyEqual(actual, expected, tolerance: tolerance, "\(shape) threads=\(pool.threadCount)")
+            expectNearlyEqual(
+                actual, expected, tolerance: tolerance,
+                "\(shape) threads=\(pool.threadCount) micro-kernel=\(microKernel)")
         }
     }
 

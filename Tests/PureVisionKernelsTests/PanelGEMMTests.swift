@@ -97,12 +97,15 @@ struct PanelGEMMTests {
             epilogue.apply(rows: 9, channels: n, output: y.baseAddress!, residual: residual)
         }
         for pool in testPools {
+            // The micro-kernel whatever this build's target would choose, so that every build tests it.
             let kernel = Conv2DKernel(
-                geometry: g, filter: filter, bias: bias, clamp: .relu6, threadCount: pool.threadCount
+                geometry: g, filter: filter, bias: bias, clamp: .relu6, threadCount: pool.threadCount,
+                microKernel: true
             ).withEpilogue(epilogue)
-            #expect(kernel.usesSwiftMicroKernel)
+            let (usesMicroKernel, cutsByColumns) = (kernel.usesSwiftMicroKernel, kernel.cutsByPanelColumns)
+            #expect(usesMicroKernel)
             // 9 · 203 · 120 multiply-adds: enough to share between 2 or 3 threads, not 16 (13 panels).
-            #expect(kernel.cutsByPanelColumns == (pool.threadCount == 2 || pool.threadCount == 3))
+            #expect(cutsByColumns == (pool.threadCount == 2 || pool.threadCount == 3))
             var actual = [Float](repeating: .nan, count: 9 * n)
             var scratch = [Float](repeating: 0, count: max(1, kernel.scratchFloatCount))
             kernel.run(input: input, output: &actual, residual: residual, scratch: &scratch, pool: pool)

@@ -94,6 +94,20 @@ public struct Conv2DKernel: Sendable {
         threadCount: Int = 1, generatesMachineCode: Bool = false, biasAtRunTime: Bool = false,
         instructions: GeneratedInstructionSet = .best
     ) {
+        self.init(
+            geometry: geometry, filter: filter, bias: bias, clamp: clamp, threadCount: threadCount,
+            generatesMachineCode: generatesMachineCode, biasAtRunTime: biasAtRunTime, instructions: instructions,
+            microKernel: nil)
+    }
+
+    /// The public initializer with the Swift path's choice made by the caller: `microKernel` true runs ``PanelGEMM``
+    /// and false CBLAS wherever no generated code runs; nil chooses as the public initializer does (by the target
+    /// and the shape). For tests, which check both on every target.
+    package init(
+        geometry: Conv2DGeometry, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, clamp: ClampRange,
+        threadCount: Int = 1, generatesMachineCode: Bool = false, biasAtRunTime: Bool = false,
+        instructions: GeneratedInstructionSet = .best, microKernel: Bool?
+    ) {
         precondition(geometry.isValid, "Conv2DKernel: invalid geometry \(geometry)")
         let g = geometry
         self.geometry = g
@@ -118,7 +132,10 @@ public struct Conv2DKernel: Sendable {
         } else {
             (generated, generatedInPlace) = (nil, nil)
         }
-        let usesPanels = generated == nil && (!GEMM.isBLASAvailable || !Self.prefersBLAS(m: m, n: n, k: k))
+        let usesPanels =
+            generated == nil
+            && (!GEMM.isBLASAvailable
+                || (microKernel ?? (SwiftKernelTarget.runsMicroKernels && !Self.prefersBLAS(m: m, n: n, k: k))))
         let panels = usesPanels ? PackedPanels(k: k, n: n, b: filter, rowStride: 1, columnStride: k) : nil
         self.panels = panels
         self.packedFilter =

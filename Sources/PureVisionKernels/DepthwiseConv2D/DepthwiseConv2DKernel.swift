@@ -184,9 +184,13 @@ public struct DepthwiseConv2DKernel: Sendable {
                 output: output)
             ox += 1
         }
+        if !DepthwiseTaps.clampsAtStore && !clamp.isIdentity {
+            let out = output + row * g.outputWidth * channels
+            for i in 0..<(g.outputWidth * channels) { out[i] = clamp.apply(out[i]) }
+        }
     }
 
-    /// Computes the clamped channels of output pixel `ox` of output row `row` from the in-bounds taps.
+    /// Computes the channels of output pixel `ox` of output row `row` from the in-bounds taps.
     @inline(__always)
     private func convolvePixel(
         _ ox: Int, row: Int, image: UnsafePointer<Float>, iy0: Int, rows: Range<Int>, weights: UnsafePointer<Float>,
@@ -223,7 +227,7 @@ public struct DepthwiseConv2DKernel: Sendable {
                     }
                 }
             }
-            if !clamp.isIdentity {
+            if DepthwiseTaps.clampsAtStore && !clamp.isIdentity {
                 for c in 0..<channels { out[c] = clamp.apply(out[c]) }
             }
         }
@@ -244,9 +248,14 @@ private struct DepthwiseTaps {
     let dilationWidth: Int
     let rows: Range<Int>
     let columns: Range<Int>
-    /// The clamp applied to each sum at its store.
+    /// The clamp applied to each sum at its store, when ``clampsAtStore``.
     let lower: Float
     let upper: Float
+
+    /// Whether sums are clamped in registers at their store (where the target has the registers: see
+    /// ``SwiftKernelTarget/runsMicroKernels``), else by a pass over each finished output row, which on SSE2 measured
+    /// faster than the compare-and-select at every store.
+    static var clampsAtStore: Bool { SwiftKernelTarget.runsMicroKernels }
 
     /// `accumulate` for four output pixels at once, `pixelStride` floats apart in the input and `channels` apart in
     /// `out`, with `channels` a multiple of 4. Each block of 4 channels keeps four accumulators in registers and
@@ -258,7 +267,7 @@ private struct DepthwiseTaps {
         var c = 0
         // Sixteen channels at a time where 8 accumulators of 8 floats stay in registers (16 AVX ymm, 32 NEON q):
         // each weight load then serves twice the work. On SSE2's 16 xmm registers they would spill.
-        if SwiftKernelTarget.hasWideVectors || SwiftKernelTarget.hasManyVectorRegisters {
+        if SwiftKernelTarget.runsMicroKernels {
             while c &+ 16 <= channels {
                 accumulateFourPixels(
                     FloatVectorPair<SIMD8<Float>>.self, from: c, biases: biases, out: out, channels: channels,
@@ -314,10 +323,16 @@ private struct DepthwiseTaps {
         }
         let o = UnsafeMutableRawPointer(out + c)
         let (low, high) = (Vector(broadcasting: lower), Vector(broadcasting: upper))
-        sum0.clamped(lower: low, upper: high).store(o, byteOffset: 0)
-        sum1.clamped(lower: low, upper: high).store(o, byteOffset: 4 * channels)
-        sum2.clamped(lower: low, upper: high).store(o, byteOffset: 8 * channels)
-        sum3.clamped(lower: low, upper: high).store(o, byteOffset: 12 * channels)
+        if Self.clampsAtStore {
+            sum0 = sum0.clamped(lower: low, upper: high)
+            sum1 = sum1.clamped(lower: low, upper: high)
+            sum2 = sum2.clamped(lower: low, upper: high)
+            sum3 = sum3.clamped(lower: low, upper: high)
+        }
+        sum0.store(o, byteOffset: 0)
+        sum1.store(o, byteOffset: 4 * channels)
+        sum2.store(o, byteOffset: 8 * channels)
+        sum3.store(o, byteOffset: 12 * channels)
     }
 
     /// `out[c] = clamp(biases[c] + Σ_taps pixel[c] · weight[c])`. Channels go in blocks of 32, 16 and then 4 with
@@ -348,7 +363,7 @@ private struct DepthwiseTaps {
                     sum += x * weightRow[kx * weightTapStride]
                 }
             }
-            out[c] = min(max(sum, lower), upper)
+            out[c] = Self.clampsAtStore ? min(max(sum, lower), upper) : sum
             c += 1
         }
     }
@@ -369,7 +384,9 @@ private struct DepthwiseTaps {
                 Vector.addProduct(&sum, Vector.load(x, byteOffset: 0), Vector.load(w, byteOffset: 0))
             }
         }
-        sum.clamped(lower: Vector(broadcasting: lower), upper: Vector(broadcasting: upper)).store(
-            UnsafeMutableRawPointer(out + c), byteOffset: 0)
+        if Self.clampsAtStore {
+            sum = sum.clamped(lower: Vector(broadcasting: lower), upper: Vector(broadcasting: upper))
+        }
+        sum.store(UnsafeMutableRawPointer(out + c), byteOffset: 0)
     }
 }

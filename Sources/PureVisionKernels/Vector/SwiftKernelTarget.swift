@@ -18,6 +18,11 @@ public enum SwiftKernelTarget {
     /// holds in x86-64's 16.
     public static var hasManyVectorRegisters: Bool { PUREVISION_TARGET_IS_ARM64 != 0 }
 
+    /// Whether the kernels' own register-blocked loops (``PanelGEMM``, 16-channel depthwise blocks, clamps in
+    /// registers) are worth running: with 256-bit vectors or 32 vector registers. On x86-64's SSE2 baseline their
+    /// accumulators spill, and a BLAS library, which picks its kernels for the CPU at run time, wins every product.
+    public static var runsMicroKernels: Bool { hasWideVectors || hasManyVectorRegisters }
+
     /// A short name of the level, such as "x86-64 SSE2", "x86-64 AVX2 + FMA" or "arm64 NEON + FMA + dot product".
     public static var description: String {
         #if arch(arm64)
