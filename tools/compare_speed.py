@@ -25,7 +25,9 @@ as well, the rows (with "gop", "peak_gops" and the two shares) are printed once 
 
 Run from the repository root:
     python3 tools/compare_speed.py [--bench .build/release/bench] [--runs 50] [--threads 1 2] [--interleave [--rounds K]]
-                                   [--peak] [--json] [--no-codegen] [--quantized-arithmetic xnnpack|litert]
+                                   [--peak] [--json] [--no-codegen | --portable-haswell]
+                                   [--quantized-arithmetic xnnpack|litert]
+    python3 tools/compare_speed.py --portable-haswell --interleave --rounds 3   # what arm64 and Apple devices run
     python3 tools/compare_speed.py --no-bench --models palm_detection_full   # LiteRT only
 """
 
@@ -229,6 +231,10 @@ def main():
     parser.add_argument("--no-bench", action="store_true", help="time LiteRT only")
     parser.add_argument("--no-codegen", action="store_true",
                         help="time our Swift SIMD kernels (bench --no-codegen), what Apple platforms and arm64 run")
+    parser.add_argument("--portable-haswell", action="store_true",
+                        help="build the bench for an AVX2 + FMA target into .build-haswell (swift build -Xswiftc "
+                             "-target-cpu -Xswiftc haswell -Xcc -march=haswell) and time it with --no-codegen: the "
+                             "stand-in on x86 for the Swift SIMD kernels an arm64 core with NEON FMA runs")
     parser.add_argument("--quantized-arithmetic", choices=["xnnpack", "litert"],
                         help="our 8-bit rounding (bench default: xnnpack, what LiteRT-XNNPACK computes)")
     parser.add_argument("--runs", type=int, default=50, help="timed runs per configuration (default 50)")
@@ -243,6 +249,14 @@ def main():
                         help="with --interleave: alternate ours and XNNPACK this many times per (model, threads), "
                              "pooling the runs (default 1)")
     args = parser.parse_args()
+    if args.portable_haswell:
+        build = ["swift", "build", "-c", "release", "--product", "bench", "--build-path", ".build-haswell",
+                 "-Xswiftc", "-target-cpu", "-Xswiftc", "haswell", "-Xcc", "-march=haswell"]
+        print("building: " + " ".join(build), file=sys.stderr, flush=True)
+        if subprocess.run(build, cwd=pvtools.REPO_ROOT).returncode != 0:
+            sys.exit("the haswell build of the bench failed")
+        args.bench = os.path.join(pvtools.REPO_ROOT, ".build-haswell", "release", "bench")
+        args.no_codegen = True
     BENCH_FLAGS.extend(["--no-codegen"] if args.no_codegen else [])
     if args.quantized_arithmetic:
         BENCH_FLAGS.extend(["--quantized-arithmetic", args.quantized_arithmetic])
