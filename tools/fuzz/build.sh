@@ -13,9 +13,21 @@ OUT=.build/fuzz
 mkdir -p "$OUT/modules" "$OUT/obj" "$OUT/bin"
 SAN=(-sanitize=fuzzer,address)
 SWIFTFLAGS=(-O -swift-version 6 -package-name purevision -parse-as-library -I "$OUT/modules"
-    -I Sources/CPureVisionPNG -I Sources/CPureVisionJPEG -I Sources/CPureVisionOpenBLAS -I "$OUT/cjpegsupport")
+    -I Sources/CPureVisionPNG -I Sources/CPureVisionJPEG -I Sources/CPureVisionOpenBLAS -I "$OUT/cjpegsupport"
+    -I "$OUT/ctargetfeatures")
 
-# CPureVisionJPEGSupport: the only C target; a module map like SwiftPM's generated one.
+# CPureVisionTargetFeatures: a header of macros that PureVisionKernels imports (its C file compiles to nothing).
+build_ctargetfeatures() {
+    mkdir -p "$OUT/ctargetfeatures"
+    cat > "$OUT/ctargetfeatures/module.modulemap" <<MAP
+module CPureVisionTargetFeatures {
+    header "$PWD/Sources/CPureVisionTargetFeatures/include/CPureVisionTargetFeatures.h"
+    export *
+}
+MAP
+}
+
+# CPureVisionJPEGSupport: the C target with code; a module map like SwiftPM's generated one.
 build_cjpegsupport() {
     mkdir -p "$OUT/cjpegsupport"
     cat > "$OUT/cjpegsupport/module.modulemap" <<MAP
@@ -77,6 +89,7 @@ declare -A LIBS=(
 targets=("$@")
 (( ${#targets[@]} )) || targets=(npy png jpeg exif yuv model_bundle tflite_model y4m geometry_metadata nested_bundle)
 build_cjpegsupport
+build_ctargetfeatures
 for target in "${targets[@]}"; do
     [[ -n ${MODULES[$target]+x} ]] || { echo "unknown target $target" >&2; exit 2; }
     deps=()
