@@ -340,13 +340,13 @@ private struct DepthwiseTaps {
     @inline(__always)
     func accumulate(biases: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, channels: Int) {
         var c = 0
-        // 32 channels as two SIMD16 sums: eight independent SIMD4 accumulator chains.
+        // 32 channels as four SIMD8 sums: eight independent SIMD4 accumulator chains.
         while c + 32 <= channels {
-            accumulate(FloatVectorPair<SIMD16<Float>>.self, from: c, biases: biases, out: out)
+            accumulate(FloatVectorPair<FloatVectorPair<SIMD8<Float>>>.self, from: c, biases: biases, out: out)
             c += 32
         }
         while c + 16 <= channels {
-            accumulate(SIMD16<Float>.self, from: c, biases: biases, out: out)
+            accumulate(FloatVectorPair<SIMD8<Float>>.self, from: c, biases: biases, out: out)
             c += 16
         }
         while c + 4 <= channels {

@@ -2,7 +2,8 @@
 ///
 /// Each requirement is the concrete type's own arithmetic (which maps straight to vector instructions), not the
 /// generic `SIMD` lane loop a generic body would otherwise call, so a specialised loop is the code written for the
-/// concrete type. `SIMD4<Float>` is one NEON or SSE register; `SIMD8<Float>` one AVX register or a pair of NEON ones.
+/// concrete type. `SIMD4<Float>` is one NEON or SSE register; `SIMD8<Float>` one AVX register or a pair of NEON ones;
+/// wider blocks are ``FloatVectorPair``s of them.
 package protocol FloatVector {
     /// Every lane `value`.
     init(broadcasting value: Float)
@@ -61,28 +62,6 @@ extension SIMD4: FloatVector where Scalar == Float {
 }
 
 extension SIMD8: FloatVector where Scalar == Float {
-    @inline(__always)
-    package init(broadcasting value: Float) { self.init(repeating: value) }
-
-    @inline(__always)
-    package static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self) { sum += x * w }
-
-    @inline(__always)
-    package static func multiplyAdd(_ sum: inout Self, _ x: Self, _ w: Self) {
-        // A constant per build: the branch folds away.
-        if SwiftKernelTarget.fusesMultiplyAdd { sum = sum.addingProduct(x, w) } else { sum += x * w }
-    }
-
-    @inline(__always)
-    package func clamped(lower: Self, upper: Self) -> Self {
-        // The scalar `max(v, lower)` is `lower >= v ? lower : v` and `min(r, upper)` is `upper < r ? upper : r`:
-        // the same selects, so a zero of either sign and a NaN (every comparison false) come out as they do there.
-        let raised = replacing(with: lower, where: self .<= lower)
-        return raised.replacing(with: upper, where: raised .> upper)
-    }
-}
-
-extension SIMD16: FloatVector where Scalar == Float {
     @inline(__always)
     package init(broadcasting value: Float) { self.init(repeating: value) }
 
