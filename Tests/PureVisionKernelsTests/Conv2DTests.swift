@@ -149,7 +149,7 @@ struct Conv2DTests {
                 }
                 expectNearlyEqual(
                     actual, expected, tolerance: tolerance,
-                    "\(c) threads=\(pool.threadCount) micro-kernel=\(kernel.usesSwiftMicroKernel)")
+                    "\(c) threads=\(pool.threadCount) family=\(kernel.kernelFamily)")
             }
         }
     }

@@ -5,12 +5,14 @@
 /// output pixel per image), multiply the input in place (NHWC already is `[M, K]`); every other shape gathers blocks of output pixels' receptive fields (im2col, zero-filling padding) into caller
 /// scratch and multiplies each block. Each output block is prefilled with the bias and the GEMM adds the product to
 /// it; the clamp and the ``OutputEpilogue`` (a fused residual ADD, PRELU or activation) follow right after, while
-/// the block is still in cache. Without generated code, each block multiplies with CBLAS where it wins (many output
-/// pixels, and `K` or `N` above 32), else with the portable Swift micro-kernel ``PanelGEMM`` (filter packed into
-/// 16-channel panels at load, bias and clamp in registers); a direct convolution with more channels than output
-/// pixels then shares its panels, not its rows, between threads. With more than one thread, the output is cut into several blocks per thread: each
-/// thread runs its own contiguous share of them and then takes over what is left of the others' (so a thread held up
-/// by the machine leaves its blocks to the others); each thread owns one slot of scratch.
+/// the block is still in cache. Without generated code, where the target has the registers for it
+/// (``SwiftKernelTarget/runsMicroKernels``: AVX or arm64), each block multiplies with the portable Swift micro-kernel
+/// ``PanelGEMM`` (filter packed into 16-channel panels at load, bias and clamp in registers) unless CBLAS wins there
+/// (many output pixels, and `K` or `N` above 32); elsewhere with CBLAS. A direct convolution with more channels than
+/// output pixels shares its panels, not its rows, between threads. With more than one thread, the output is cut into
+/// several blocks per thread: each thread runs its own contiguous share of them and then takes over what is left of
+/// the others' (so a thread held up by the machine leaves its blocks to the others); each thread owns one slot of
+/// scratch.
 ///
 /// When prepared with `generatesMachineCode` on a CPU with AVX2 + FMA, each block instead runs code generated at
 /// load (``Conv2DGEMMCode``): the filter packed into 16-channel panels, the bias, clamp and the epilogue's clamp /
@@ -177,17 +179,16 @@ public struct Conv2DKernel: Sendable {
         let blockCount = (m + blockRows - 1) / blockRows
         slotCount = min(blockCount, threads)
         slotFloats = isDirect ? 0 : blockRows * k
-        let panelCount = generated?.panels.panelWidths.count ?? 0
-        columnPartCount =
-            isDirect && threads > 1 && n > m && panelCount >= threads && m * n * k >= threads * Self.minimumParallelWork
-            ? min(panelCount, threads * Self.columnPartsPerThread) : 0
+        // A direct convolution with fewer output pixels than channels, worth sharing, goes by columns (whole panels)
+        // on either path that has panels: the generated code's or the micro-kernel's.
+        let cutsByColumns =
+            isDirect && threads > 1 && n > m && m * n * k >= threads * Self.minimumParallelWork
+        func columnParts(panelCount: Int) -> Int {
+            cutsByColumns && panelCount >= threads ? min(panelCount, threads * Self.columnPartsPerThread) : 0
+        }
+        columnPartCount = columnParts(panelCount: generated?.panels.panelWidths.count ?? 0)
         let swiftPanelCount = panels?.widths.count ?? 0
-        let cutsPanels =
-            isDirect && threads > 1 && n > m && swiftPanelCount >= threads
-            && m * n * k >= threads * Self.minimumParallelWork
-        panelParts =
-            cutsPanels
-            ? Self.panelRanges(swiftPanelCount, parts: min(swiftPanelCount, threads * Self.columnPartsPerThread)) : []
+        panelParts = Self.panelRanges(swiftPanelCount, parts: columnParts(panelCount: swiftPanelCount))
         if let generated {
             useColumnParts(
                 self.bias.withUnsafeBufferPointer { biasBuffer in
@@ -207,7 +208,7 @@ public struct Conv2DKernel: Sendable {
         !(m <= 256 || (k <= 32 && n <= 32))
     }
 
-    /// `count` panels cut into `parts` consecutive runs as equal as whole panels allow.
+    /// `count` panels cut into `parts` consecutive runs as equal as whole panels allow ([] when `parts` is 0).
     private static func panelRanges(_ count: Int, parts: Int) -> [Range<Int>] {
         (0..<parts).map { part in (count * part / parts)..<(count * (part + 1) / parts) }
     }
@@ -271,9 +272,6 @@ public struct Conv2DKernel: Sendable {
 
     /// The code runs use: generated, the Swift micro-kernel, or CBLAS.
     public var kernelFamily: KernelFamily { generated != nil ? .generated : panels != nil ? .swiftSIMD : .blas }
-
-    /// Whether runs use the portable Swift micro-kernel (``PanelGEMM``) rather than generated code or CBLAS.
-    public var usesSwiftMicroKernel: Bool { panels != nil }
 
     /// Whether runs of the Swift micro-kernel share the output's columns between threads instead of its rows.
     package var cutsByPanelColumns: Bool { !panelParts.isEmpty }
