@@ -19,10 +19,11 @@ import PureVisionKernels
 /// detection in every frame (no landmark-based tracking ROI).
 ///
 /// A `FaceAnalyzer` is `Sendable`: calls from several threads are serialised.
-public final class FaceAnalyzer: Sendable {
+public final class FaceAnalyzer: VisionTask {
     /// The options the analyzer was created with.
     public let options: FaceAnalyzerOptions
-    private let runner: TaskRunner<VisionFrame, [Face]>
+    /// The running-mode machine that serves the analyzer's calls.
+    public let runner: VisionTaskRunner<[Face]>
     private let pipeline: FaceMeshPipeline
 
     /// The thread pool each of the task's models runs on, in load order: one pool, shared (tests check that a task
@@ -36,7 +37,7 @@ public final class FaceAnalyzer: Sendable {
         let pipeline = try FaceMeshPipeline(options: options)
         self.pipeline = pipeline
         self.options = options
-        runner = try TaskRunner(
+        runner = try VisionTaskRunner(
             options: options, label: "FaceAnalyzer",
             process: { frame, _ throws(VisionTaskError) in try pipeline.faces(frame.image) })
     }
@@ -58,9 +59,4 @@ public final class FaceAnalyzer: Sendable {
         try runner.liveStream(image, nil, at: timestampInMilliseconds)
     }
 
-    /// Every live-stream outcome from now on, in timestamp order; the stream ends when the analyzer is closed.
-    public func liveStreamResults() -> AsyncStream<LiveStreamEvent<[Face]>> { runner.events() }
-
-    /// Finishes queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { runner.close() }
 }

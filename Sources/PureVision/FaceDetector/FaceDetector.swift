@@ -11,10 +11,11 @@ import PureVisionTFLite
 /// supported; a region of interest is not (as in MediaPipe).
 ///
 /// A `FaceDetector` is `Sendable`: calls from several threads are serialised.
-public final class FaceDetector: Sendable {
+public final class FaceDetector: DetectionTask {
     /// The options the detector was created with.
     public let options: FaceDetectorOptions
-    private let runner: TaskRunner<VisionFrame, FaceDetectorResult>
+    /// The running-mode machine that serves the faceDetector's calls.
+    public let runner: VisionTaskRunner<FaceDetectorResult>
 
     /// Creates a detector.
     /// - Throws: `VisionTaskError` for options out of range, a missing or unsupported model, or a result handler
@@ -28,7 +29,7 @@ public final class FaceDetector: Sendable {
         }
         self.options = options
         let pipeline = try FaceDetectionPipeline(options: options)
-        runner = try TaskRunner(
+        runner = try VisionTaskRunner(
             options: options, label: "FaceDetector",
             process: { frame, _ throws(VisionTaskError) in try pipeline.detect(frame) })
     }
@@ -38,41 +39,6 @@ public final class FaceDetector: Sendable {
         try self.init(options: FaceDetectorOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
     }
 
-    /// Detects faces in one image (`.image` mode).
-    public func detect(
-        image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) -> FaceDetectorResult {
-        try runner.image(image, imageProcessingOptions)
-    }
-
-    /// Detects faces in one video frame (`.video` mode); timestamps must strictly increase.
-    public func detect(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int,
-        imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) -> FaceDetectorResult {
-        try runner.video(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
-    /// (and `liveStreamResults()`). A frame wrapping caller memory is copied first.
-    public func detectAsync(
-        image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) {
-        try runner.liveStream(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Detects faces in one image off the calling thread (`.image` mode).
-    public func detect(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
-        -> FaceDetectorResult
-    {
-        try await runner.imageAsync(image, imageProcessingOptions)
-    }
-
-    /// Every live-stream outcome from now on, in timestamp order; the stream ends when the detector is closed.
-    public func liveStreamResults() -> AsyncStream<LiveStreamEvent<FaceDetectorResult>> { runner.events() }
-
-    /// Finishes queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { runner.close() }
 }
 
 /// The prepared detection pipeline: model, anchors, decoding and suppression settings.

@@ -8,10 +8,11 @@ import PureVisionKernels
 ///
 /// Matches MediaPipe Tasks 0.10.14 (`face_landmarker.task`). Rotation through `ImageProcessingOptions` is
 /// supported; a region of interest is not. `Sendable`: calls are serialised.
-public final class FaceLandmarker: Sendable {
+public final class FaceLandmarker: DetectionTask {
     /// The options the landmarker was created with.
     public let options: FaceLandmarkerOptions
-    private let runner: TaskRunner<VisionFrame, FaceLandmarkerResult>
+    /// The running-mode machine that serves the faceLandmarker's calls.
+    public let runner: VisionTaskRunner<FaceLandmarkerResult>
     private let pipeline: FaceLandmarkerPipeline
 
     /// The thread pool each of the task's models runs on, in load order: one pool, shared (tests check that a task
@@ -30,7 +31,7 @@ public final class FaceLandmarker: Sendable {
         let pipeline = try FaceLandmarkerPipeline(options: options)
         self.pipeline = pipeline
         let tracking = options.runningMode != .image
-        runner = try TaskRunner(
+        runner = try VisionTaskRunner(
             options: options, label: "FaceLandmarker",
             process: { frame, timestamp throws(VisionTaskError) in
                 try pipeline.process(frame, timestampInMilliseconds: timestamp, tracking: tracking)
@@ -41,47 +42,6 @@ public final class FaceLandmarker: Sendable {
     public convenience init(modelPath: String) throws(VisionTaskError) {
         try self.init(options: FaceLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
     }
-
-    /// Finds faces in one image (`.image` mode); face detection runs on every call.
-    public func detect(
-        image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) -> FaceLandmarkerResult {
-        try runner.image(image, imageProcessingOptions)
-    }
-
-    /// Tracks faces in one video frame (`.video` mode); timestamps must strictly increase.
-    public func detect(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int,
-        imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) -> FaceLandmarkerResult {
-        try runner.video(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
-    /// and `liveStreamResults()`. A frame wrapping caller memory is copied first.
-    public func detectAsync(
-        image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) {
-        try runner.liveStream(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Finds faces in one image off the calling thread (`.image` mode).
-    public func detect(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
-        -> FaceLandmarkerResult
-    {
-        try await runner.imageAsync(image, imageProcessingOptions)
-    }
-
-    /// Tracks faces in one video frame off the calling thread (`.video` mode).
-    public func detect(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int,
-        imageProcessingOptions: ImageProcessingOptions? = nil
-    ) async throws -> FaceLandmarkerResult {
-        try await runner.videoAsync(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Every live-stream outcome from now on, in timestamp order; the stream ends when the landmarker is closed.
-    public func liveStreamResults() -> AsyncStream<LiveStreamEvent<FaceLandmarkerResult>> { runner.events() }
 
     /// The 52 blendshape scores MediaPipe's blendshape model gives for `landmarks` (478, normalized to an image of
     /// `imageWidth` × `imageHeight` pixels): the stage the landmarker runs after the landmark model, for landmarks
@@ -114,6 +74,4 @@ public final class FaceLandmarker: Sendable {
     /// `numFaces` faces are tracked.
     public var faceDetectionCount: Int { pipeline.detectorRuns.value }
 
-    /// Finishes queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { runner.close() }
 }

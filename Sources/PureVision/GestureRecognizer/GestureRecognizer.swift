@@ -13,10 +13,11 @@ import PureVisionTFLite
 /// Matches MediaPipe Tasks 0.10.14, including the embedder's exact inputs and the combining rule (see
 /// `GestureRecognizerResult` for the gesture lists' shape). Rotation through `ImageProcessingOptions` is supported
 /// and also turns the embedder's inputs; a region of interest is not. `Sendable`: calls are serialised.
-public final class GestureRecognizer: Sendable {
+public final class GestureRecognizer: GestureRecognitionTask {
     /// The options the recognizer was created with.
     public let options: GestureRecognizerOptions
-    private let runner: TaskRunner<VisionFrame, GestureRecognizerResult>
+    /// The running-mode machine that serves the gestureRecognizer's calls.
+    public let runner: VisionTaskRunner<GestureRecognizerResult>
     private let hands: HandLandmarkPipeline
     private let gestures: HandGestureModels
 
@@ -47,7 +48,7 @@ public final class GestureRecognizer: Sendable {
         self.hands = hands
         self.gestures = gestures
         let tracking = options.runningMode != .image
-        runner = try TaskRunner(
+        runner = try VisionTaskRunner(
             options: options, label: "GestureRecognizer",
             process: { frame, timestamp throws(VisionTaskError) in
                 try Self.recognize(frame, timestamp: timestamp, tracking: tracking, hands: hands, gestures: gestures)
@@ -57,45 +58,6 @@ public final class GestureRecognizer: Sendable {
     /// Creates an image-mode recognizer from a `gesture_recognizer.task` bundle with default options.
     public convenience init(modelPath: String) throws(VisionTaskError) {
         try self.init(options: GestureRecognizerOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
-    }
-
-    /// Recognizes hand gestures in one image (`.image` mode); palm detection runs on every call.
-    public func recognize(
-        image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) -> GestureRecognizerResult {
-        try runner.image(image, imageProcessingOptions)
-    }
-
-    /// Recognizes hand gestures in one video frame (`.video` mode), tracking hands from frame to frame; timestamps
-    /// must strictly increase.
-    public func recognize(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int,
-        imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) -> GestureRecognizerResult {
-        try runner.video(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
-    /// and `liveStreamResults()`. A frame wrapping caller memory is copied first.
-    public func recognizeAsync(
-        image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) {
-        try runner.liveStream(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Recognizes hand gestures in one image off the calling thread (`.image` mode).
-    public func recognize(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
-        -> GestureRecognizerResult
-    {
-        try await runner.imageAsync(image, imageProcessingOptions)
-    }
-
-    /// Recognizes hand gestures in one video frame off the calling thread (`.video` mode).
-    public func recognize(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int,
-        imageProcessingOptions: ImageProcessingOptions? = nil
-    ) async throws -> GestureRecognizerResult {
-        try await runner.videoAsync(image, imageProcessingOptions, at: timestampInMilliseconds)
     }
 
     /// Beyond MediaPipe's API: the gesture stage alone, for one hand given by its hand landmarker outputs (e.g. a
@@ -132,18 +94,12 @@ public final class GestureRecognizer: Sendable {
             imageHeight: imageHeight, rotation: rotation)
     }
 
-    /// Every live-stream outcome from now on, in timestamp order; the stream ends when the recognizer is closed.
-    public func liveStreamResults() -> AsyncStream<LiveStreamEvent<GestureRecognizerResult>> { runner.events() }
-
     /// How many times palm detection has run: in video and live-stream modes it runs only while fewer than
     /// `numHands` hands are tracked.
     public var palmDetectionCount: Int { hands.detectorRuns.value }
 
     /// Whether the bundle has a custom classifier (a MediaPipe Model Maker bundle), whose answers take precedence.
     public var hasCustomClassifier: Bool { gestures.classifiers.count > 1 }
-
-    /// Finishes queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { runner.close() }
 
     /// One frame: the hand landmarker's result, then each hand's gesture; hands without a prediction keep their
     /// landmarks but get no gesture list, and a frame where no hand got one is reported empty (MediaPipe's shape).

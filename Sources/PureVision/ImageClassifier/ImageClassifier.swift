@@ -16,12 +16,13 @@ import PureVisionTFLite
 ///
 /// A region of interest and rotation (`ImageProcessingOptions`, and the image orientation) are supported.
 /// An `ImageClassifier` is `Sendable`: calls from several threads are serialised.
-public final class ImageClassifier: Sendable {
+public final class ImageClassifier: ClassificationTask {
     /// The options the classifier was created with.
     public let options: ImageClassifierOptions
     /// The labels of each head, in output order (empty names for a head without labels).
     public let labels: [ClassificationLabels]
-    private let runner: TaskRunner<VisionFrame, ImageClassifierResult>
+    /// The running-mode machine that serves the imageClassifier's calls.
+    public let runner: VisionTaskRunner<ImageClassifierResult>
 
     /// Creates a classifier.
     /// - Throws: `VisionTaskError.invalidOption` for invalid options (`maxResults` 0, an allowlist together with a
@@ -32,7 +33,7 @@ public final class ImageClassifier: Sendable {
         self.options = options
         let pipeline = try ClassificationPipeline(options: options)
         labels = pipeline.heads.map(\.labels)
-        runner = try TaskRunner(
+        runner = try VisionTaskRunner(
             options: options, label: "ImageClassifier",
             timestamping: { frame throws(VisionTaskError) in try pipeline.classify(frame) })
     }
@@ -69,49 +70,6 @@ public final class ImageClassifier: Sendable {
         return result
     }
 
-    /// Classifies one image (`.image` mode).
-    public func classify(
-        image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) -> ImageClassifierResult {
-        try runner.image(image, imageProcessingOptions)
-    }
-
-    /// Classifies one video frame (`.video` mode); timestamps must strictly increase.
-    public func classify(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int,
-        imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) -> ImageClassifierResult {
-        try runner.video(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
-    /// (and `liveStreamResults()`). A frame wrapping caller memory is copied first.
-    public func classifyAsync(
-        image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) {
-        try runner.liveStream(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Classifies one image off the calling thread (`.image` mode).
-    public func classify(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
-        -> ImageClassifierResult
-    {
-        try await runner.imageAsync(image, imageProcessingOptions)
-    }
-
-    /// Classifies one video frame off the calling thread (`.video` mode); timestamps must strictly increase.
-    public func classify(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int,
-        imageProcessingOptions: ImageProcessingOptions? = nil
-    ) async throws -> ImageClassifierResult {
-        try await runner.videoAsync(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Every live-stream outcome from now on, in timestamp order; the stream ends when the classifier is closed.
-    public func liveStreamResults() -> AsyncStream<LiveStreamEvent<ImageClassifierResult>> { runner.events() }
-
-    /// Finishes queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { runner.close() }
 }
 
 /// The prepared classification pipeline: model, input and heads.

@@ -8,10 +8,11 @@ import PureVisionTFLite
 /// The input range comes from the metadata's `NormalizationOptions` for a float32 input (required, as in
 /// MediaPipe); a uint8 input gets the raw pixels. Outputs must be all float32 or all uint8 (dequantized with their
 /// scale and zero point). An `ImageEmbedder` is `Sendable`: calls from several threads are serialised.
-public final class ImageEmbedder: Sendable {
+public final class ImageEmbedder: EmbeddingTask {
     /// The options the embedder was created with.
     public let options: ImageEmbedderOptions
-    private let runner: TaskRunner<VisionFrame, ImageEmbedderResult>
+    /// The running-mode machine that serves the imageEmbedder's calls.
+    public let runner: VisionTaskRunner<ImageEmbedderResult>
 
     /// Creates an embedder.
     /// - Throws: `VisionTaskError.missingMetadata` for a float model without normalization metadata, `.model` for a
@@ -19,7 +20,7 @@ public final class ImageEmbedder: Sendable {
     public init(options: ImageEmbedderOptions) throws(VisionTaskError) {
         self.options = options
         let pipeline = try EmbeddingPipeline(options: options)
-        runner = try TaskRunner(
+        runner = try VisionTaskRunner(
             options: options, label: "ImageEmbedder",
             timestamping: { frame throws(VisionTaskError) in try pipeline.embed(frame) })
     }
@@ -28,50 +29,6 @@ public final class ImageEmbedder: Sendable {
     public convenience init(modelPath: String) throws(VisionTaskError) {
         try self.init(options: ImageEmbedderOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
     }
-
-    /// Embeds one image (`.image` mode).
-    public func embed(
-        image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) -> ImageEmbedderResult {
-        try runner.image(image, imageProcessingOptions)
-    }
-
-    /// Embeds one video frame (`.video` mode); timestamps must strictly increase.
-    public func embed(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int,
-        imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) -> ImageEmbedderResult {
-        try runner.video(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
-    /// (and `liveStreamResults()`). A frame wrapping caller memory is copied first.
-    public func embedAsync(
-        image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) {
-        try runner.liveStream(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Embeds one image off the calling thread (`.image` mode).
-    public func embed(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
-        -> ImageEmbedderResult
-    {
-        try await runner.imageAsync(image, imageProcessingOptions)
-    }
-
-    /// Embeds one video frame off the calling thread (`.video` mode); timestamps must strictly increase.
-    public func embed(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int,
-        imageProcessingOptions: ImageProcessingOptions? = nil
-    ) async throws -> ImageEmbedderResult {
-        try await runner.videoAsync(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Every live-stream outcome from now on, in timestamp order; the stream ends when the embedder is closed.
-    public func liveStreamResults() -> AsyncStream<LiveStreamEvent<ImageEmbedderResult>> { runner.events() }
-
-    /// Finishes queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { runner.close() }
 
     /// The cosine similarity of two embeddings, as MediaPipe's C++ `CosineSimilarity`: products in float (exact
     /// for quantized values), sums of `u·v`, `u·u` and `v·v` in double, in element order, then

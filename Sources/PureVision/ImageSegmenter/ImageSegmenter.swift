@@ -22,7 +22,7 @@ import PureVisionTFLite
 /// refused.
 ///
 /// An `ImageSegmenter` is `Sendable`: calls from several threads are serialised.
-public final class ImageSegmenter: Sendable {
+public final class ImageSegmenter: SegmentationTask {
     /// The options the segmenter was created with.
     public let options: ImageSegmenterOptions
     /// The class names in mask order (label index = confidence-mask index = category value); empty when the model
@@ -32,7 +32,8 @@ public final class ImageSegmenter: Sendable {
     public let displayNames: [String]?
     /// The number of classes: the number of confidence masks.
     public let classCount: Int
-    private let runner: TaskRunner<VisionFrame, ImageSegmenterResult>
+    /// The running-mode machine that serves the imageSegmenter's calls.
+    public let runner: VisionTaskRunner<ImageSegmenterResult>
 
     /// Creates a segmenter.
     /// - Throws: `VisionTaskError.invalidOption` when neither mask is requested, `.model` for a missing, unsupported
@@ -44,7 +45,7 @@ public final class ImageSegmenter: Sendable {
         labels = pipeline.labels
         displayNames = pipeline.displayNames
         classCount = pipeline.classCount
-        runner = try TaskRunner(
+        runner = try VisionTaskRunner(
             options: options, label: "ImageSegmenter",
             timestamping: { frame throws(VisionTaskError) in try pipeline.segment(frame) })
     }
@@ -54,47 +55,4 @@ public final class ImageSegmenter: Sendable {
         try self.init(options: ImageSegmenterOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
     }
 
-    /// Segments one image (`.image` mode).
-    public func segment(
-        image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) -> ImageSegmenterResult {
-        try runner.image(image, imageProcessingOptions)
-    }
-
-    /// Segments one video frame (`.video` mode); timestamps must strictly increase.
-    public func segment(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int,
-        imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) -> ImageSegmenterResult {
-        try runner.video(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
-    /// (and `liveStreamResults()`). A frame wrapping caller memory is copied first.
-    public func segmentAsync(
-        image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) {
-        try runner.liveStream(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Segments one image off the calling thread (`.image` mode).
-    public func segment(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
-        -> ImageSegmenterResult
-    {
-        try await runner.imageAsync(image, imageProcessingOptions)
-    }
-
-    /// Segments one video frame off the calling thread (`.video` mode); timestamps must strictly increase.
-    public func segment(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int,
-        imageProcessingOptions: ImageProcessingOptions? = nil
-    ) async throws -> ImageSegmenterResult {
-        try await runner.videoAsync(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Every live-stream outcome from now on, in timestamp order; the stream ends when the segmenter is closed.
-    public func liveStreamResults() -> AsyncStream<LiveStreamEvent<ImageSegmenterResult>> { runner.events() }
-
-    /// Finishes queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { runner.close() }
 }

@@ -10,12 +10,13 @@ import PureVisionImage
 ///
 /// Categories keep the class index; MediaPipe clears it (C++ −1, Python None) when the model has labels.
 /// An `ObjectDetector` is `Sendable`: calls from several threads are serialised.
-public final class ObjectDetector: Sendable {
+public final class ObjectDetector: DetectionTask {
     /// The options the detector was created with.
     public let options: ObjectDetectorOptions
     /// The model's class names (and display names), index = class.
     public let labels: ClassificationLabels
-    private let runner: TaskRunner<VisionFrame, ObjectDetectorResult>
+    /// The running-mode machine that serves the objectDetector's calls.
+    public let runner: VisionTaskRunner<ObjectDetectorResult>
 
     /// Creates a detector.
     /// - Throws: `VisionTaskError.invalidOption` for invalid options (`maxResults` 0, an allowlist together with a
@@ -27,7 +28,7 @@ public final class ObjectDetector: Sendable {
         self.options = options
         let pipeline = try ObjectDetectionPipeline(options: options)
         labels = pipeline.labels
-        runner = try TaskRunner(
+        runner = try VisionTaskRunner(
             options: options, label: "ObjectDetector",
             timestamping: { frame throws(VisionTaskError) in try pipeline.detect(frame) })
     }
@@ -37,47 +38,4 @@ public final class ObjectDetector: Sendable {
         try self.init(options: ObjectDetectorOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
     }
 
-    /// Detects objects in one image (`.image` mode).
-    public func detect(
-        image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) -> ObjectDetectorResult {
-        try runner.image(image, imageProcessingOptions)
-    }
-
-    /// Detects objects in one video frame (`.video` mode); timestamps must strictly increase.
-    public func detect(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int,
-        imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) -> ObjectDetectorResult {
-        try runner.video(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
-    /// (and `liveStreamResults()`). A frame wrapping caller memory is copied first.
-    public func detectAsync(
-        image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) {
-        try runner.liveStream(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Detects objects in one image off the calling thread (`.image` mode).
-    public func detect(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
-        -> ObjectDetectorResult
-    {
-        try await runner.imageAsync(image, imageProcessingOptions)
-    }
-
-    /// Detects objects in one video frame off the calling thread (`.video` mode); timestamps must strictly increase.
-    public func detect(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int,
-        imageProcessingOptions: ImageProcessingOptions? = nil
-    ) async throws -> ObjectDetectorResult {
-        try await runner.videoAsync(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Every live-stream outcome from now on, in timestamp order; the stream ends when the detector is closed.
-    public func liveStreamResults() -> AsyncStream<LiveStreamEvent<ObjectDetectorResult>> { runner.events() }
-
-    /// Finishes queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { runner.close() }
 }

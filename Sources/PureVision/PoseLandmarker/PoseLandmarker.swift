@@ -12,10 +12,11 @@ import PureVisionKernels
 /// rotation is applied to the detector's input only and not undone on its detections, so rotated input gives
 /// MediaPipe's misplaced regions (often no pose). A region of interest is refused. `Sendable`: calls are
 /// serialised.
-public final class PoseLandmarker: Sendable {
+public final class PoseLandmarker: DetectionTask {
     /// The options the landmarker was created with.
     public let options: PoseLandmarkerOptions
-    private let runner: TaskRunner<VisionFrame, PoseLandmarkerResult>
+    /// The running-mode machine that serves the poseLandmarker's calls.
+    public let runner: VisionTaskRunner<PoseLandmarkerResult>
     private let pipeline: PoseLandmarkPipeline
 
     /// The thread pool each of the task's models runs on, in load order: one pool, shared (tests check that a task
@@ -31,7 +32,7 @@ public final class PoseLandmarker: Sendable {
         let pipeline = try PoseLandmarkPipeline(options: options)
         self.pipeline = pipeline
         let tracking = options.runningMode != .image
-        runner = try TaskRunner(
+        runner = try VisionTaskRunner(
             options: options, label: "PoseLandmarker",
             process: { frame, timestamp throws(VisionTaskError) in
                 try pipeline.process(frame, timestampInMilliseconds: timestamp, tracking: tracking)
@@ -43,47 +44,6 @@ public final class PoseLandmarker: Sendable {
         try self.init(options: PoseLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
     }
 
-    /// Finds poses in one image (`.image` mode); pose detection runs on every call.
-    public func detect(
-        image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) -> PoseLandmarkerResult {
-        try runner.image(image, imageProcessingOptions)
-    }
-
-    /// Tracks poses in one video frame (`.video` mode); timestamps must strictly increase.
-    public func detect(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int,
-        imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) -> PoseLandmarkerResult {
-        try runner.video(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Queues one camera frame (`.liveStream` mode) and returns at once; the outcome arrives on the result handler
-    /// and `liveStreamResults()`. A frame wrapping caller memory is copied first.
-    public func detectAsync(
-        image: PixelImage, timestampInMilliseconds: Int, imageProcessingOptions: ImageProcessingOptions? = nil
-    ) throws(VisionTaskError) {
-        try runner.liveStream(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Finds poses in one image off the calling thread (`.image` mode).
-    public func detect(image: PixelImage, imageProcessingOptions: ImageProcessingOptions? = nil) async throws
-        -> PoseLandmarkerResult
-    {
-        try await runner.imageAsync(image, imageProcessingOptions)
-    }
-
-    /// Tracks poses in one video frame off the calling thread (`.video` mode).
-    public func detect(
-        videoFrame image: PixelImage, timestampInMilliseconds: Int,
-        imageProcessingOptions: ImageProcessingOptions? = nil
-    ) async throws -> PoseLandmarkerResult {
-        try await runner.videoAsync(image, imageProcessingOptions, at: timestampInMilliseconds)
-    }
-
-    /// Every live-stream outcome from now on, in timestamp order; the stream ends when the landmarker is closed.
-    public func liveStreamResults() -> AsyncStream<LiveStreamEvent<PoseLandmarkerResult>> { runner.events() }
-
     /// How many times pose detection has run: in video and live-stream modes it runs only while fewer than
     /// `numPoses` poses are tracked.
     public var poseDetectionCount: Int { pipeline.detectorRuns.value }
@@ -93,6 +53,4 @@ public final class PoseLandmarker: Sendable {
     /// frame at a time; call it only between frames.
     package func replaceTrackedRegions(_ regions: [NormalizedRect]) { pipeline.replaceTrackedRegions(regions) }
 
-    /// Finishes queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { runner.close() }
 }

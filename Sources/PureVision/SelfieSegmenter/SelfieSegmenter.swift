@@ -49,7 +49,7 @@ public final class SelfieSegmenter: Sendable {
     /// The options the segmenter was created with.
     public let options: SelfieSegmenterOptions
     private let pipeline: SegmentationPipeline
-    private let runner: TaskRunner<VisionFrame, ImageSegmenterResult>
+    private let runner: VisionTaskRunner<ImageSegmenterResult>
 
     /// Creates a segmenter.
     /// - Throws: `VisionTaskError.model` for a missing model or one with more than one class.
@@ -63,8 +63,8 @@ public final class SelfieSegmenter: Sendable {
         }
         self.pipeline = pipeline
         let rawSize = options.shouldEnableRawSizeMask ? (pipeline.tensorWidth, pipeline.tensorHeight) : nil
-        runner = try TaskRunner(
-            mode: options.segmenterMode == .stream ? .video : .image, label: "SelfieSegmenter", handler: nil,
+        runner = try VisionTaskRunner(
+            mode: options.segmenterMode == .stream ? .video : .image, label: "SelfieSegmenter",
             process: { frame, _ throws(VisionTaskError) in
                 try pipeline.segment(frame, maskSize: rawSize)
             })

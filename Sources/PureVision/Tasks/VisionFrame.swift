@@ -2,9 +2,9 @@ import PureVisionImage
 
 /// One frame handed to a vision task: the image and the call's `ImageProcessingOptions` (region of interest,
 /// rotation). Every task's pipeline takes this one request type.
-struct VisionFrame: FrameRequest {
-    let image: PixelImage
-    let processing: ImageProcessingOptions?
+package struct VisionFrame: FrameRequest {
+    package let image: PixelImage
+    package let processing: ImageProcessingOptions?
 
     /// A frame for the image or video calls, which process `image` before they return.
     init(image: PixelImage, processing: ImageProcessingOptions? = nil) {
@@ -34,61 +34,4 @@ package protocol VisionTaskOptions: Sendable {
 package protocol TimestampedTaskResult: Sendable {
     /// The frame's timestamp; nil in image mode.
     var timestampInMilliseconds: Int? { get set }
-}
-
-/// The entry points every vision task shares, one per running mode, each a thin call from the task's documented
-/// public method (`detect`, `classify`, `embed`, `segment`, `recognize`, …).
-extension TaskRunner where Request == VisionFrame {
-    /// A runner in the running mode of `options`, with its result handler; `process` runs one frame and gets the
-    /// frame's timestamp (0 in image mode).
-    /// - Throws: `VisionTaskError.resultHandler` for a handler that does not fit the running mode.
-    convenience init<Options: VisionTaskOptions>(
-        options: Options, label: String, process: @escaping Process
-    ) throws(VisionTaskError) where Options.TaskResult == Result {
-        try self.init(mode: options.runningMode, label: label, handler: options.resultHandler, process: process)
-    }
-
-    /// A runner like ``init(options:label:process:)`` whose results carry the frame's timestamp outside image mode.
-    convenience init<Options: VisionTaskOptions>(
-        options: Options, label: String,
-        timestamping process: @escaping @Sendable (VisionFrame) throws(VisionTaskError) -> Result
-    ) throws(VisionTaskError) where Options.TaskResult == Result, Result: TimestampedTaskResult {
-        let stamps = options.runningMode != .image
-        try self.init(options: options, label: label) { frame, timestamp throws(VisionTaskError) in
-            var result = try process(frame)
-            if stamps { result.timestampInMilliseconds = timestamp }
-            return result
-        }
-    }
-
-    /// Image mode: processes `image` now.
-    func image(_ image: PixelImage, _ processing: ImageProcessingOptions?) throws(VisionTaskError) -> Result {
-        try runImage(VisionFrame(image: image, processing: processing))
-    }
-
-    /// Video mode: processes `image` now; its timestamp must exceed the previous one.
-    func video(_ image: PixelImage, _ processing: ImageProcessingOptions?, at timestamp: Int)
-        throws(VisionTaskError) -> Result
-    {
-        try runVideo(VisionFrame(image: image, processing: processing), timestampInMilliseconds: timestamp)
-    }
-
-    /// Live-stream mode: queues `image` (copied if it wraps caller memory) and returns at once.
-    func liveStream(_ image: PixelImage, _ processing: ImageProcessingOptions?, at timestamp: Int)
-        throws(VisionTaskError)
-    {
-        try submit(.retained(image, processing: processing), timestampInMilliseconds: timestamp)
-    }
-
-    /// Image mode, off the calling thread.
-    func imageAsync(_ image: PixelImage, _ processing: ImageProcessingOptions?) async throws -> Result {
-        try await runImageAsync(.retained(image, processing: processing))
-    }
-
-    /// Video mode, off the calling thread.
-    func videoAsync(_ image: PixelImage, _ processing: ImageProcessingOptions?, at timestamp: Int) async throws
-        -> Result
-    {
-        try await runVideoAsync(.retained(image, processing: processing), timestampInMilliseconds: timestamp)
-    }
 }
