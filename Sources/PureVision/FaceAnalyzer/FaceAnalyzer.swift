@@ -22,7 +22,7 @@ import PureVisionKernels
 public final class FaceAnalyzer: VisionTask {
     /// The options the analyzer was created with.
     public let options: FaceAnalyzerOptions
-    /// The running-mode machine that serves the analyzer's calls.
+    /// The running-mode machine that serves the task's calls.
     public let runner: VisionTaskRunner<[Face]>
     private let pipeline: FaceMeshPipeline
 
@@ -58,5 +58,4 @@ public final class FaceAnalyzer: VisionTask {
     public func processAsync(image: PixelImage, timestampInMilliseconds: Int) throws(VisionTaskError) {
         try runner.liveStream(image, nil, at: timestampInMilliseconds)
     }
-
 }

@@ -14,7 +14,7 @@ import PureVisionTFLite
 public final class FaceDetector: DetectionTask {
     /// The options the detector was created with.
     public let options: FaceDetectorOptions
-    /// The running-mode machine that serves the faceDetector's calls.
+    /// The running-mode machine that serves the task's calls.
     public let runner: VisionTaskRunner<FaceDetectorResult>
 
     /// Creates a detector.
@@ -38,7 +38,6 @@ public final class FaceDetector: DetectionTask {
     public convenience init(modelPath: String) throws(VisionTaskError) {
         try self.init(options: FaceDetectorOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
     }
-
 }
 
 /// The prepared detection pipeline: model, anchors, decoding and suppression settings.

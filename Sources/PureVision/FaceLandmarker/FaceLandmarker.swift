@@ -11,7 +11,7 @@ import PureVisionKernels
 public final class FaceLandmarker: DetectionTask {
     /// The options the landmarker was created with.
     public let options: FaceLandmarkerOptions
-    /// The running-mode machine that serves the faceLandmarker's calls.
+    /// The running-mode machine that serves the task's calls.
     public let runner: VisionTaskRunner<FaceLandmarkerResult>
     private let pipeline: FaceLandmarkerPipeline
 
@@ -30,12 +30,7 @@ public final class FaceLandmarker: DetectionTask {
         self.options = options
         let pipeline = try FaceLandmarkerPipeline(options: options)
         self.pipeline = pipeline
-        let tracking = options.runningMode != .image
-        runner = try VisionTaskRunner(
-            options: options, label: "FaceLandmarker",
-            process: { frame, timestamp throws(VisionTaskError) in
-                try pipeline.process(frame, timestampInMilliseconds: timestamp, tracking: tracking)
-            })
+        runner = try VisionTaskRunner(options: options, label: "FaceLandmarker", tracking: pipeline)
     }
 
     /// Creates an image-mode landmarker from a `face_landmarker.task` bundle with default options.
@@ -73,5 +68,4 @@ public final class FaceLandmarker: DetectionTask {
     /// How many times face detection has run: in video and live-stream modes it runs only while fewer than
     /// `numFaces` faces are tracked.
     public var faceDetectionCount: Int { pipeline.detectorRuns.value }
-
 }

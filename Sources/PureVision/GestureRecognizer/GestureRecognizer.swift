@@ -16,7 +16,7 @@ import PureVisionTFLite
 public final class GestureRecognizer: GestureRecognitionTask {
     /// The options the recognizer was created with.
     public let options: GestureRecognizerOptions
-    /// The running-mode machine that serves the gestureRecognizer's calls.
+    /// The running-mode machine that serves the task's calls.
     public let runner: VisionTaskRunner<GestureRecognizerResult>
     private let hands: HandLandmarkPipeline
     private let gestures: HandGestureModels

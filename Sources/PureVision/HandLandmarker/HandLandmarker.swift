@@ -13,7 +13,7 @@ import PureVisionTFLite
 public final class HandLandmarker: DetectionTask {
     /// The options the landmarker was created with.
     public let options: HandLandmarkerOptions
-    /// The running-mode machine that serves the handLandmarker's calls.
+    /// The running-mode machine that serves the task's calls.
     public let runner: VisionTaskRunner<HandLandmarkerResult>
     private let pipeline: HandLandmarkPipeline
 
@@ -29,12 +29,7 @@ public final class HandLandmarker: DetectionTask {
         self.options = options
         let pipeline = try HandLandmarkPipeline(options: options)
         self.pipeline = pipeline
-        let tracking = options.runningMode != .image
-        runner = try VisionTaskRunner(
-            options: options, label: "HandLandmarker",
-            process: { frame, timestamp throws(VisionTaskError) in
-                try pipeline.process(frame, timestampInMilliseconds: timestamp, tracking: tracking)
-            })
+        runner = try VisionTaskRunner(options: options, label: "HandLandmarker", tracking: pipeline)
     }
 
     /// Creates an image-mode landmarker from a `hand_landmarker.task` bundle with default options.
@@ -45,5 +40,4 @@ public final class HandLandmarker: DetectionTask {
     /// How many times palm detection has run: in video and live-stream modes it runs only while fewer than
     /// `numHands` hands are tracked.
     public var palmDetectionCount: Int { pipeline.detectorRuns.value }
-
 }

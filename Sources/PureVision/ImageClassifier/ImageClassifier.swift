@@ -21,7 +21,7 @@ public final class ImageClassifier: ClassificationTask {
     public let options: ImageClassifierOptions
     /// The labels of each head, in output order (empty names for a head without labels).
     public let labels: [ClassificationLabels]
-    /// The running-mode machine that serves the imageClassifier's calls.
+    /// The running-mode machine that serves the task's calls.
     public let runner: VisionTaskRunner<ImageClassifierResult>
 
     /// Creates a classifier.
@@ -69,7 +69,6 @@ public final class ImageClassifier: ClassificationTask {
         }
         return result
     }
-
 }
 
 /// The prepared classification pipeline: model, input and heads.

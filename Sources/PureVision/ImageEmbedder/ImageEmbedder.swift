@@ -11,7 +11,7 @@ import PureVisionTFLite
 public final class ImageEmbedder: EmbeddingTask {
     /// The options the embedder was created with.
     public let options: ImageEmbedderOptions
-    /// The running-mode machine that serves the imageEmbedder's calls.
+    /// The running-mode machine that serves the task's calls.
     public let runner: VisionTaskRunner<ImageEmbedderResult>
 
     /// Creates an embedder.

@@ -32,7 +32,7 @@ public final class ImageSegmenter: SegmentationTask {
     public let displayNames: [String]?
     /// The number of classes: the number of confidence masks.
     public let classCount: Int
-    /// The running-mode machine that serves the imageSegmenter's calls.
+    /// The running-mode machine that serves the task's calls.
     public let runner: VisionTaskRunner<ImageSegmenterResult>
 
     /// Creates a segmenter.
@@ -54,5 +54,4 @@ public final class ImageSegmenter: SegmentationTask {
     public convenience init(modelPath: String) throws(VisionTaskError) {
         try self.init(options: ImageSegmenterOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
     }
-
 }

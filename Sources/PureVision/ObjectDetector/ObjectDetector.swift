@@ -15,7 +15,7 @@ public final class ObjectDetector: DetectionTask {
     public let options: ObjectDetectorOptions
     /// The model's class names (and display names), index = class.
     public let labels: ClassificationLabels
-    /// The running-mode machine that serves the objectDetector's calls.
+    /// The running-mode machine that serves the task's calls.
     public let runner: VisionTaskRunner<ObjectDetectorResult>
 
     /// Creates a detector.
@@ -37,5 +37,4 @@ public final class ObjectDetector: DetectionTask {
     public convenience init(modelPath: String) throws(VisionTaskError) {
         try self.init(options: ObjectDetectorOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
     }
-
 }

@@ -15,7 +15,7 @@ import PureVisionKernels
 public final class PoseLandmarker: DetectionTask {
     /// The options the landmarker was created with.
     public let options: PoseLandmarkerOptions
-    /// The running-mode machine that serves the poseLandmarker's calls.
+    /// The running-mode machine that serves the task's calls.
     public let runner: VisionTaskRunner<PoseLandmarkerResult>
     private let pipeline: PoseLandmarkPipeline
 
@@ -31,12 +31,7 @@ public final class PoseLandmarker: DetectionTask {
         self.options = options
         let pipeline = try PoseLandmarkPipeline(options: options)
         self.pipeline = pipeline
-        let tracking = options.runningMode != .image
-        runner = try VisionTaskRunner(
-            options: options, label: "PoseLandmarker",
-            process: { frame, timestamp throws(VisionTaskError) in
-                try pipeline.process(frame, timestampInMilliseconds: timestamp, tracking: tracking)
-            })
+        runner = try VisionTaskRunner(options: options, label: "PoseLandmarker", tracking: pipeline)
     }
 
     /// Creates an image-mode landmarker from a `pose_landmarker_*.task` bundle with default options.
@@ -52,5 +47,4 @@ public final class PoseLandmarker: DetectionTask {
     /// `regions`, as if the last frame had produced them. For tests that feed MediaPipe's own regions to check one
     /// frame at a time; call it only between frames.
     package func replaceTrackedRegions(_ regions: [NormalizedRect]) { pipeline.replaceTrackedRegions(regions) }
-
 }
