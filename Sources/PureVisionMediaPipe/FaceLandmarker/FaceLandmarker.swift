@@ -114,9 +114,11 @@ public final class FaceLandmarkerResult: Sendable {
 }
 
 /// MediaPipe's `FaceLandmarker` (`MPPFaceLandmarker`) over PureVision's `FaceLandmarker`: face detection, 478
-/// landmarks per face, optional blendshapes and transformation matrices, tracking in video and live-stream modes.
-public final class FaceLandmarker: Sendable {
-    private let task: TaskCore<FaceLandmarker, PureVision.FaceLandmarker, FaceLandmarkerResult>
+/// landmarks per face, optional blendshapes and transformation matrices, tracking in video and live-stream modes
+/// (in `.image` mode face detection runs on every call).
+public final class FaceLandmarker: MediaPipeDetectionTask {
+    /// What the task runs on (see `MediaPipeVisionTask`).
+    public let core: TaskCore<FaceLandmarker, PureVision.FaceLandmarker, FaceLandmarkerResult>
 
     /// MediaPipe's `init(modelPath:)`: an image-mode landmarker for a `face_landmarker.task` bundle.
     /// - Throws: `VisionTaskError` for a missing or malformed bundle.
@@ -128,7 +130,7 @@ public final class FaceLandmarker: Sendable {
     /// - Throws: `VisionTaskError` for options out of range, a missing or malformed bundle, or a live-stream
     ///   delegate missing in `.liveStream` mode or set in another mode.
     public init(options: FaceLandmarkerOptions) throws {
-        task = try TaskCore(
+        core = try TaskCore(
             options: PureVision.FaceLandmarkerOptions(
                 baseOptions: options.baseOptions.native, numFaces: options.numFaces,
                 minFaceDetectionConfidence: options.minFaceDetectionConfidence,
@@ -138,35 +140,8 @@ public final class FaceLandmarker: Sendable {
                 outputFacialTransformationMatrixes: options.outputFacialTransformationMatrixes),
             runningMode: options.runningMode, delegate: options.faceLandmarkerLiveStreamDelegate
         ) { $0.faceLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) }
-        task.attach(self)
+        core.attach(self)
     }
-
-    /// MediaPipe's `detect(image:)` (`.image` mode): face detection runs on every call.
-    /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
-    public func detect(image: MPImage) throws -> FaceLandmarkerResult {
-        try task.image(image) { try $0.detect(image: $1, imageProcessingOptions: $2) }
-    }
-
-    /// MediaPipe's `detect(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
-    /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
-    ///   unusable image.
-    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> FaceLandmarkerResult {
-        try task.videoFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
-            try $0.detect(videoFrame: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// MediaPipe's `detectAsync(image:timestampInMilliseconds:)` (`.liveStream` mode): returns at once; the result
-    /// goes to the options' `faceLandmarkerLiveStreamDelegate`.
-    /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
-    public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try task.liveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
-            try $0.detectAsync(image: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { task.close() }
 }
 
 // MediaPipe declares these as class methods (`+ (NSArray<MPPConnection *> *)lipsConnections`), so Swift calls them

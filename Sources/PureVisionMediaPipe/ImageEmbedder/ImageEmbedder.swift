@@ -54,8 +54,9 @@ public final class ImageEmbedderResult: Sendable {
 }
 
 /// MediaPipe's `ImageEmbedder` (`MPPImageEmbedder`) over PureVision's `ImageEmbedder`.
-public final class ImageEmbedder: Sendable {
-    private let task: TaskCore<ImageEmbedder, PureVision.ImageEmbedder, ImageEmbedderResult>
+public final class ImageEmbedder: MediaPipeEmbeddingTask {
+    /// What the task runs on (see `MediaPipeVisionTask`).
+    public let core: TaskCore<ImageEmbedder, PureVision.ImageEmbedder, ImageEmbedderResult>
 
     /// MediaPipe's `init(modelPath:)`: an image-mode embedder for a `.tflite` model.
     /// - Throws: `VisionTaskError` for a missing or unsupported model.
@@ -67,61 +68,13 @@ public final class ImageEmbedder: Sendable {
     /// - Throws: `VisionTaskError` for a missing or unsupported model, or a live-stream delegate missing in
     ///   `.liveStream` mode or set in another mode.
     public init(options: ImageEmbedderOptions) throws {
-        task = try TaskCore(
+        core = try TaskCore(
             options: PureVision.ImageEmbedderOptions(
                 baseOptions: options.baseOptions.native, l2Normalize: options.l2Normalize, quantize: options.quantize),
             runningMode: options.runningMode, delegate: options.imageEmbedderLiveStreamDelegate
         ) { $0.imageEmbedder($1, didFinishEmbedding: $2, timestampInMilliseconds: $3, error: $4) }
-        task.attach(self)
+        core.attach(self)
     }
-
-    /// MediaPipe's `embed(image:)` (`.image` mode), on the whole image.
-    /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
-    public func embed(image: MPImage) throws -> ImageEmbedderResult {
-        try embed(image: image, regionOfInterest: .zero)
-    }
-
-    /// MediaPipe's `embed(image:regionOfInterest:)` (`.image` mode): `roi` in normalized coordinates of the upright
-    /// image; `CGRect.zero` is the whole image.
-    /// - Throws: `VisionTaskError` for the wrong running mode, an invalid region or an unusable image.
-    public func embed(image: MPImage, regionOfInterest roi: CGRect) throws -> ImageEmbedderResult {
-        try task.image(image, regionOfInterest: roi) { try $0.embed(image: $1, imageProcessingOptions: $2) }
-    }
-
-    /// MediaPipe's `embed(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
-    /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
-    ///   unusable image.
-    public func embed(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> ImageEmbedderResult {
-        try embed(videoFrame: image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: .zero)
-    }
-
-    /// MediaPipe's `embed(videoFrame:timestampInMilliseconds:regionOfInterest:)` (`.video` mode).
-    /// - Throws: as `embed(videoFrame:timestampInMilliseconds:)`, or for an invalid region.
-    public func embed(
-        videoFrame image: MPImage, timestampInMilliseconds: Int, regionOfInterest roi: CGRect
-    ) throws -> ImageEmbedderResult {
-        try task.videoFrame(image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: roi) {
-            try $0.embed(videoFrame: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// MediaPipe's `embedAsync(image:timestampInMilliseconds:)` (`.liveStream` mode): returns at once; the result
-    /// goes to the options' `imageEmbedderLiveStreamDelegate`.
-    /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
-    public func embedAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try embedAsync(image: image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: .zero)
-    }
-
-    /// MediaPipe's `embedAsync(image:timestampInMilliseconds:regionOfInterest:)` (`.liveStream` mode).
-    /// - Throws: as `embedAsync(image:timestampInMilliseconds:)`, or for an invalid region.
-    public func embedAsync(image: MPImage, timestampInMilliseconds: Int, regionOfInterest roi: CGRect) throws {
-        try task.liveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: roi) {
-            try $0.embedAsync(image: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { task.close() }
 
     /// MediaPipe's `cosineSimilarity(embedding1:embedding2:)`: the cosine similarity of two embeddings of the same
     /// kind (both float or both quantized) and size, as PureVision's `ImageEmbedder.cosineSimilarity(_:_:)` computes
