@@ -13,15 +13,31 @@ import PureVision
 /// live-stream modes, a timestamp not after the previous one. In `.liveStream` mode the results go to the options'
 /// live-stream delegate, on the task's own delivery thread.
 public protocol MediaPipeVisionTask: AnyObject, Sendable {
+    /// MediaPipe's options class of the task.
+    associatedtype Options: TaskOptions
     /// PureVision's task it runs.
     associatedtype NativeTask: VisionTask
     /// MediaPipe's result class for one image or frame.
     associatedtype Result
     /// What the task runs on: the native task, the relay of its live-stream results to the delegate, the calls.
     var core: TaskCore<Self, NativeTask, Result> { get }
+
+    /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
+    /// - Throws: `VisionTaskError` for invalid options, a missing or unsupported model, or a live-stream delegate
+    ///   missing in `.liveStream` mode or set in another mode.
+    init(options: Options) throws
 }
 
 extension MediaPipeVisionTask {
+    /// MediaPipe's `init(modelPath:)`: an `.image` mode task with MediaPipe's default options for the model at
+    /// `modelPath` (the task's documentation says which models it takes).
+    /// - Throws: `VisionTaskError` for a missing, malformed or unsupported model.
+    public init(modelPath: String) throws {
+        let options = Options()
+        options.baseOptions.modelAssetPath = modelPath
+        try self.init(options: options)
+    }
+
     /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
     public func close() { core.close() }
 }

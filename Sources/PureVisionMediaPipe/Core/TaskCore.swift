@@ -103,11 +103,3 @@ public final class TaskCore<Wrapper: AnyObject, Native: VisionTask, Output>: Sen
     /// The native task's `close()`.
     func close() { native.close() }
 }
-
-extension TaskOptions {
-    /// These options with `modelAssetPath` set: what every task's `init(modelPath:)` passes to `init(options:)`.
-    func withModelAssetPath(_ path: String) -> Self {
-        baseOptions.modelAssetPath = path
-        return self
-    }
-}

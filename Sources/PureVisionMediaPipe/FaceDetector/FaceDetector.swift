@@ -1,10 +1,10 @@
 // One file per task, in this order: options (a `TaskOptions` subclass with MediaPipe's defaults and a weak
-// `…LiveStreamDelegate`), the delegate protocol, the result class (with a `convenience init` from the native
-// result), the task class (conforming to the `MediaPipeVisionTask` protocol of its verb, which gives it MediaPipe's
-// calls taking `MPImage` and `close()`; it declares its `TaskCore`, `init(modelPath:)` and `init(options:)` mapping
-// the options and naming the delegate's method), and the conformances that let `TaskCore` create the native task
-// and convert its result. All nine tasks have this shape; a new one adds its own folder and file the same way, and
-// its test file in Tests/PureVisionMediaPipeTests comparing with the native task.
+// `…LiveStreamDelegate`), the delegate protocol, the result class (`NativeResultConvertible`: a `convenience init`
+// from the native result), and the task class, conforming to the `MediaPipeVisionTask` protocol of its verb, which
+// gives it `init(modelPath:)`, MediaPipe's calls taking `MPImage` and `close()`: it declares its `TaskCore` and
+// `init(options:)`, which maps the options and names the delegate's method. All nine tasks have this shape; a new
+// one adds its own folder and file the same way, its native conformances in `Core/NativeTaskConformances.swift`,
+// and its test file in Tests/PureVisionMediaPipeTests comparing with the native task.
 import Foundation
 import PureVision
 
@@ -18,9 +18,6 @@ public final class FaceDetectorOptions: TaskOptions {
     public var minSuppressionThreshold: Float = 0.3
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var faceDetectorLiveStreamDelegate: (any FaceDetectorLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults.
-    public override init() { super.init() }
 }
 
 /// Receives a live-stream `FaceDetector`'s results: MediaPipe's `FaceDetectorLiveStreamDelegate`
@@ -36,7 +33,7 @@ public protocol FaceDetectorLiveStreamDelegate: AnyObject {
 }
 
 /// The faces found in one image or frame: MediaPipe's `FaceDetectorResult` (`MPPFaceDetectorResult`).
-public final class FaceDetectorResult: Sendable {
+public final class FaceDetectorResult: NativeResultConvertible {
     /// One detection per face, best first: a pixel box, one category (the score) and six keypoints (right eye,
     /// left eye, nose tip, mouth, right ear tragion, left ear tragion — the subject's right and left).
     public let detections: [Detection]
@@ -55,16 +52,11 @@ public final class FaceDetectorResult: Sendable {
     }
 }
 
-/// MediaPipe's `FaceDetector` (`MPPFaceDetector`) over PureVision's `FaceDetector` (BlazeFace short or full range).
+/// MediaPipe's `FaceDetector` (`MPPFaceDetector`) over PureVision's `FaceDetector`: its model is a BlazeFace
+/// `.tflite` model (short or full range).
 public final class FaceDetector: MediaPipeDetectionTask {
     /// What the task runs on (see `MediaPipeVisionTask`).
     public let core: TaskCore<FaceDetector, PureVision.FaceDetector, FaceDetectorResult>
-
-    /// MediaPipe's `init(modelPath:)`: an image-mode detector for a BlazeFace `.tflite` model.
-    /// - Throws: `VisionTaskError` for a missing or unsupported model.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: FaceDetectorOptions().withModelAssetPath(modelPath))
-    }
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for options out of range, a missing or unsupported model, or a live-stream
@@ -79,7 +71,3 @@ public final class FaceDetector: MediaPipeDetectionTask {
         core.attach(self)
     }
 }
-
-extension PureVision.FaceDetector: NativeVisionTask {}
-extension PureVision.FaceDetectorOptions: NativeTaskOptions {}
-extension FaceDetectorResult: NativeResultConvertible {}

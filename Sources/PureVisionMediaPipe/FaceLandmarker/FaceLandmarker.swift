@@ -20,9 +20,6 @@ public final class FaceLandmarkerOptions: TaskOptions {
     public var outputFacialTransformationMatrixes: Bool = false
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var faceLandmarkerLiveStreamDelegate: (any FaceLandmarkerLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults.
-    public override init() { super.init() }
 }
 
 /// Receives a live-stream `FaceLandmarker`'s results: MediaPipe's `FaceLandmarkerLiveStreamDelegate`
@@ -77,7 +74,7 @@ public final class TransformMatrix: @unchecked Sendable {
 }
 
 /// The faces found in one image or frame: MediaPipe's `FaceLandmarkerResult` (`MPPFaceLandmarkerResult`).
-public final class FaceLandmarkerResult: Sendable {
+public final class FaceLandmarkerResult: NativeResultConvertible {
     /// Per face, 478 landmarks normalized to the image: 0–467 the face mesh, 468–472 and 473–477 the irises.
     public let faceLandmarks: [[NormalizedLandmark]]
     /// Per face, the 52 blendshape scores in index order (head index 0, head name "", as MediaPipe fills them);
@@ -115,16 +112,10 @@ public final class FaceLandmarkerResult: Sendable {
 
 /// MediaPipe's `FaceLandmarker` (`MPPFaceLandmarker`) over PureVision's `FaceLandmarker`: face detection, 478
 /// landmarks per face, optional blendshapes and transformation matrices, tracking in video and live-stream modes
-/// (in `.image` mode face detection runs on every call).
+/// (in `.image` mode face detection runs on every call). Its model is a `face_landmarker.task` bundle.
 public final class FaceLandmarker: MediaPipeDetectionTask {
     /// What the task runs on (see `MediaPipeVisionTask`).
     public let core: TaskCore<FaceLandmarker, PureVision.FaceLandmarker, FaceLandmarkerResult>
-
-    /// MediaPipe's `init(modelPath:)`: an image-mode landmarker for a `face_landmarker.task` bundle.
-    /// - Throws: `VisionTaskError` for a missing or malformed bundle.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: FaceLandmarkerOptions().withModelAssetPath(modelPath))
-    }
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for options out of range, a missing or malformed bundle, or a live-stream
@@ -191,7 +182,3 @@ extension FaceLandmarker {
     /// appear twice, once on their own and once in the contours; 2728 connections).
     public static func faceConnections() -> [Connection] { face }
 }
-
-extension PureVision.FaceLandmarker: NativeVisionTask {}
-extension PureVision.FaceLandmarkerOptions: NativeTaskOptions {}
-extension FaceLandmarkerResult: NativeResultConvertible {}

@@ -23,9 +23,6 @@ public final class GestureRecognizerOptions: TaskOptions {
     public var customGesturesClassifierOptions: ClassifierOptions?
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var gestureRecognizerLiveStreamDelegate: (any GestureRecognizerLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults.
-    public override init() { super.init() }
 }
 
 /// Receives a live-stream `GestureRecognizer`'s results: MediaPipe's `GestureRecognizerLiveStreamDelegate`
@@ -44,7 +41,7 @@ public protocol GestureRecognizerLiveStreamDelegate: AnyObject {
 /// (`MPPGestureRecognizerResult`). The i-th entry of `handedness`, `landmarks` and `worldLandmarks` describes hand
 /// i; `gestures` has one list per hand that got a prediction, in hand order (as in MediaPipe, a hand whose
 /// categories were all filtered away has none, and then `gestures` is shorter than the hand lists).
-public final class GestureRecognizerResult: Sendable {
+public final class GestureRecognizerResult: NativeResultConvertible {
     /// Per recognized hand, one category: the gesture's name in `categoryName`, its score, index −1.
     public let gestures: [[ResultCategory]]
     /// Per hand, one category: "Right" (index 0) or "Left" (index 1) with its score.
@@ -81,16 +78,11 @@ public final class GestureRecognizerResult: Sendable {
 
 /// MediaPipe's `GestureRecognizer` (`MPPGestureRecognizer`) over PureVision's `GestureRecognizer`: the hand
 /// landmarker's pipeline and tracking, then each hand's gesture from the canned classifier and, for a Model Maker
-/// bundle, the custom one (in `.image` mode palm detection runs on every call).
+/// bundle, the custom one (in `.image` mode palm detection runs on every call). Its model is a
+/// `gesture_recognizer.task` bundle.
 public final class GestureRecognizer: MediaPipeGestureRecognitionTask {
     /// What the task runs on (see `MediaPipeVisionTask`).
     public let core: TaskCore<GestureRecognizer, PureVision.GestureRecognizer, GestureRecognizerResult>
-
-    /// MediaPipe's `init(modelPath:)`: an image-mode recognizer for a `gesture_recognizer.task` bundle.
-    /// - Throws: `VisionTaskError` for a missing or malformed bundle.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: GestureRecognizerOptions().withModelAssetPath(modelPath))
-    }
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for options out of range (classifier options included), a missing or malformed
@@ -111,7 +103,3 @@ public final class GestureRecognizer: MediaPipeGestureRecognitionTask {
         core.attach(self)
     }
 }
-
-extension PureVision.GestureRecognizer: NativeVisionTask {}
-extension PureVision.GestureRecognizerOptions: NativeTaskOptions {}
-extension GestureRecognizerResult: NativeResultConvertible {}

@@ -16,9 +16,6 @@ public final class HandLandmarkerOptions: TaskOptions {
     public var minTrackingConfidence: Float = 0.5
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var handLandmarkerLiveStreamDelegate: (any HandLandmarkerLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults.
-    public override init() { super.init() }
 }
 
 /// Receives a live-stream `HandLandmarker`'s results: MediaPipe's `HandLandmarkerLiveStreamDelegate`
@@ -35,7 +32,7 @@ public protocol HandLandmarkerLiveStreamDelegate: AnyObject {
 
 /// The hands found in one image or frame: MediaPipe's `HandLandmarkerResult` (`MPPHandLandmarkerResult`). The i-th
 /// entry of each array describes hand i.
-public final class HandLandmarkerResult: Sendable {
+public final class HandLandmarkerResult: NativeResultConvertible {
     /// Per hand, 21 landmarks normalized to the image.
     public let landmarks: [[NormalizedLandmark]]
     /// Per hand, the 21 landmarks in metres around the hand's approximate centre.
@@ -67,7 +64,7 @@ public final class HandLandmarkerResult: Sendable {
 
 /// MediaPipe's `HandLandmarker` (`MPPHandLandmarker`) over PureVision's `HandLandmarker`: palm detection, 21 hand
 /// landmarks, world landmarks and handedness per hand, tracking in video and live-stream modes (in `.image` mode
-/// palm detection runs on every call).
+/// palm detection runs on every call). Its model is a `hand_landmarker.task` bundle.
 public final class HandLandmarker: MediaPipeDetectionTask {
     /// The connections between the palm's landmarks (MediaPipe's `handPalmConnections`).
     public static let handPalmConnections = Connection.list([(0, 1), (0, 5), (9, 13), (13, 17), (5, 9), (0, 17)])
@@ -89,12 +86,6 @@ public final class HandLandmarker: MediaPipeDetectionTask {
     /// What the task runs on (see `MediaPipeVisionTask`).
     public let core: TaskCore<HandLandmarker, PureVision.HandLandmarker, HandLandmarkerResult>
 
-    /// MediaPipe's `init(modelPath:)`: an image-mode landmarker for a `hand_landmarker.task` bundle.
-    /// - Throws: `VisionTaskError` for a missing or malformed bundle.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: HandLandmarkerOptions().withModelAssetPath(modelPath))
-    }
-
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for options out of range, a missing or malformed bundle, or a live-stream
     ///   delegate missing in `.liveStream` mode or set in another mode.
@@ -110,7 +101,3 @@ public final class HandLandmarker: MediaPipeDetectionTask {
         core.attach(self)
     }
 }
-
-extension PureVision.HandLandmarker: NativeVisionTask {}
-extension PureVision.HandLandmarkerOptions: NativeTaskOptions {}
-extension HandLandmarkerResult: NativeResultConvertible {}

@@ -19,9 +19,6 @@ public final class ImageClassifierOptions: TaskOptions {
     public var categoryDenylist: [String] = []
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var imageClassifierLiveStreamDelegate: (any ImageClassifierLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults.
-    public override init() { super.init() }
 }
 
 /// Receives a live-stream `ImageClassifier`'s results: MediaPipe's `ImageClassifierLiveStreamDelegate`
@@ -38,7 +35,7 @@ public protocol ImageClassifierLiveStreamDelegate: AnyObject {
 
 /// What an `ImageClassifier` found in one image or frame: MediaPipe's `ImageClassifierResult`
 /// (`MPPImageClassifierResult`).
-public final class ImageClassifierResult: Sendable {
+public final class ImageClassifierResult: NativeResultConvertible {
     /// The classifications, one per head: `result.classificationResult.classifications[0].categories`.
     public let classificationResult: ClassificationResult
     /// The frame's timestamp (0 in image mode).
@@ -59,16 +56,11 @@ public final class ImageClassifierResult: Sendable {
     }
 }
 
-/// MediaPipe's `ImageClassifier` (`MPPImageClassifier`) over PureVision's `ImageClassifier`.
+/// MediaPipe's `ImageClassifier` (`MPPImageClassifier`) over PureVision's `ImageClassifier`: its model is a
+/// `.tflite` image classifier.
 public final class ImageClassifier: MediaPipeClassificationTask {
     /// What the task runs on (see `MediaPipeVisionTask`).
     public let core: TaskCore<ImageClassifier, PureVision.ImageClassifier, ImageClassifierResult>
-
-    /// MediaPipe's `init(modelPath:)`: an image-mode classifier for a `.tflite` model.
-    /// - Throws: `VisionTaskError` for a missing or unsupported model.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: ImageClassifierOptions().withModelAssetPath(modelPath))
-    }
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for invalid options, a missing or unsupported model, or a live-stream delegate
@@ -84,7 +76,3 @@ public final class ImageClassifier: MediaPipeClassificationTask {
         core.attach(self)
     }
 }
-
-extension PureVision.ImageClassifier: NativeVisionTask {}
-extension PureVision.ImageClassifierOptions: NativeTaskOptions {}
-extension ImageClassifierResult: NativeResultConvertible {}

@@ -12,9 +12,6 @@ public final class ImageEmbedderOptions: TaskOptions {
     public var quantize: Bool = false
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var imageEmbedderLiveStreamDelegate: (any ImageEmbedderLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults.
-    public override init() { super.init() }
 }
 
 /// Receives a live-stream `ImageEmbedder`'s results: MediaPipe's `ImageEmbedderLiveStreamDelegate`
@@ -30,7 +27,7 @@ public protocol ImageEmbedderLiveStreamDelegate: AnyObject {
 }
 
 /// The embeddings of one image or frame: MediaPipe's `ImageEmbedderResult` (`MPPImageEmbedderResult`).
-public final class ImageEmbedderResult: Sendable {
+public final class ImageEmbedderResult: NativeResultConvertible {
     /// The embeddings, one per model output: `result.embeddingResult.embeddings[0].floatEmbedding`.
     public let embeddingResult: EmbeddingResult
     /// The frame's timestamp (0 in image mode).
@@ -53,16 +50,11 @@ public final class ImageEmbedderResult: Sendable {
     }
 }
 
-/// MediaPipe's `ImageEmbedder` (`MPPImageEmbedder`) over PureVision's `ImageEmbedder`.
+/// MediaPipe's `ImageEmbedder` (`MPPImageEmbedder`) over PureVision's `ImageEmbedder`: its model is a `.tflite`
+/// image embedder.
 public final class ImageEmbedder: MediaPipeEmbeddingTask {
     /// What the task runs on (see `MediaPipeVisionTask`).
     public let core: TaskCore<ImageEmbedder, PureVision.ImageEmbedder, ImageEmbedderResult>
-
-    /// MediaPipe's `init(modelPath:)`: an image-mode embedder for a `.tflite` model.
-    /// - Throws: `VisionTaskError` for a missing or unsupported model.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: ImageEmbedderOptions().withModelAssetPath(modelPath))
-    }
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for a missing or unsupported model, or a live-stream delegate missing in
@@ -86,7 +78,3 @@ public final class ImageEmbedder: MediaPipeEmbeddingTask {
         NSNumber(value: try PureVision.ImageEmbedder.cosineSimilarity(embedding1.native, embedding2.native))
     }
 }
-
-extension PureVision.ImageEmbedder: NativeVisionTask {}
-extension PureVision.ImageEmbedderOptions: NativeTaskOptions {}
-extension ImageEmbedderResult: NativeResultConvertible {}

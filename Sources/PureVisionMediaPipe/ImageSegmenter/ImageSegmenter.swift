@@ -14,9 +14,6 @@ public final class ImageSegmenterOptions: TaskOptions {
     public var shouldOutputCategoryMask: Bool = false
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var imageSegmenterLiveStreamDelegate: (any ImageSegmenterLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults.
-    public override init() { super.init() }
 }
 
 /// Receives a live-stream `ImageSegmenter`'s results: MediaPipe's `MPPImageSegmenterLiveStreamDelegate` (whose
@@ -34,7 +31,7 @@ public protocol ImageSegmenterLiveStreamDelegate: AnyObject {
 
 /// What an `ImageSegmenter` found in one image or frame: MediaPipe's `ImageSegmenterResult`
 /// (`MPPImageSegmenterResult`). Masks have the input image's stored size.
-public final class ImageSegmenterResult: Sendable {
+public final class ImageSegmenterResult: NativeResultConvertible {
     /// One `.float32` mask per class, in label order; nil unless `shouldOutputConfidenceMasks`.
     public let confidenceMasks: [Mask]?
     /// The `.uInt8` category mask (a class index per pixel); nil unless `shouldOutputCategoryMask`.
@@ -65,19 +62,14 @@ public final class ImageSegmenterResult: Sendable {
     }
 }
 
-/// MediaPipe's `ImageSegmenter` (`MPPImageSegmenter`) over PureVision's `ImageSegmenter`.
+/// MediaPipe's `ImageSegmenter` (`MPPImageSegmenter`) over PureVision's `ImageSegmenter`: its model is a `.tflite`
+/// segmenter; with the default options (`init(modelPath:)`) results have the confidence masks only.
 public final class ImageSegmenter: MediaPipeSegmentationTask {
     /// What the task runs on (see `MediaPipeVisionTask`).
     public let core: TaskCore<ImageSegmenter, PureVision.ImageSegmenter, ImageSegmenterResult>
 
     /// The class names in mask order (MediaPipe's `labels`); empty for a model without labels.
     public var labels: [String] { core.native.labels }
-
-    /// MediaPipe's `init(modelPath:)`: an image-mode segmenter for a `.tflite` model (confidence masks only).
-    /// - Throws: `VisionTaskError` for a missing or unsupported model.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: ImageSegmenterOptions().withModelAssetPath(modelPath))
-    }
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` when neither mask is requested, for a missing or unsupported model, or a
@@ -93,7 +85,3 @@ public final class ImageSegmenter: MediaPipeSegmentationTask {
         core.attach(self)
     }
 }
-
-extension PureVision.ImageSegmenter: NativeVisionTask {}
-extension PureVision.ImageSegmenterOptions: NativeTaskOptions {}
-extension ImageSegmenterResult: NativeResultConvertible {}

@@ -19,9 +19,6 @@ public final class ObjectDetectorOptions: TaskOptions {
     public var categoryDenylist: [String] = []
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var objectDetectorLiveStreamDelegate: (any ObjectDetectorLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults.
-    public override init() { super.init() }
 }
 
 /// Receives a live-stream `ObjectDetector`'s results: MediaPipe's `ObjectDetectorLiveStreamDelegate`
@@ -37,7 +34,7 @@ public protocol ObjectDetectorLiveStreamDelegate: AnyObject {
 }
 
 /// The objects found in one image or frame: MediaPipe's `ObjectDetectorResult` (`MPPObjectDetectorResult`).
-public final class ObjectDetectorResult: Sendable {
+public final class ObjectDetectorResult: NativeResultConvertible {
     /// The detections, best first: a `CGRect` box in whole pixels of the stored image, the categories, no
     /// keypoints for MediaPipe's detectors.
     ///
@@ -68,17 +65,11 @@ public final class ObjectDetectorResult: Sendable {
     }
 }
 
-/// MediaPipe's `ObjectDetector` (`MPPObjectDetector`) over PureVision's `ObjectDetector` (SSD detectors with
-/// MediaPipe's metadata, such as EfficientDet-Lite).
+/// MediaPipe's `ObjectDetector` (`MPPObjectDetector`) over PureVision's `ObjectDetector`: its model is a `.tflite`
+/// SSD detector with MediaPipe's metadata, such as EfficientDet-Lite.
 public final class ObjectDetector: MediaPipeDetectionTask {
     /// What the task runs on (see `MediaPipeVisionTask`).
     public let core: TaskCore<ObjectDetector, PureVision.ObjectDetector, ObjectDetectorResult>
-
-    /// MediaPipe's `init(modelPath:)`: an image-mode detector for a `.tflite` model.
-    /// - Throws: `VisionTaskError` for a missing or unsupported model.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: ObjectDetectorOptions().withModelAssetPath(modelPath))
-    }
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for invalid options (`maxResults` 0, both category lists), a missing or
@@ -94,7 +85,3 @@ public final class ObjectDetector: MediaPipeDetectionTask {
         core.attach(self)
     }
 }
-
-extension PureVision.ObjectDetector: NativeVisionTask {}
-extension PureVision.ObjectDetectorOptions: NativeTaskOptions {}
-extension ObjectDetectorResult: NativeResultConvertible {}

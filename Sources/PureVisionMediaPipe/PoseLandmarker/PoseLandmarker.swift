@@ -19,9 +19,6 @@ public final class PoseLandmarkerOptions: TaskOptions {
     public var shouldOutputSegmentationMasks: Bool = false
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var poseLandmarkerLiveStreamDelegate: (any PoseLandmarkerLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults.
-    public override init() { super.init() }
 }
 
 /// Receives a live-stream `PoseLandmarker`'s results: MediaPipe's `PoseLandmarkerLiveStreamDelegate`
@@ -38,7 +35,7 @@ public protocol PoseLandmarkerLiveStreamDelegate: AnyObject {
 
 /// The poses found in one image or frame: MediaPipe's `PoseLandmarkerResult` (`MPPPoseLandmarkerResult`). The i-th
 /// entry of each array describes pose i.
-public final class PoseLandmarkerResult: Sendable {
+public final class PoseLandmarkerResult: NativeResultConvertible {
     /// Per pose, 33 landmarks normalized to the image, each with its visibility and presence.
     public let landmarks: [[NormalizedLandmark]]
     /// Per pose, the 33 landmarks in metres, origin between the hips, with visibility and presence.
@@ -73,7 +70,8 @@ public final class PoseLandmarkerResult: Sendable {
 
 /// MediaPipe's `PoseLandmarker` (`MPPPoseLandmarker`) over PureVision's `PoseLandmarker`: pose detection, 33 body
 /// landmarks and world landmarks per pose, optional segmentation masks, tracking and smoothing in video and
-/// live-stream modes (in `.image` mode pose detection runs on every call).
+/// live-stream modes (in `.image` mode pose detection runs on every call). Its model is a `pose_landmarker_*.task`
+/// bundle.
 public final class PoseLandmarker: MediaPipeDetectionTask {
     /// The 35 connections between the pose landmarks, face, arms, torso and legs (MediaPipe's `poseLandmarks`, the
     /// same pairs in the same order as `MPPPoseLandmarksConnections`).
@@ -82,12 +80,6 @@ public final class PoseLandmarker: MediaPipeDetectionTask {
 
     /// What the task runs on (see `MediaPipeVisionTask`).
     public let core: TaskCore<PoseLandmarker, PureVision.PoseLandmarker, PoseLandmarkerResult>
-
-    /// MediaPipe's `init(modelPath:)`: an image-mode landmarker for a `pose_landmarker_*.task` bundle.
-    /// - Throws: `VisionTaskError` for a missing or malformed bundle.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: PoseLandmarkerOptions().withModelAssetPath(modelPath))
-    }
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for options out of range, a missing or malformed bundle, or a live-stream
@@ -105,7 +97,3 @@ public final class PoseLandmarker: MediaPipeDetectionTask {
         core.attach(self)
     }
 }
-
-extension PureVision.PoseLandmarker: NativeVisionTask {}
-extension PureVision.PoseLandmarkerOptions: NativeTaskOptions {}
-extension PoseLandmarkerResult: NativeResultConvertible {}
