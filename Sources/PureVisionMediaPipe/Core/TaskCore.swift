@@ -54,20 +54,19 @@ public final class TaskCore<Wrapper: AnyObject, Native: VisionTask, Output>: Sen
     where Native: NativeVisionTask, Output: NativeResultConvertible, Output.Native == Native.Result {
         try LiveStreamDelegateRule.check(runningMode: runningMode, hasDelegate: delegate != nil)
         let relay = LiveStreamRelay<Wrapper>(delegate: delegate.map { $0 as AnyObject })
+        let convert: @Sendable (Native.Result, Int) -> Output = { Output($0, timestampInMilliseconds: $1) }
         var options = options
         options.runningMode = runningMode
         if runningMode == .liveStream {
             options.resultHandler = { event in
                 relay.relay(event, to: Delegate.self) { wrapper, delegate, result, timestamp, error in
-                    deliver(
-                        delegate, wrapper, result.map { Output($0, timestampInMilliseconds: timestamp) }, timestamp,
-                        error)
+                    deliver(delegate, wrapper, result.map { convert($0, timestamp) }, timestamp, error)
                 }
             }
         }
         native = try Native(options: options)
         self.relay = relay
-        convert = { Output($0, timestampInMilliseconds: $1) }
+        self.convert = convert
     }
 
     /// Names the wrapper passed to the delegate (call it at the end of the wrapper's initializer).
