@@ -34,13 +34,8 @@ final class DetectorCore<Task, Output>: @unchecked Sendable {
     /// ML Kit's `process(_:completion:)`: runs on the detector's serial queue and calls `completion` once, on the main
     /// queue, with the output or the error.
     func process(_ image: VisionImage, completion: @escaping (Output?, (any Error)?) -> Void) {
-        // The image is read now, so that later changes to it (or its orientation) do not affect this call.
-        let pixels = Result { () throws(VisionTaskError) in try image.uprightPixels() }
         let pending = MainQueueDelivery(completion: completion, outcome: nil)
-        queue.async {
-            let outcome = pixels.flatMap { image in
-                Result { () throws(VisionTaskError) in try self.output(for: image) }
-            }
+        enqueue(image) { outcome in
             let delivery = pending.carrying(outcome)
             DispatchQueue.main.async { delivery.deliver() }
         }
@@ -49,16 +44,21 @@ final class DetectorCore<Task, Output>: @unchecked Sendable {
     /// The `async` form of `process(_:completion:)` that Swift gives ML Kit's API: the output for `image`, computed on
     /// the detector's serial queue.
     func process(_ image: VisionImage) async throws(VisionTaskError) -> Output where Output: Sendable {
-        let pixels = Result { () throws(VisionTaskError) in try image.uprightPixels() }
-        let outcome: Result<Output, VisionTaskError> = await withCheckedContinuation { continuation in
-            queue.async {
-                continuation.resume(
-                    returning: pixels.flatMap { image in
-                        Result { () throws(VisionTaskError) in try self.output(for: image) }
-                    })
-            }
+        let outcome = await withCheckedContinuation { continuation in
+            enqueue(image) { continuation.resume(returning: $0) }
         }
         return try outcome.get()
+    }
+
+    /// Reads `image` now, so that later changes to it (or its orientation) do not affect the call, and hands the
+    /// outcome for it to `finish` on the detector's serial queue.
+    private func enqueue(
+        _ image: VisionImage, finish: @escaping @Sendable (Result<Output, VisionTaskError>) -> Void
+    ) {
+        let pixels = Result { () throws(VisionTaskError) in try image.uprightPixels() }
+        queue.async {
+            finish(pixels.flatMap { image in Result { () throws(VisionTaskError) in try self.output(for: image) } })
+        }
     }
 
     private func output(for image: PixelImage) throws(VisionTaskError) -> Output {

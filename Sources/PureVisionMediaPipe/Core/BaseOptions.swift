@@ -51,6 +51,7 @@ open class TaskOptions {
     /// The model and where it runs.
     public var baseOptions: BaseOptions = BaseOptions()
 
-    /// Creates options with MediaPipe's defaults.
-    public init() {}
+    /// Creates options with MediaPipe's defaults (every task's options class has this initializer, which
+    /// `init(modelPath:)` uses).
+    public required init() {}
 }

@@ -1,47 +1,43 @@
 import Foundation
 import PureVision
 
-/// A PureVision task as a MediaPipe-compatible task drives it: made from its options, closed at the end. Its
-/// per-mode calls (`detect`, `classify`, `recognize` …) differ in name, so the wrapper passes them to `TaskCore`.
-protocol NativeVisionTask: Sendable {
-    /// The task's options.
-    associatedtype Options: NativeTaskOptions
+/// A PureVision task as a MediaPipe-compatible task creates it: from its options, set to a running mode and, in
+/// `.liveStream` mode, to a result handler.
+protocol NativeVisionTask: VisionTask where Options: NativeTaskOptions, Options.TaskResult == Result {
     /// PureVision's `init(options:)`.
     init(options: Options) throws(VisionTaskError)
-    /// Finishes the queued live-stream frames, delivers their results and refuses further calls.
-    func close()
 }
 
 /// The options of a `NativeVisionTask`: the two that `TaskCore` sets for every task.
-protocol NativeTaskOptions: Sendable {
-    /// What the task returns for one image or frame.
-    associatedtype Result: Sendable
+protocol NativeTaskOptions: VisionTaskOptions {
     /// How the task is fed.
     var runningMode: RunningMode { get set }
     /// Receives the live-stream outcomes (`.liveStream` mode only).
-    var resultHandler: (@Sendable (LiveStreamEvent<Result>) -> Void)? { get set }
+    var resultHandler: (@Sendable (LiveStreamEvent<TaskResult>) -> Void)? { get set }
 }
 
 /// A MediaPipe result class made from its PureVision result and the frame's timestamp.
-protocol NativeResultConvertible {
+protocol NativeResultConvertible: Sendable {
     /// The PureVision result it converts.
     associatedtype Native: Sendable
     /// The same result as PureVision's, at `timestampInMilliseconds` (0 in image mode).
     init(_ native: Native, timestampInMilliseconds: Int)
 }
 
-/// What every MediaPipe-compatible task shares, as `DetectorCore` is for the ML Kit layer: its PureVision task, the
-/// relay of live-stream results to the MediaPipe delegate, and the bodies of the image, video and live-stream calls.
+/// What every MediaPipe-compatible task runs on (`MediaPipeVisionTask.core`), as `DetectorCore` is for the ML Kit
+/// layer: its PureVision task, the relay of live-stream results to the MediaPipe delegate, and the image, video and
+/// live-stream calls that `MediaPipeVisionTask`'s extensions name after the task's verb. Its members are the
+/// layer's own.
 ///
-/// A wrapper (`Wrapper`, e.g. `FaceDetector`) declares its native task (`Native`), its result class (`Output`) and
-/// its public entry points, each passing the matching native call to `image`, `videoFrame` or `liveStreamFrame`.
-/// Those keep the `MPImage` alive while its pixels are read (they may be a locked `CVPixelBuffer`'s) and convert the
-/// native result with the frame's timestamp.
-final class TaskCore<Wrapper: AnyObject, Native: NativeVisionTask, Output: NativeResultConvertible>: Sendable
-where Output.Native == Native.Options.Result {
+/// `Wrapper` is the MediaPipe-compatible task (e.g. `FaceDetector`), `Native` PureVision's task it runs and
+/// `Output` the MediaPipe result class. Each call keeps the `MPImage` alive while its pixels are read (they may be a
+/// locked `CVPixelBuffer`'s), goes to the native task's running-mode machine, which checks the running mode and
+/// the timestamps, and converts the native result with the frame's timestamp.
+public final class TaskCore<Wrapper: AnyObject, Native: VisionTask, Output>: Sendable {
     /// The PureVision task.
     let native: Native
     private let relay: LiveStreamRelay<Wrapper>
+    private let convert: @Sendable (Native.Result, _ timestampInMilliseconds: Int) -> Output
 
     /// Creates the native task from `options` in `runningMode`; in `.liveStream` mode with a result handler that
     /// converts each result and hands it to `delegate` through `deliver` (the delegate's own method), as
@@ -54,70 +50,55 @@ where Output.Native == Native.Options.Result {
     init<Delegate>(
         options: Native.Options, runningMode: RunningMode, delegate: Delegate?,
         deliver: @escaping @Sendable (Delegate, Wrapper, Output?, Int, (any Error)?) -> Void
-    ) throws {
+    ) throws
+    where Native: NativeVisionTask, Output: NativeResultConvertible, Output.Native == Native.Result {
         try LiveStreamDelegateRule.check(runningMode: runningMode, hasDelegate: delegate != nil)
         let relay = LiveStreamRelay<Wrapper>(delegate: delegate.map { $0 as AnyObject })
+        let convert: @Sendable (Native.Result, Int) -> Output = { Output($0, timestampInMilliseconds: $1) }
         var options = options
         options.runningMode = runningMode
         if runningMode == .liveStream {
             options.resultHandler = { event in
                 relay.relay(event, to: Delegate.self) { wrapper, delegate, result, timestamp, error in
-                    deliver(
-                        delegate, wrapper, result.map { Output($0, timestampInMilliseconds: timestamp) }, timestamp,
-                        error)
+                    deliver(delegate, wrapper, result.map { convert($0, timestamp) }, timestamp, error)
                 }
             }
         }
         native = try Native(options: options)
         self.relay = relay
+        self.convert = convert
     }
 
     /// Names the wrapper passed to the delegate (call it at the end of the wrapper's initializer).
     func attach(_ wrapper: Wrapper) { relay.attach(wrapper) }
 
-    /// An `.image` mode call: `run(task, pixels, processing)` on the image, with the processing options of `roi`
-    /// (nil for `CGRect.zero`, the whole image); the result at timestamp 0.
-    func image(
-        _ image: MPImage, regionOfInterest roi: CGRect = .zero,
-        _ run: (Native, PixelImage, ImageProcessingOptions?) throws -> Output.Native
-    ) throws -> Output {
+    /// An `.image` mode call on `image`, with the processing options of `roi` (nil for `CGRect.zero`, the whole
+    /// image); the result at timestamp 0.
+    func image(_ image: MPImage, regionOfInterest roi: CGRect = .zero) throws -> Output {
         try withExtendedLifetime(image) {
-            Output(try run(native, image.pixelImage, roi.processingOptions), timestampInMilliseconds: 0)
+            convert(try native.runner.image(image.pixelImage, roi.processingOptions), 0)
         }
     }
 
-    /// A `.video` mode call: `run(task, pixels, timestamp, processing)` on the frame, as in
-    /// `image(_:regionOfInterest:_:)`; the result at the frame's timestamp.
-    func videoFrame(
-        _ image: MPImage, timestampInMilliseconds: Int, regionOfInterest roi: CGRect = .zero,
-        _ run: (Native, PixelImage, Int, ImageProcessingOptions?) throws -> Output.Native
-    ) throws -> Output {
+    /// A `.video` mode call on the frame, as `image(_:regionOfInterest:)`; the result at the frame's timestamp.
+    func videoFrame(_ image: MPImage, timestampInMilliseconds: Int, regionOfInterest roi: CGRect = .zero) throws
+        -> Output
+    {
         try withExtendedLifetime(image) {
-            Output(
-                try run(native, image.pixelImage, timestampInMilliseconds, roi.processingOptions),
-                timestampInMilliseconds: timestampInMilliseconds)
+            convert(
+                try native.runner.video(image.pixelImage, roi.processingOptions, at: timestampInMilliseconds),
+                timestampInMilliseconds)
         }
     }
 
-    /// A `.liveStream` mode call: `submit(task, pixels, timestamp, processing)` queues the frame (the native task
-    /// copies borrowed pixels); its result goes to the delegate.
-    func liveStreamFrame(
-        _ image: MPImage, timestampInMilliseconds: Int, regionOfInterest roi: CGRect = .zero,
-        _ submit: (Native, PixelImage, Int, ImageProcessingOptions?) throws -> Void
-    ) throws {
+    /// A `.liveStream` mode call: queues the frame (the native task copies borrowed pixels); its result goes to the
+    /// delegate.
+    func liveStreamFrame(_ image: MPImage, timestampInMilliseconds: Int, regionOfInterest roi: CGRect = .zero) throws {
         try withExtendedLifetime(image) {
-            try submit(native, image.pixelImage, timestampInMilliseconds, roi.processingOptions)
+            try native.runner.liveStream(image.pixelImage, roi.processingOptions, at: timestampInMilliseconds)
         }
     }
 
     /// The native task's `close()`.
     func close() { native.close() }
-}
-
-extension TaskOptions {
-    /// These options with `modelAssetPath` set: what every task's `init(modelPath:)` passes to `init(options:)`.
-    func withModelAssetPath(_ path: String) -> Self {
-        baseOptions.modelAssetPath = path
-        return self
-    }
 }

@@ -1,10 +1,10 @@
 // One file per task, in this order: options (a `TaskOptions` subclass with MediaPipe's defaults and a weak
-// `…LiveStreamDelegate`), the delegate protocol, the result class (with a `convenience init` from the native
-// result), the task class (a `TaskCore` over the native task; `init(modelPath:)`, `init(options:)` mapping the
-// options and naming the delegate's method, MediaPipe's method names taking `MPImage`, each passing the native call
-// to the core, `close()`), and the conformances that let `TaskCore` drive the native task and convert its result.
-// All nine tasks have this shape; a new one adds its own folder and file the same way, and its test file in
-// Tests/PureVisionMediaPipeTests comparing with the native task.
+// `…LiveStreamDelegate`), the delegate protocol, the result class (`NativeResultConvertible`: a `convenience init`
+// from the native result), and the task class, conforming to the `MediaPipeVisionTask` protocol of its verb, which
+// gives it `init(modelPath:)`, MediaPipe's calls taking `MPImage` and `close()`: it declares its `TaskCore` and
+// `init(options:)`, which maps the options and names the delegate's method. All nine tasks have this shape; a new
+// one adds its own folder and file the same way, its native conformances in `Core/NativeTaskConformances.swift`,
+// and its test file in Tests/PureVisionMediaPipeTests comparing with the native task.
 import Foundation
 import PureVision
 
@@ -18,9 +18,6 @@ public final class FaceDetectorOptions: TaskOptions {
     public var minSuppressionThreshold: Float = 0.3
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var faceDetectorLiveStreamDelegate: (any FaceDetectorLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults.
-    public override init() { super.init() }
 }
 
 /// Receives a live-stream `FaceDetector`'s results: MediaPipe's `FaceDetectorLiveStreamDelegate`
@@ -36,7 +33,7 @@ public protocol FaceDetectorLiveStreamDelegate: AnyObject {
 }
 
 /// The faces found in one image or frame: MediaPipe's `FaceDetectorResult` (`MPPFaceDetectorResult`).
-public final class FaceDetectorResult: Sendable {
+public final class FaceDetectorResult: NativeResultConvertible {
     /// One detection per face, best first: a pixel box, one category (the score) and six keypoints (right eye,
     /// left eye, nose tip, mouth, right ear tragion, left ear tragion — the subject's right and left).
     public let detections: [Detection]
@@ -55,57 +52,22 @@ public final class FaceDetectorResult: Sendable {
     }
 }
 
-/// MediaPipe's `FaceDetector` (`MPPFaceDetector`) over PureVision's `FaceDetector` (BlazeFace short or full range).
-public final class FaceDetector: Sendable {
-    private let task: TaskCore<FaceDetector, PureVision.FaceDetector, FaceDetectorResult>
-
-    /// MediaPipe's `init(modelPath:)`: an image-mode detector for a BlazeFace `.tflite` model.
-    /// - Throws: `VisionTaskError` for a missing or unsupported model.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: FaceDetectorOptions().withModelAssetPath(modelPath))
-    }
+/// MediaPipe's `FaceDetector` (`MPPFaceDetector`) over PureVision's `FaceDetector`: its model is a BlazeFace
+/// `.tflite` model (short or full range).
+public final class FaceDetector: MediaPipeDetectionTask {
+    /// What the task runs on (see `MediaPipeVisionTask`).
+    public let core: TaskCore<FaceDetector, PureVision.FaceDetector, FaceDetectorResult>
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for options out of range, a missing or unsupported model, or a live-stream
     ///   delegate missing in `.liveStream` mode or set in another mode.
     public init(options: FaceDetectorOptions) throws {
-        task = try TaskCore(
+        core = try TaskCore(
             options: PureVision.FaceDetectorOptions(
                 baseOptions: options.baseOptions.native, minDetectionConfidence: options.minDetectionConfidence,
                 minSuppressionThreshold: options.minSuppressionThreshold),
             runningMode: options.runningMode, delegate: options.faceDetectorLiveStreamDelegate
         ) { $0.faceDetector($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) }
-        task.attach(self)
+        core.attach(self)
     }
-
-    /// MediaPipe's `detect(image:)` (`.image` mode).
-    /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
-    public func detect(image: MPImage) throws -> FaceDetectorResult {
-        try task.image(image) { try $0.detect(image: $1, imageProcessingOptions: $2) }
-    }
-
-    /// MediaPipe's `detect(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
-    /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
-    ///   unusable image.
-    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> FaceDetectorResult {
-        try task.videoFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
-            try $0.detect(videoFrame: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// MediaPipe's `detectAsync(image:timestampInMilliseconds:)` (`.liveStream` mode): returns at once; the result
-    /// goes to the options' `faceDetectorLiveStreamDelegate`.
-    /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
-    public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try task.liveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
-            try $0.detectAsync(image: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { task.close() }
 }
-
-extension PureVision.FaceDetector: NativeVisionTask {}
-extension PureVision.FaceDetectorOptions: NativeTaskOptions {}
-extension FaceDetectorResult: NativeResultConvertible {}

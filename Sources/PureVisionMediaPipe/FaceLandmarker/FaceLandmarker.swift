@@ -20,9 +20,6 @@ public final class FaceLandmarkerOptions: TaskOptions {
     public var outputFacialTransformationMatrixes: Bool = false
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var faceLandmarkerLiveStreamDelegate: (any FaceLandmarkerLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults.
-    public override init() { super.init() }
 }
 
 /// Receives a live-stream `FaceLandmarker`'s results: MediaPipe's `FaceLandmarkerLiveStreamDelegate`
@@ -77,7 +74,7 @@ public final class TransformMatrix: @unchecked Sendable {
 }
 
 /// The faces found in one image or frame: MediaPipe's `FaceLandmarkerResult` (`MPPFaceLandmarkerResult`).
-public final class FaceLandmarkerResult: Sendable {
+public final class FaceLandmarkerResult: NativeResultConvertible {
     /// Per face, 478 landmarks normalized to the image: 0–467 the face mesh, 468–472 and 473–477 the irises.
     public let faceLandmarks: [[NormalizedLandmark]]
     /// Per face, the 52 blendshape scores in index order (head index 0, head name "", as MediaPipe fills them);
@@ -114,21 +111,17 @@ public final class FaceLandmarkerResult: Sendable {
 }
 
 /// MediaPipe's `FaceLandmarker` (`MPPFaceLandmarker`) over PureVision's `FaceLandmarker`: face detection, 478
-/// landmarks per face, optional blendshapes and transformation matrices, tracking in video and live-stream modes.
-public final class FaceLandmarker: Sendable {
-    private let task: TaskCore<FaceLandmarker, PureVision.FaceLandmarker, FaceLandmarkerResult>
-
-    /// MediaPipe's `init(modelPath:)`: an image-mode landmarker for a `face_landmarker.task` bundle.
-    /// - Throws: `VisionTaskError` for a missing or malformed bundle.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: FaceLandmarkerOptions().withModelAssetPath(modelPath))
-    }
+/// landmarks per face, optional blendshapes and transformation matrices, tracking in video and live-stream modes
+/// (in `.image` mode face detection runs on every call). Its model is a `face_landmarker.task` bundle.
+public final class FaceLandmarker: MediaPipeDetectionTask {
+    /// What the task runs on (see `MediaPipeVisionTask`).
+    public let core: TaskCore<FaceLandmarker, PureVision.FaceLandmarker, FaceLandmarkerResult>
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for options out of range, a missing or malformed bundle, or a live-stream
     ///   delegate missing in `.liveStream` mode or set in another mode.
     public init(options: FaceLandmarkerOptions) throws {
-        task = try TaskCore(
+        core = try TaskCore(
             options: PureVision.FaceLandmarkerOptions(
                 baseOptions: options.baseOptions.native, numFaces: options.numFaces,
                 minFaceDetectionConfidence: options.minFaceDetectionConfidence,
@@ -138,35 +131,8 @@ public final class FaceLandmarker: Sendable {
                 outputFacialTransformationMatrixes: options.outputFacialTransformationMatrixes),
             runningMode: options.runningMode, delegate: options.faceLandmarkerLiveStreamDelegate
         ) { $0.faceLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) }
-        task.attach(self)
+        core.attach(self)
     }
-
-    /// MediaPipe's `detect(image:)` (`.image` mode): face detection runs on every call.
-    /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
-    public func detect(image: MPImage) throws -> FaceLandmarkerResult {
-        try task.image(image) { try $0.detect(image: $1, imageProcessingOptions: $2) }
-    }
-
-    /// MediaPipe's `detect(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
-    /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
-    ///   unusable image.
-    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> FaceLandmarkerResult {
-        try task.videoFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
-            try $0.detect(videoFrame: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// MediaPipe's `detectAsync(image:timestampInMilliseconds:)` (`.liveStream` mode): returns at once; the result
-    /// goes to the options' `faceLandmarkerLiveStreamDelegate`.
-    /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
-    public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try task.liveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
-            try $0.detectAsync(image: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { task.close() }
 }
 
 // MediaPipe declares these as class methods (`+ (NSArray<MPPConnection *> *)lipsConnections`), so Swift calls them
@@ -216,7 +182,3 @@ extension FaceLandmarker {
     /// appear twice, once on their own and once in the contours; 2728 connections).
     public static func faceConnections() -> [Connection] { face }
 }
-
-extension PureVision.FaceLandmarker: NativeVisionTask {}
-extension PureVision.FaceLandmarkerOptions: NativeTaskOptions {}
-extension FaceLandmarkerResult: NativeResultConvertible {}

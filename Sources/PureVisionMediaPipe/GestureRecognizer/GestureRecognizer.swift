@@ -23,9 +23,6 @@ public final class GestureRecognizerOptions: TaskOptions {
     public var customGesturesClassifierOptions: ClassifierOptions?
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var gestureRecognizerLiveStreamDelegate: (any GestureRecognizerLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults.
-    public override init() { super.init() }
 }
 
 /// Receives a live-stream `GestureRecognizer`'s results: MediaPipe's `GestureRecognizerLiveStreamDelegate`
@@ -44,7 +41,7 @@ public protocol GestureRecognizerLiveStreamDelegate: AnyObject {
 /// (`MPPGestureRecognizerResult`). The i-th entry of `handedness`, `landmarks` and `worldLandmarks` describes hand
 /// i; `gestures` has one list per hand that got a prediction, in hand order (as in MediaPipe, a hand whose
 /// categories were all filtered away has none, and then `gestures` is shorter than the hand lists).
-public final class GestureRecognizerResult: Sendable {
+public final class GestureRecognizerResult: NativeResultConvertible {
     /// Per recognized hand, one category: the gesture's name in `categoryName`, its score, index −1.
     public let gestures: [[ResultCategory]]
     /// Per hand, one category: "Right" (index 0) or "Left" (index 1) with its score.
@@ -81,21 +78,17 @@ public final class GestureRecognizerResult: Sendable {
 
 /// MediaPipe's `GestureRecognizer` (`MPPGestureRecognizer`) over PureVision's `GestureRecognizer`: the hand
 /// landmarker's pipeline and tracking, then each hand's gesture from the canned classifier and, for a Model Maker
-/// bundle, the custom one.
-public final class GestureRecognizer: Sendable {
-    private let task: TaskCore<GestureRecognizer, PureVision.GestureRecognizer, GestureRecognizerResult>
-
-    /// MediaPipe's `init(modelPath:)`: an image-mode recognizer for a `gesture_recognizer.task` bundle.
-    /// - Throws: `VisionTaskError` for a missing or malformed bundle.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: GestureRecognizerOptions().withModelAssetPath(modelPath))
-    }
+/// bundle, the custom one (in `.image` mode palm detection runs on every call). Its model is a
+/// `gesture_recognizer.task` bundle.
+public final class GestureRecognizer: MediaPipeGestureRecognitionTask {
+    /// What the task runs on (see `MediaPipeVisionTask`).
+    public let core: TaskCore<GestureRecognizer, PureVision.GestureRecognizer, GestureRecognizerResult>
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for options out of range (classifier options included), a missing or malformed
     ///   bundle, or a live-stream delegate missing in `.liveStream` mode or set in another mode.
     public init(options: GestureRecognizerOptions) throws {
-        task = try TaskCore(
+        core = try TaskCore(
             options: PureVision.GestureRecognizerOptions(
                 baseOptions: options.baseOptions.native, numHands: options.numHands,
                 minHandDetectionConfidence: options.minHandDetectionConfidence,
@@ -107,37 +100,6 @@ public final class GestureRecognizer: Sendable {
                     ?? GestureClassifierOptions()),
             runningMode: options.runningMode, delegate: options.gestureRecognizerLiveStreamDelegate
         ) { $0.gestureRecognizer($1, didFinishGestureRecognition: $2, timestampInMilliseconds: $3, error: $4) }
-        task.attach(self)
+        core.attach(self)
     }
-
-    /// MediaPipe's `recognize(image:)` (`.image` mode): palm detection runs on every call.
-    /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
-    public func recognize(image: MPImage) throws -> GestureRecognizerResult {
-        try task.image(image) { try $0.recognize(image: $1, imageProcessingOptions: $2) }
-    }
-
-    /// MediaPipe's `recognize(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
-    /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
-    ///   unusable image.
-    public func recognize(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> GestureRecognizerResult {
-        try task.videoFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
-            try $0.recognize(videoFrame: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// MediaPipe's `recognizeAsync(image:timestampInMilliseconds:)` (`.liveStream` mode): returns at once; the
-    /// result goes to the options' `gestureRecognizerLiveStreamDelegate`.
-    /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
-    public func recognizeAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try task.liveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
-            try $0.recognizeAsync(image: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { task.close() }
 }
-
-extension PureVision.GestureRecognizer: NativeVisionTask {}
-extension PureVision.GestureRecognizerOptions: NativeTaskOptions {}
-extension GestureRecognizerResult: NativeResultConvertible {}

@@ -16,9 +16,6 @@ public final class HandLandmarkerOptions: TaskOptions {
     public var minTrackingConfidence: Float = 0.5
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var handLandmarkerLiveStreamDelegate: (any HandLandmarkerLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults.
-    public override init() { super.init() }
 }
 
 /// Receives a live-stream `HandLandmarker`'s results: MediaPipe's `HandLandmarkerLiveStreamDelegate`
@@ -35,7 +32,7 @@ public protocol HandLandmarkerLiveStreamDelegate: AnyObject {
 
 /// The hands found in one image or frame: MediaPipe's `HandLandmarkerResult` (`MPPHandLandmarkerResult`). The i-th
 /// entry of each array describes hand i.
-public final class HandLandmarkerResult: Sendable {
+public final class HandLandmarkerResult: NativeResultConvertible {
     /// Per hand, 21 landmarks normalized to the image.
     public let landmarks: [[NormalizedLandmark]]
     /// Per hand, the 21 landmarks in metres around the hand's approximate centre.
@@ -66,8 +63,9 @@ public final class HandLandmarkerResult: Sendable {
 }
 
 /// MediaPipe's `HandLandmarker` (`MPPHandLandmarker`) over PureVision's `HandLandmarker`: palm detection, 21 hand
-/// landmarks, world landmarks and handedness per hand, tracking in video and live-stream modes.
-public final class HandLandmarker: Sendable {
+/// landmarks, world landmarks and handedness per hand, tracking in video and live-stream modes (in `.image` mode
+/// palm detection runs on every call). Its model is a `hand_landmarker.task` bundle.
+public final class HandLandmarker: MediaPipeDetectionTask {
     /// The connections between the palm's landmarks (MediaPipe's `handPalmConnections`).
     public static let handPalmConnections = Connection.list([(0, 1), (0, 5), (9, 13), (13, 17), (5, 9), (0, 17)])
     /// The thumb's connections (`handThumbConnections`).
@@ -85,19 +83,14 @@ public final class HandLandmarker: Sendable {
         handPalmConnections + handThumbConnections + handIndexFingerConnections + handMiddleFingerConnections
         + handRingFingerConnections + handPinkyConnections
 
-    private let task: TaskCore<HandLandmarker, PureVision.HandLandmarker, HandLandmarkerResult>
-
-    /// MediaPipe's `init(modelPath:)`: an image-mode landmarker for a `hand_landmarker.task` bundle.
-    /// - Throws: `VisionTaskError` for a missing or malformed bundle.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: HandLandmarkerOptions().withModelAssetPath(modelPath))
-    }
+    /// What the task runs on (see `MediaPipeVisionTask`).
+    public let core: TaskCore<HandLandmarker, PureVision.HandLandmarker, HandLandmarkerResult>
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for options out of range, a missing or malformed bundle, or a live-stream
     ///   delegate missing in `.liveStream` mode or set in another mode.
     public init(options: HandLandmarkerOptions) throws {
-        task = try TaskCore(
+        core = try TaskCore(
             options: PureVision.HandLandmarkerOptions(
                 baseOptions: options.baseOptions.native, numHands: options.numHands,
                 minHandDetectionConfidence: options.minHandDetectionConfidence,
@@ -105,37 +98,6 @@ public final class HandLandmarker: Sendable {
                 minTrackingConfidence: options.minTrackingConfidence),
             runningMode: options.runningMode, delegate: options.handLandmarkerLiveStreamDelegate
         ) { $0.handLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) }
-        task.attach(self)
+        core.attach(self)
     }
-
-    /// MediaPipe's `detect(image:)` (`.image` mode): palm detection runs on every call.
-    /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
-    public func detect(image: MPImage) throws -> HandLandmarkerResult {
-        try task.image(image) { try $0.detect(image: $1, imageProcessingOptions: $2) }
-    }
-
-    /// MediaPipe's `detect(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
-    /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
-    ///   unusable image.
-    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> HandLandmarkerResult {
-        try task.videoFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
-            try $0.detect(videoFrame: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// MediaPipe's `detectAsync(image:timestampInMilliseconds:)` (`.liveStream` mode): returns at once; the result
-    /// goes to the options' `handLandmarkerLiveStreamDelegate`.
-    /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
-    public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try task.liveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
-            try $0.detectAsync(image: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { task.close() }
 }
-
-extension PureVision.HandLandmarker: NativeVisionTask {}
-extension PureVision.HandLandmarkerOptions: NativeTaskOptions {}
-extension HandLandmarkerResult: NativeResultConvertible {}

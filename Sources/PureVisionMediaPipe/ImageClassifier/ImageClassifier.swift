@@ -19,9 +19,6 @@ public final class ImageClassifierOptions: TaskOptions {
     public var categoryDenylist: [String] = []
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var imageClassifierLiveStreamDelegate: (any ImageClassifierLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults.
-    public override init() { super.init() }
 }
 
 /// Receives a live-stream `ImageClassifier`'s results: MediaPipe's `ImageClassifierLiveStreamDelegate`
@@ -38,7 +35,7 @@ public protocol ImageClassifierLiveStreamDelegate: AnyObject {
 
 /// What an `ImageClassifier` found in one image or frame: MediaPipe's `ImageClassifierResult`
 /// (`MPPImageClassifierResult`).
-public final class ImageClassifierResult: Sendable {
+public final class ImageClassifierResult: NativeResultConvertible {
     /// The classifications, one per head: `result.classificationResult.classifications[0].categories`.
     public let classificationResult: ClassificationResult
     /// The frame's timestamp (0 in image mode).
@@ -59,79 +56,23 @@ public final class ImageClassifierResult: Sendable {
     }
 }
 
-/// MediaPipe's `ImageClassifier` (`MPPImageClassifier`) over PureVision's `ImageClassifier`.
-public final class ImageClassifier: Sendable {
-    private let task: TaskCore<ImageClassifier, PureVision.ImageClassifier, ImageClassifierResult>
-
-    /// MediaPipe's `init(modelPath:)`: an image-mode classifier for a `.tflite` model.
-    /// - Throws: `VisionTaskError` for a missing or unsupported model.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: ImageClassifierOptions().withModelAssetPath(modelPath))
-    }
+/// MediaPipe's `ImageClassifier` (`MPPImageClassifier`) over PureVision's `ImageClassifier`: its model is a
+/// `.tflite` image classifier.
+public final class ImageClassifier: MediaPipeClassificationTask {
+    /// What the task runs on (see `MediaPipeVisionTask`).
+    public let core: TaskCore<ImageClassifier, PureVision.ImageClassifier, ImageClassifierResult>
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for invalid options, a missing or unsupported model, or a live-stream delegate
     ///   missing in `.liveStream` mode or set in another mode.
     public init(options: ImageClassifierOptions) throws {
-        task = try TaskCore(
+        core = try TaskCore(
             options: PureVision.ImageClassifierOptions(
                 baseOptions: options.baseOptions.native, displayNamesLocale: options.displayNamesLocale,
                 maxResults: options.maxResults, scoreThreshold: options.scoreThreshold,
                 categoryAllowlist: options.categoryAllowlist, categoryDenylist: options.categoryDenylist),
             runningMode: options.runningMode, delegate: options.imageClassifierLiveStreamDelegate
         ) { $0.imageClassifier($1, didFinishClassification: $2, timestampInMilliseconds: $3, error: $4) }
-        task.attach(self)
+        core.attach(self)
     }
-
-    /// MediaPipe's `classify(image:)` (`.image` mode), on the whole image.
-    /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
-    public func classify(image: MPImage) throws -> ImageClassifierResult {
-        try classify(image: image, regionOfInterest: .zero)
-    }
-
-    /// MediaPipe's `classify(image:regionOfInterest:)` (`.image` mode): `roi` in normalized coordinates of the
-    /// upright image; `CGRect.zero` is the whole image.
-    /// - Throws: `VisionTaskError` for the wrong running mode, an invalid region or an unusable image.
-    public func classify(image: MPImage, regionOfInterest roi: CGRect) throws -> ImageClassifierResult {
-        try task.image(image, regionOfInterest: roi) { try $0.classify(image: $1, imageProcessingOptions: $2) }
-    }
-
-    /// MediaPipe's `classify(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
-    /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
-    ///   unusable image.
-    public func classify(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> ImageClassifierResult {
-        try classify(videoFrame: image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: .zero)
-    }
-
-    /// MediaPipe's `classify(videoFrame:timestampInMilliseconds:regionOfInterest:)` (`.video` mode).
-    /// - Throws: as `classify(videoFrame:timestampInMilliseconds:)`, or for an invalid region.
-    public func classify(
-        videoFrame image: MPImage, timestampInMilliseconds: Int, regionOfInterest roi: CGRect
-    ) throws -> ImageClassifierResult {
-        try task.videoFrame(image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: roi) {
-            try $0.classify(videoFrame: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// MediaPipe's `classifyAsync(image:timestampInMilliseconds:)` (`.liveStream` mode): returns at once; the
-    /// result goes to the options' `imageClassifierLiveStreamDelegate`.
-    /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
-    public func classifyAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try classifyAsync(image: image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: .zero)
-    }
-
-    /// MediaPipe's `classifyAsync(image:timestampInMilliseconds:regionOfInterest:)` (`.liveStream` mode).
-    /// - Throws: as `classifyAsync(image:timestampInMilliseconds:)`, or for an invalid region.
-    public func classifyAsync(image: MPImage, timestampInMilliseconds: Int, regionOfInterest roi: CGRect) throws {
-        try task.liveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: roi) {
-            try $0.classifyAsync(image: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { task.close() }
 }
-
-extension PureVision.ImageClassifier: NativeVisionTask {}
-extension PureVision.ImageClassifierOptions: NativeTaskOptions {}
-extension ImageClassifierResult: NativeResultConvertible {}

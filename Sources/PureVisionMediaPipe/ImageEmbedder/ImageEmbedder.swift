@@ -12,9 +12,6 @@ public final class ImageEmbedderOptions: TaskOptions {
     public var quantize: Bool = false
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var imageEmbedderLiveStreamDelegate: (any ImageEmbedderLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults.
-    public override init() { super.init() }
 }
 
 /// Receives a live-stream `ImageEmbedder`'s results: MediaPipe's `ImageEmbedderLiveStreamDelegate`
@@ -30,7 +27,7 @@ public protocol ImageEmbedderLiveStreamDelegate: AnyObject {
 }
 
 /// The embeddings of one image or frame: MediaPipe's `ImageEmbedderResult` (`MPPImageEmbedderResult`).
-public final class ImageEmbedderResult: Sendable {
+public final class ImageEmbedderResult: NativeResultConvertible {
     /// The embeddings, one per model output: `result.embeddingResult.embeddings[0].floatEmbedding`.
     public let embeddingResult: EmbeddingResult
     /// The frame's timestamp (0 in image mode).
@@ -53,75 +50,23 @@ public final class ImageEmbedderResult: Sendable {
     }
 }
 
-/// MediaPipe's `ImageEmbedder` (`MPPImageEmbedder`) over PureVision's `ImageEmbedder`.
-public final class ImageEmbedder: Sendable {
-    private let task: TaskCore<ImageEmbedder, PureVision.ImageEmbedder, ImageEmbedderResult>
-
-    /// MediaPipe's `init(modelPath:)`: an image-mode embedder for a `.tflite` model.
-    /// - Throws: `VisionTaskError` for a missing or unsupported model.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: ImageEmbedderOptions().withModelAssetPath(modelPath))
-    }
+/// MediaPipe's `ImageEmbedder` (`MPPImageEmbedder`) over PureVision's `ImageEmbedder`: its model is a `.tflite`
+/// image embedder.
+public final class ImageEmbedder: MediaPipeEmbeddingTask {
+    /// What the task runs on (see `MediaPipeVisionTask`).
+    public let core: TaskCore<ImageEmbedder, PureVision.ImageEmbedder, ImageEmbedderResult>
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for a missing or unsupported model, or a live-stream delegate missing in
     ///   `.liveStream` mode or set in another mode.
     public init(options: ImageEmbedderOptions) throws {
-        task = try TaskCore(
+        core = try TaskCore(
             options: PureVision.ImageEmbedderOptions(
                 baseOptions: options.baseOptions.native, l2Normalize: options.l2Normalize, quantize: options.quantize),
             runningMode: options.runningMode, delegate: options.imageEmbedderLiveStreamDelegate
         ) { $0.imageEmbedder($1, didFinishEmbedding: $2, timestampInMilliseconds: $3, error: $4) }
-        task.attach(self)
+        core.attach(self)
     }
-
-    /// MediaPipe's `embed(image:)` (`.image` mode), on the whole image.
-    /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
-    public func embed(image: MPImage) throws -> ImageEmbedderResult {
-        try embed(image: image, regionOfInterest: .zero)
-    }
-
-    /// MediaPipe's `embed(image:regionOfInterest:)` (`.image` mode): `roi` in normalized coordinates of the upright
-    /// image; `CGRect.zero` is the whole image.
-    /// - Throws: `VisionTaskError` for the wrong running mode, an invalid region or an unusable image.
-    public func embed(image: MPImage, regionOfInterest roi: CGRect) throws -> ImageEmbedderResult {
-        try task.image(image, regionOfInterest: roi) { try $0.embed(image: $1, imageProcessingOptions: $2) }
-    }
-
-    /// MediaPipe's `embed(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
-    /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
-    ///   unusable image.
-    public func embed(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> ImageEmbedderResult {
-        try embed(videoFrame: image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: .zero)
-    }
-
-    /// MediaPipe's `embed(videoFrame:timestampInMilliseconds:regionOfInterest:)` (`.video` mode).
-    /// - Throws: as `embed(videoFrame:timestampInMilliseconds:)`, or for an invalid region.
-    public func embed(
-        videoFrame image: MPImage, timestampInMilliseconds: Int, regionOfInterest roi: CGRect
-    ) throws -> ImageEmbedderResult {
-        try task.videoFrame(image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: roi) {
-            try $0.embed(videoFrame: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// MediaPipe's `embedAsync(image:timestampInMilliseconds:)` (`.liveStream` mode): returns at once; the result
-    /// goes to the options' `imageEmbedderLiveStreamDelegate`.
-    /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
-    public func embedAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try embedAsync(image: image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: .zero)
-    }
-
-    /// MediaPipe's `embedAsync(image:timestampInMilliseconds:regionOfInterest:)` (`.liveStream` mode).
-    /// - Throws: as `embedAsync(image:timestampInMilliseconds:)`, or for an invalid region.
-    public func embedAsync(image: MPImage, timestampInMilliseconds: Int, regionOfInterest roi: CGRect) throws {
-        try task.liveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: roi) {
-            try $0.embedAsync(image: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { task.close() }
 
     /// MediaPipe's `cosineSimilarity(embedding1:embedding2:)`: the cosine similarity of two embeddings of the same
     /// kind (both float or both quantized) and size, as PureVision's `ImageEmbedder.cosineSimilarity(_:_:)` computes
@@ -133,7 +78,3 @@ public final class ImageEmbedder: Sendable {
         NSNumber(value: try PureVision.ImageEmbedder.cosineSimilarity(embedding1.native, embedding2.native))
     }
 }
-
-extension PureVision.ImageEmbedder: NativeVisionTask {}
-extension PureVision.ImageEmbedderOptions: NativeTaskOptions {}
-extension ImageEmbedderResult: NativeResultConvertible {}

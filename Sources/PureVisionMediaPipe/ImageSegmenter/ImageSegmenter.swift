@@ -14,9 +14,6 @@ public final class ImageSegmenterOptions: TaskOptions {
     public var shouldOutputCategoryMask: Bool = false
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var imageSegmenterLiveStreamDelegate: (any ImageSegmenterLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults.
-    public override init() { super.init() }
 }
 
 /// Receives a live-stream `ImageSegmenter`'s results: MediaPipe's `MPPImageSegmenterLiveStreamDelegate` (whose
@@ -34,7 +31,7 @@ public protocol ImageSegmenterLiveStreamDelegate: AnyObject {
 
 /// What an `ImageSegmenter` found in one image or frame: MediaPipe's `ImageSegmenterResult`
 /// (`MPPImageSegmenterResult`). Masks have the input image's stored size.
-public final class ImageSegmenterResult: Sendable {
+public final class ImageSegmenterResult: NativeResultConvertible {
     /// One `.float32` mask per class, in label order; nil unless `shouldOutputConfidenceMasks`.
     public let confidenceMasks: [Mask]?
     /// The `.uInt8` category mask (a class index per pixel); nil unless `shouldOutputCategoryMask`.
@@ -65,61 +62,26 @@ public final class ImageSegmenterResult: Sendable {
     }
 }
 
-/// MediaPipe's `ImageSegmenter` (`MPPImageSegmenter`) over PureVision's `ImageSegmenter`.
-public final class ImageSegmenter: Sendable {
-    private let task: TaskCore<ImageSegmenter, PureVision.ImageSegmenter, ImageSegmenterResult>
+/// MediaPipe's `ImageSegmenter` (`MPPImageSegmenter`) over PureVision's `ImageSegmenter`: its model is a `.tflite`
+/// segmenter; with the default options (`init(modelPath:)`) results have the confidence masks only.
+public final class ImageSegmenter: MediaPipeSegmentationTask {
+    /// What the task runs on (see `MediaPipeVisionTask`).
+    public let core: TaskCore<ImageSegmenter, PureVision.ImageSegmenter, ImageSegmenterResult>
 
     /// The class names in mask order (MediaPipe's `labels`); empty for a model without labels.
-    public var labels: [String] { task.native.labels }
-
-    /// MediaPipe's `init(modelPath:)`: an image-mode segmenter for a `.tflite` model (confidence masks only).
-    /// - Throws: `VisionTaskError` for a missing or unsupported model.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: ImageSegmenterOptions().withModelAssetPath(modelPath))
-    }
+    public var labels: [String] { core.native.labels }
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` when neither mask is requested, for a missing or unsupported model, or a
     ///   live-stream delegate missing in `.liveStream` mode or set in another mode.
     public init(options: ImageSegmenterOptions) throws {
-        task = try TaskCore(
+        core = try TaskCore(
             options: PureVision.ImageSegmenterOptions(
                 baseOptions: options.baseOptions.native, displayNamesLocale: options.displayNamesLocale,
                 outputCategoryMask: options.shouldOutputCategoryMask,
                 outputConfidenceMasks: options.shouldOutputConfidenceMasks),
             runningMode: options.runningMode, delegate: options.imageSegmenterLiveStreamDelegate
         ) { $0.imageSegmenter($1, didFinishSegmentation: $2, timestampInMilliseconds: $3, error: $4) }
-        task.attach(self)
+        core.attach(self)
     }
-
-    /// MediaPipe's `segment(image:)` (`.image` mode).
-    /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
-    public func segment(image: MPImage) throws -> ImageSegmenterResult {
-        try task.image(image) { try $0.segment(image: $1, imageProcessingOptions: $2) }
-    }
-
-    /// MediaPipe's `segment(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
-    /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
-    ///   unusable image.
-    public func segment(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> ImageSegmenterResult {
-        try task.videoFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
-            try $0.segment(videoFrame: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// MediaPipe's `segmentAsync(image:timestampInMilliseconds:)` (`.liveStream` mode): returns at once; the result
-    /// goes to the options' `imageSegmenterLiveStreamDelegate`.
-    /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
-    public func segmentAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try task.liveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
-            try $0.segmentAsync(image: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { task.close() }
 }
-
-extension PureVision.ImageSegmenter: NativeVisionTask {}
-extension PureVision.ImageSegmenterOptions: NativeTaskOptions {}
-extension ImageSegmenterResult: NativeResultConvertible {}

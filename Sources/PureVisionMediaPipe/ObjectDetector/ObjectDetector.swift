@@ -19,9 +19,6 @@ public final class ObjectDetectorOptions: TaskOptions {
     public var categoryDenylist: [String] = []
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var objectDetectorLiveStreamDelegate: (any ObjectDetectorLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults.
-    public override init() { super.init() }
 }
 
 /// Receives a live-stream `ObjectDetector`'s results: MediaPipe's `ObjectDetectorLiveStreamDelegate`
@@ -37,7 +34,7 @@ public protocol ObjectDetectorLiveStreamDelegate: AnyObject {
 }
 
 /// The objects found in one image or frame: MediaPipe's `ObjectDetectorResult` (`MPPObjectDetectorResult`).
-public final class ObjectDetectorResult: Sendable {
+public final class ObjectDetectorResult: NativeResultConvertible {
     /// The detections, best first: a `CGRect` box in whole pixels of the stored image, the categories, no
     /// keypoints for MediaPipe's detectors.
     ///
@@ -68,59 +65,23 @@ public final class ObjectDetectorResult: Sendable {
     }
 }
 
-/// MediaPipe's `ObjectDetector` (`MPPObjectDetector`) over PureVision's `ObjectDetector` (SSD detectors with
-/// MediaPipe's metadata, such as EfficientDet-Lite).
-public final class ObjectDetector: Sendable {
-    private let task: TaskCore<ObjectDetector, PureVision.ObjectDetector, ObjectDetectorResult>
-
-    /// MediaPipe's `init(modelPath:)`: an image-mode detector for a `.tflite` model.
-    /// - Throws: `VisionTaskError` for a missing or unsupported model.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: ObjectDetectorOptions().withModelAssetPath(modelPath))
-    }
+/// MediaPipe's `ObjectDetector` (`MPPObjectDetector`) over PureVision's `ObjectDetector`: its model is a `.tflite`
+/// SSD detector with MediaPipe's metadata, such as EfficientDet-Lite.
+public final class ObjectDetector: MediaPipeDetectionTask {
+    /// What the task runs on (see `MediaPipeVisionTask`).
+    public let core: TaskCore<ObjectDetector, PureVision.ObjectDetector, ObjectDetectorResult>
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for invalid options (`maxResults` 0, both category lists), a missing or
     ///   unsupported model, or a live-stream delegate missing in `.liveStream` mode or set in another mode.
     public init(options: ObjectDetectorOptions) throws {
-        task = try TaskCore(
+        core = try TaskCore(
             options: PureVision.ObjectDetectorOptions(
                 baseOptions: options.baseOptions.native, displayNamesLocale: options.displayNamesLocale,
                 maxResults: options.maxResults, scoreThreshold: options.scoreThreshold,
                 categoryAllowlist: options.categoryAllowlist, categoryDenylist: options.categoryDenylist),
             runningMode: options.runningMode, delegate: options.objectDetectorLiveStreamDelegate
         ) { $0.objectDetector($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) }
-        task.attach(self)
+        core.attach(self)
     }
-
-    /// MediaPipe's `detect(image:)` (`.image` mode).
-    /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
-    public func detect(image: MPImage) throws -> ObjectDetectorResult {
-        try task.image(image) { try $0.detect(image: $1, imageProcessingOptions: $2) }
-    }
-
-    /// MediaPipe's `detect(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
-    /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
-    ///   unusable image.
-    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> ObjectDetectorResult {
-        try task.videoFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
-            try $0.detect(videoFrame: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// MediaPipe's `detectAsync(image:timestampInMilliseconds:)` (`.liveStream` mode): returns at once; the result
-    /// goes to the options' `objectDetectorLiveStreamDelegate`.
-    /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
-    public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try task.liveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
-            try $0.detectAsync(image: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { task.close() }
 }
-
-extension PureVision.ObjectDetector: NativeVisionTask {}
-extension PureVision.ObjectDetectorOptions: NativeTaskOptions {}
-extension ObjectDetectorResult: NativeResultConvertible {}

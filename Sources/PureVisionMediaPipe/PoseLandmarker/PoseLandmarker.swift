@@ -19,9 +19,6 @@ public final class PoseLandmarkerOptions: TaskOptions {
     public var shouldOutputSegmentationMasks: Bool = false
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var poseLandmarkerLiveStreamDelegate: (any PoseLandmarkerLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults.
-    public override init() { super.init() }
 }
 
 /// Receives a live-stream `PoseLandmarker`'s results: MediaPipe's `PoseLandmarkerLiveStreamDelegate`
@@ -38,7 +35,7 @@ public protocol PoseLandmarkerLiveStreamDelegate: AnyObject {
 
 /// The poses found in one image or frame: MediaPipe's `PoseLandmarkerResult` (`MPPPoseLandmarkerResult`). The i-th
 /// entry of each array describes pose i.
-public final class PoseLandmarkerResult: Sendable {
+public final class PoseLandmarkerResult: NativeResultConvertible {
     /// Per pose, 33 landmarks normalized to the image, each with its visibility and presence.
     public let landmarks: [[NormalizedLandmark]]
     /// Per pose, the 33 landmarks in metres, origin between the hips, with visibility and presence.
@@ -73,26 +70,22 @@ public final class PoseLandmarkerResult: Sendable {
 
 /// MediaPipe's `PoseLandmarker` (`MPPPoseLandmarker`) over PureVision's `PoseLandmarker`: pose detection, 33 body
 /// landmarks and world landmarks per pose, optional segmentation masks, tracking and smoothing in video and
-/// live-stream modes.
-public final class PoseLandmarker: Sendable {
+/// live-stream modes (in `.image` mode pose detection runs on every call). Its model is a `pose_landmarker_*.task`
+/// bundle.
+public final class PoseLandmarker: MediaPipeDetectionTask {
     /// The 35 connections between the pose landmarks, face, arms, torso and legs (MediaPipe's `poseLandmarks`, the
     /// same pairs in the same order as `MPPPoseLandmarksConnections`).
     public static let poseLandmarks = Connection.list(
         PoseConnection.poseLandmarks.map { (UInt($0.start), UInt($0.end)) })
 
-    private let task: TaskCore<PoseLandmarker, PureVision.PoseLandmarker, PoseLandmarkerResult>
-
-    /// MediaPipe's `init(modelPath:)`: an image-mode landmarker for a `pose_landmarker_*.task` bundle.
-    /// - Throws: `VisionTaskError` for a missing or malformed bundle.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: PoseLandmarkerOptions().withModelAssetPath(modelPath))
-    }
+    /// What the task runs on (see `MediaPipeVisionTask`).
+    public let core: TaskCore<PoseLandmarker, PureVision.PoseLandmarker, PoseLandmarkerResult>
 
     /// MediaPipe's `init(options:)`. The options are read once; later changes to them have no effect.
     /// - Throws: `VisionTaskError` for options out of range, a missing or malformed bundle, or a live-stream
     ///   delegate missing in `.liveStream` mode or set in another mode.
     public init(options: PoseLandmarkerOptions) throws {
-        task = try TaskCore(
+        core = try TaskCore(
             options: PureVision.PoseLandmarkerOptions(
                 baseOptions: options.baseOptions.native, numPoses: options.numPoses,
                 minPoseDetectionConfidence: options.minPoseDetectionConfidence,
@@ -101,37 +94,6 @@ public final class PoseLandmarker: Sendable {
                 outputSegmentationMasks: options.shouldOutputSegmentationMasks),
             runningMode: options.runningMode, delegate: options.poseLandmarkerLiveStreamDelegate
         ) { $0.poseLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) }
-        task.attach(self)
+        core.attach(self)
     }
-
-    /// MediaPipe's `detect(image:)` (`.image` mode): pose detection runs on every call.
-    /// - Throws: `VisionTaskError` for the wrong running mode or an unusable image.
-    public func detect(image: MPImage) throws -> PoseLandmarkerResult {
-        try task.image(image) { try $0.detect(image: $1, imageProcessingOptions: $2) }
-    }
-
-    /// MediaPipe's `detect(videoFrame:timestampInMilliseconds:)` (`.video` mode); timestamps must increase.
-    /// - Throws: `VisionTaskError` for the wrong running mode, a timestamp not after the previous one, or an
-    ///   unusable image.
-    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> PoseLandmarkerResult {
-        try task.videoFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
-            try $0.detect(videoFrame: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// MediaPipe's `detectAsync(image:timestampInMilliseconds:)` (`.liveStream` mode): returns at once; the result
-    /// goes to the options' `poseLandmarkerLiveStreamDelegate`.
-    /// - Throws: `VisionTaskError` for the wrong running mode or a timestamp not after the previous one.
-    public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try task.liveStreamFrame(image, timestampInMilliseconds: timestampInMilliseconds) {
-            try $0.detectAsync(image: $1, timestampInMilliseconds: $2, imageProcessingOptions: $3)
-        }
-    }
-
-    /// Beyond MediaPipe: finishes the queued live-stream frames, delivers their results and refuses further calls.
-    public func close() { task.close() }
 }
-
-extension PureVision.PoseLandmarker: NativeVisionTask {}
-extension PureVision.PoseLandmarkerOptions: NativeTaskOptions {}
-extension PoseLandmarkerResult: NativeResultConvertible {}
