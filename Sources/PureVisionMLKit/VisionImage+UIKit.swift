@@ -23,36 +23,4 @@
         }
     }
 
-    extension ImageOrientation {
-        /// The PureVision orientation of a `UIImage.Orientation` (the cases correspond one to one).
-        init(_ orientation: UIImage.Orientation) {
-            switch orientation {
-            case .up: self = .up
-            case .down: self = .down
-            case .left: self = .left
-            case .right: self = .right
-            case .upMirrored: self = .upMirrored
-            case .downMirrored: self = .downMirrored
-            case .leftMirrored: self = .leftMirrored
-            case .rightMirrored: self = .rightMirrored
-            @unknown default: self = .up
-            }
-        }
-    }
-
-    extension UIImage.Orientation {
-        /// The `UIImage.Orientation` of a PureVision orientation.
-        init(_ orientation: ImageOrientation) {
-            switch orientation {
-            case .up: self = .up
-            case .down: self = .down
-            case .left: self = .left
-            case .right: self = .right
-            case .upMirrored: self = .upMirrored
-            case .downMirrored: self = .downMirrored
-            case .leftMirrored: self = .leftMirrored
-            case .rightMirrored: self = .rightMirrored
-            }
-        }
-    }
 #endif

@@ -56,8 +56,6 @@ struct LoadedModel: Sendable {
         throw .invalidOption(name: "baseOptions", reason: "set modelAssetPath or modelAssetBuffer")
     }
 
-    /// The float input range from the input tensor's metadata `NormalizationOptions` (`(0 − mean) / std` to
-    /// `(255 − mean) / std`), as MediaPipe Tasks derives it; nil when the model has no such metadata.
     /// The metadata's input normalization of the first input as one mean and std, or nil when it has none.
     func inputNormalization() throws(VisionTaskError) -> InputNormalization? {
         let metadata: ModelMetadata?
@@ -76,20 +74,10 @@ struct LoadedModel: Sendable {
         return nil
     }
 
+    /// The float input range from the input tensor's metadata `NormalizationOptions` (`(0 − mean) / std` to
+    /// `(255 − mean) / std`), as MediaPipe Tasks derives it; nil when the model has no such metadata.
     func inputRange() throws(VisionTaskError) -> (min: Float, max: Float)? {
-        let metadata: ModelMetadata?
-        do { metadata = try model.modelMetadata() } catch { throw .model("metadata: \(error)") }
-        guard let subgraph = metadata?.subgraphs.first, let tensor = subgraph.inputTensors.first else { return nil }
-        for unit in tensor.processUnits {
-            guard case .normalization(let mean, let std) = unit else { continue }
-            guard let m = mean.first, let s = std.first, s != 0 else {
-                throw .model("input normalization metadata is empty or has a zero std")
-            }
-            guard mean.allSatisfy({ $0 == m }), std.allSatisfy({ $0 == s }) else {
-                throw .model("per-channel input normalization with different values is not supported")
-            }
-            return ((0 - m) / s, (255 - m) / s)
-        }
-        return nil
+        guard let normalization = try inputNormalization() else { return nil }
+        return ((0 - normalization.mean) / normalization.std, (255 - normalization.mean) / normalization.std)
     }
 }

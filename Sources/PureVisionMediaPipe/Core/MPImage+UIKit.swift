@@ -25,21 +25,4 @@
             try self.init(pixelImage: image, orientation: ImageOrientation(orientation), pixelOwner: nil)
         }
     }
-
-    extension ImageOrientation {
-        /// The PureVision orientation of a `UIImage.Orientation` (the cases correspond one to one).
-        init(_ orientation: UIImage.Orientation) {
-            switch orientation {
-            case .up: self = .up
-            case .down: self = .down
-            case .left: self = .left
-            case .right: self = .right
-            case .upMirrored: self = .upMirrored
-            case .downMirrored: self = .downMirrored
-            case .leftMirrored: self = .leftMirrored
-            case .rightMirrored: self = .rightMirrored
-            @unknown default: self = .up
-            }
-        }
-    }
 #endif
