@@ -2,7 +2,8 @@ import PureVision
 import PureVisionImage
 
 /// A vision task as the image subcommands run it: made from its options, then given one image (image mode) or one
-/// video frame and its timestamp (video mode) at a time. Each conformance below names the task's own methods.
+/// video frame and its timestamp (video mode) at a time. The `detect` tasks get both calls from `DetectionTask`; the
+/// others name their own methods.
 protocol FrameTask {
     /// The task's options type.
     associatedtype Options
@@ -28,29 +29,19 @@ extension FrameTask {
     }
 }
 
-extension FaceDetector: FrameTask {
-    func process(image: PixelImage) throws -> FaceDetectorResult { try detect(image: image) }
+extension FrameTask where Self: DetectionTask {
+    func process(image: PixelImage) throws -> Result { try detect(image: image) }
 
-    func process(videoFrame: PixelImage, timestampInMilliseconds: Int) throws -> FaceDetectorResult {
+    func process(videoFrame: PixelImage, timestampInMilliseconds: Int) throws -> Result {
         try detect(videoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds)
     }
 }
 
-extension ObjectDetector: FrameTask {
-    func process(image: PixelImage) throws -> ObjectDetectorResult { try detect(image: image) }
-
-    func process(videoFrame: PixelImage, timestampInMilliseconds: Int) throws -> ObjectDetectorResult {
-        try detect(videoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds)
-    }
-}
-
-extension HandLandmarker: FrameTask {
-    func process(image: PixelImage) throws -> HandLandmarkerResult { try detect(image: image) }
-
-    func process(videoFrame: PixelImage, timestampInMilliseconds: Int) throws -> HandLandmarkerResult {
-        try detect(videoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds)
-    }
-}
+extension FaceDetector: FrameTask {}
+extension ObjectDetector: FrameTask {}
+extension HandLandmarker: FrameTask {}
+extension PoseLandmarker: FrameTask {}
+extension FaceLandmarker: FrameTask {}
 
 extension GestureRecognizer: FrameTask {
     func process(image: PixelImage) throws -> GestureRecognizerResult { try recognize(image: image) }
@@ -60,19 +51,11 @@ extension GestureRecognizer: FrameTask {
     }
 }
 
-extension PoseLandmarker: FrameTask {
-    func process(image: PixelImage) throws -> PoseLandmarkerResult { try detect(image: image) }
+extension ImageSegmenter: FrameTask {
+    func process(image: PixelImage) throws -> ImageSegmenterResult { try segment(image: image) }
 
-    func process(videoFrame: PixelImage, timestampInMilliseconds: Int) throws -> PoseLandmarkerResult {
-        try detect(videoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds)
-    }
-}
-
-extension FaceLandmarker: FrameTask {
-    func process(image: PixelImage) throws -> FaceLandmarkerResult { try detect(image: image) }
-
-    func process(videoFrame: PixelImage, timestampInMilliseconds: Int) throws -> FaceLandmarkerResult {
-        try detect(videoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds)
+    func process(videoFrame: PixelImage, timestampInMilliseconds: Int) throws -> ImageSegmenterResult {
+        try segment(videoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds)
     }
 }
 
@@ -81,13 +64,5 @@ extension FaceAnalyzer: FrameTask {
 
     func process(videoFrame: PixelImage, timestampInMilliseconds: Int) throws -> [Face] {
         try results(inVideoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds)
-    }
-}
-
-extension ImageSegmenter: FrameTask {
-    func process(image: PixelImage) throws -> ImageSegmenterResult { try segment(image: image) }
-
-    func process(videoFrame: PixelImage, timestampInMilliseconds: Int) throws -> ImageSegmenterResult {
-        try segment(videoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds)
     }
 }
