@@ -18,7 +18,7 @@ extension DetectionTask {
     }
 
     /// Runs detection on one video frame (`.video` mode); timestamps must strictly increase.
-    /// - Throws: as ``detect(image:imageProcessingOptions:)``, and for a timestamp not after the previous one.
+    /// - Throws: as the image call does, and for a timestamp not after the previous one.
     public func detect(
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
@@ -66,7 +66,7 @@ extension ClassificationTask {
     }
 
     /// Classifies one video frame (`.video` mode); timestamps must strictly increase.
-    /// - Throws: as ``classify(image:imageProcessingOptions:)``, and for a timestamp not after the previous one.
+    /// - Throws: as the image call does, and for a timestamp not after the previous one.
     public func classify(
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
@@ -114,7 +114,7 @@ extension EmbeddingTask {
     }
 
     /// Embeds one video frame (`.video` mode); timestamps must strictly increase.
-    /// - Throws: as ``embed(image:imageProcessingOptions:)``, and for a timestamp not after the previous one.
+    /// - Throws: as the image call does, and for a timestamp not after the previous one.
     public func embed(
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
@@ -162,7 +162,7 @@ extension SegmentationTask {
     }
 
     /// Segments one video frame (`.video` mode); timestamps must strictly increase.
-    /// - Throws: as ``segment(image:imageProcessingOptions:)``, and for a timestamp not after the previous one.
+    /// - Throws: as the image call does, and for a timestamp not after the previous one.
     public func segment(
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
@@ -210,7 +210,7 @@ extension GestureRecognitionTask {
     }
 
     /// Recognizes hand gestures in one video frame (`.video` mode); timestamps must strictly increase.
-    /// - Throws: as ``recognize(image:imageProcessingOptions:)``, and for a timestamp not after the previous one.
+    /// - Throws: as the image call does, and for a timestamp not after the previous one.
     public func recognize(
         videoFrame image: PixelImage, timestampInMilliseconds: Int,
         imageProcessingOptions: ImageProcessingOptions? = nil
