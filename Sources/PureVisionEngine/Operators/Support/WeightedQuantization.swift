@@ -104,19 +104,12 @@ extension LoweringContext {
     }
 }
 
-/// The geometry of an 8-bit weighted operator, which names the kernel that runs it: CONV_2D's (FULLY_CONNECTED runs as
-/// a 1×1 CONV_2D) or DEPTHWISE_CONV_2D's.
-enum QuantizedConvolutionGeometry {
-    case conv2D(Conv2DGeometry)
-    case depthwise(DepthwiseConv2DGeometry)
-}
-
 extension LoweringContext {
     /// The tail the 8-bit CONV_2D, FULLY_CONNECTED and DEPTHWISE_CONV_2D share: from `input` to output 0 with the
     /// `weights`, the int32 `bias` and the requantization `q` rounded by `rounding`, the packed kernel of `geometry`,
     /// or under `useReference` its reference twin.
     func loweredQuantizedConvolution(
-        reading input: GraphTensor, geometry: QuantizedConvolutionGeometry, weights: ConstantStorage,
+        reading input: GraphTensor, geometry: ConvolutionGeometry, weights: ConstantStorage,
         bias: ConstantStorage?, quantization q: WeightedQuantization, rounding: RequantizationRounding
     ) -> LoweredOperator {
         let unsigned = input.elementType == .uint8
