@@ -28,30 +28,41 @@ extension PixelImage {
         let width = width
         let height = height
         let stride = bytesPerRow
-        var output = [UInt8](repeating: 0, count: width * height * targetChannels)
+        return mappingPixels(width: width, height: height, format: target, orientation: orientation) { input, output in
+            for y in 0..<height {
+                let row = input + y * stride
+                let outRow = output + y * width * targetChannels
+                for x in 0..<width {
+                    let p = row + x * sourceChannels
+                    let (r, g, b, a) = Self.rgba(p, source)
+                    let q = outRow + x * targetChannels
+                    if target == .gray8, source == .gray8 {
+                        q[0] = r
+                    } else {
+                        Self.store(r, g, b, a, to: q, target)
+                    }
+                }
+            }
+        }
+    }
+
+    /// A new packed `width × height` image in `format`: `fill` reads this image's stored bytes (`input`, rows
+    /// `bytesPerRow` apart) and writes the new one's, zeroed (`output`, rows `width · channels` apart).
+    func mappingPixels(
+        width: Int, height: Int, format: PixelFormat, orientation: ImageOrientation,
+        _ fill: (_ input: UnsafePointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>) -> Void
+    ) -> PixelImage {
+        var output = [UInt8](repeating: 0, count: width * height * format.channelCount)
         withUnsafePixels { raw in
             output.withUnsafeMutableBufferPointer { out in
                 guard let input = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
                     let destination = out.baseAddress
                 else { return }
-                for y in 0..<height {
-                    let row = input + y * stride
-                    let outRow = destination + y * width * targetChannels
-                    for x in 0..<width {
-                        let p = row + x * sourceChannels
-                        let (r, g, b, a) = Self.rgba(p, source)
-                        let q = outRow + x * targetChannels
-                        if target == .gray8, source == .gray8 {
-                            q[0] = r
-                        } else {
-                            Self.store(r, g, b, a, to: q, target)
-                        }
-                    }
-                }
+                fill(input, destination)
             }
         }
         return PixelImage(
-            validatedWidth: width, height: height, format: target, packedPixels: output, orientation: orientation)
+            validatedWidth: width, height: height, format: format, packedPixels: output, orientation: orientation)
     }
 
     /// The image as YUV 4:2:0 in `format` (`.nv12`, `.nv21` or `.i420`) with `encoding`, by the inverse of

@@ -29,34 +29,26 @@ extension PixelImage {
             default: false
             }
         let (outWidth, outHeight) = swapsSides ? (height, width) : (width, height)
-        var output = [UInt8](repeating: 0, count: outWidth * outHeight * channels)
-        withUnsafePixels { raw in
-            output.withUnsafeMutableBufferPointer { out in
-                guard let input = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                    let destination = out.baseAddress
-                else { return }
-                for y in 0..<outHeight {
-                    for x in 0..<outWidth {
-                        // The stored pixel that lands at upright (x, y).
-                        let (sx, sy): (Int, Int) =
-                            switch orientation {
-                            case .up: (x, y)
-                            case .right: (y, height - 1 - x)
-                            case .left: (width - 1 - y, x)
-                            case .down: (width - 1 - x, height - 1 - y)
-                            case .upMirrored: (width - 1 - x, y)
-                            case .downMirrored: (x, height - 1 - y)
-                            case .leftMirrored: (y, x)
-                            case .rightMirrored: (width - 1 - y, height - 1 - x)
-                            }
-                        let p = input + sy * stride + sx * channels
-                        let q = destination + (y * outWidth + x) * channels
-                        for c in 0..<channels { q[c] = p[c] }
-                    }
+        return mappingPixels(width: outWidth, height: outHeight, format: format, orientation: .up) { input, output in
+            for y in 0..<outHeight {
+                for x in 0..<outWidth {
+                    // The stored pixel that lands at upright (x, y).
+                    let (sx, sy): (Int, Int) =
+                        switch orientation {
+                        case .up: (x, y)
+                        case .right: (y, height - 1 - x)
+                        case .left: (width - 1 - y, x)
+                        case .down: (width - 1 - x, height - 1 - y)
+                        case .upMirrored: (width - 1 - x, y)
+                        case .downMirrored: (x, height - 1 - y)
+                        case .leftMirrored: (y, x)
+                        case .rightMirrored: (width - 1 - y, height - 1 - x)
+                        }
+                    let p = input + sy * stride + sx * channels
+                    let q = output + (y * outWidth + x) * channels
+                    for c in 0..<channels { q[c] = p[c] }
                 }
             }
         }
-        return PixelImage(
-            validatedWidth: outWidth, height: outHeight, format: format, packedPixels: output, orientation: .up)
     }
 }

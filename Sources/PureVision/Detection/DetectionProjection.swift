@@ -31,25 +31,16 @@ public enum DetectionProjection {
             }
             let xMin = detection.xMin
             let yMin = detection.yMin
-            var left = Float.greatestFiniteMagnitude
-            var top = Float.greatestFiniteMagnitude
-            var right = -Float.greatestFiniteMagnitude
-            var bottom = -Float.greatestFiniteMagnitude
-            /// Widens the bounds to a projected corner (the corners in MediaPipe's order).
-            func include(_ corner: (x: Float, y: Float)) {
-                left = cppMin(left, corner.x)
-                top = cppMin(top, corner.y)
-                right = cppMax(right, corner.x)
-                bottom = cppMax(bottom, corner.y)
-            }
-            include(project(xMin, yMin))
-            include(project(xMin + detection.width, yMin))
-            include(project(xMin + detection.width, yMin + detection.height))
-            include(project(xMin, yMin + detection.height))
-            result.xMin = left
-            result.yMin = top
-            result.width = right - left
-            result.height = bottom - top
+            // The projected corners, in MediaPipe's order.
+            var bounds = PointBounds.empty
+            bounds.include(project(xMin, yMin))
+            bounds.include(project(xMin + detection.width, yMin))
+            bounds.include(project(xMin + detection.width, yMin + detection.height))
+            bounds.include(project(xMin, yMin + detection.height))
+            result.xMin = bounds.minX
+            result.yMin = bounds.minY
+            result.width = bounds.maxX - bounds.minX
+            result.height = bounds.maxY - bounds.minY
             return result
         }
     }

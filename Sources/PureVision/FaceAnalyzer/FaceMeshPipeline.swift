@@ -105,15 +105,7 @@ final class FaceMeshPipeline: @unchecked Sendable {
     /// MediaPipe's `AssociationNormRectCalculator` on one list: each rect removes the earlier ones it overlaps by
     /// IoU > 0.5 (rotation ignored) and is appended.
     static func associate(_ rects: [NormalizedRect]) -> [NormalizedRect] {
-        var kept: [NormalizedRect] = []
-        for rect in rects {
-            let box = HandAssociation.box(of: rect)
-            kept.removeAll {
-                HandAssociation.intersectionOverUnion(HandAssociation.box(of: $0), box) > associationThreshold
-            }
-            kept.append(rect)
-        }
-        return kept
+        FaceLandmarkerPipeline.associate(rects, threshold: associationThreshold)
     }
 
     /// The mesh in one ROI; nil for an empty ROI or when the face flag does not pass.

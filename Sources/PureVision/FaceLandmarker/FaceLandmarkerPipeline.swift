@@ -262,16 +262,8 @@ final class FaceLandmarkerPipeline: @unchecked Sendable {
     /// landmarks (`LandmarksToDetection`, maxima starting at `FLT_MIN`), rotated so that landmark 33 → 263 (the
     /// eyes' outer corners) is horizontal, then scaled 1.5 × 1.5 with square_long.
     static func trackingRect(landmarks: [NormalizedLandmark], imageWidth: Int, imageHeight: Int) -> NormalizedRect {
-        var minX = Float.greatestFiniteMagnitude
-        var minY = Float.greatestFiniteMagnitude
-        var maxX = Float.leastNormalMagnitude
-        var maxY = Float.leastNormalMagnitude
-        for landmark in landmarks {
-            minX = cppMin(minX, landmark.x)
-            maxX = cppMax(maxX, landmark.x)
-            minY = cppMin(minY, landmark.y)
-            maxY = cppMax(maxY, landmark.y)
-        }
+        let bounds = PointBounds.of(landmarks, from: .emptyFromFLTMin)
+        let (minX, minY, maxX, maxY) = (bounds.minX, bounds.minY, bounds.maxX, bounds.maxY)
         var rect = NormalizedRect(
             xCenter: minX + (maxX - minX) / 2, yCenter: minY + (maxY - minY) / 2, width: maxX - minX,
             height: maxY - minY)

@@ -292,23 +292,23 @@ struct JacobiSVD3 {
 
     /// Rows p and q of a row-major 3 × 3 matrix rotated by `r` (Eigen's `applyOnTheLeft(p, q, r)`).
     static func applyToRows(_ m: inout [Float], _ p: Int, _ q: Int, _ r: Rotation) {
-        if r.c == 1 && r.s == 0 { return }
-        for k in 0..<3 {
-            let x = m[3 * p + k]
-            let y = m[3 * q + k]
-            m[3 * p + k] = r.c * x + r.s * y
-            m[3 * q + k] = -r.s * x + r.c * y
-        }
+        rotate(&m, r, 3 * p, 3 * q, step: 1)
     }
 
     /// Columns p and q of a row-major 3 × 3 matrix rotated by `r` (Eigen's `applyOnTheRight(p, q, rᵀ)`).
     static func applyToColumns(_ m: inout [Float], _ p: Int, _ q: Int, _ r: Rotation) {
+        rotate(&m, r, p, q, step: 3)
+    }
+
+    /// The three entries `x` from `first` and `y` from `second`, `step` apart, become `c·x + s·y` and `−s·x + c·y`;
+    /// nothing changes under the identity rotation.
+    private static func rotate(_ m: inout [Float], _ r: Rotation, _ first: Int, _ second: Int, step: Int) {
         if r.c == 1 && r.s == 0 { return }
         for k in 0..<3 {
-            let x = m[3 * k + p]
-            let y = m[3 * k + q]
-            m[3 * k + p] = r.c * x + r.s * y
-            m[3 * k + q] = -r.s * x + r.c * y
+            let x = m[first + k * step]
+            let y = m[second + k * step]
+            m[first + k * step] = r.c * x + r.s * y
+            m[second + k * step] = -r.s * x + r.c * y
         }
     }
 }

@@ -97,23 +97,16 @@ public enum GestureEmbedderInput {
         let originX = points[0]
         let originY = points[1]
         let originZ = points[2]
-        var minX = Float.greatestFiniteMagnitude
-        var maxX = Float.leastNormalMagnitude
-        var minY = Float.greatestFiniteMagnitude
-        var maxY = Float.leastNormalMagnitude
+        var bounds = PointBounds.emptyFromFLTMin
         for i in 0..<count {
             let x = points[3 * i] - originX
             let y = points[3 * i + 1] - originY
             points[3 * i] = x
             points[3 * i + 1] = y
             points[3 * i + 2] -= originZ
-            // std::min(a, b) is b < a ? b : a; std::max(a, b) is a < b ? b : a.
-            minX = x < minX ? x : minX
-            maxX = maxX < x ? x : maxX
-            minY = y < minY ? y : minY
-            maxY = maxY < y ? y : maxY
+            bounds.include(x: x, y: y)
         }
-        let scale: Float = max(maxX - minX, maxY - minY) + 1e-5
+        let scale: Float = max(bounds.maxX - bounds.minX, bounds.maxY - bounds.minY) + 1e-5
         for i in 0..<(3 * count) { points[i] /= scale }
     }
 }

@@ -10,16 +10,11 @@ import PureVisionTFLite
 /// state needs no lock of its own; the counter (`detectorRuns`) locks itself.
 final class HandLandmarkPipeline: @unchecked Sendable {
     let options: HandLandmarkerOptions
-    let detector: LoadedModel
+    let palmDetector: SSDDetector
     let landmarker: LoadedModel
     /// The thread pool of each model.
-    var pools: [ThreadPool] { [detector.pool, landmarker.pool] }
-    let detectorConverter: ImageToTensorConverter
+    var pools: [ThreadPool] { [palmDetector.model.pool, landmarker.pool] }
     let landmarkConverter: ImageToTensorConverter
-    let anchors: [SSDAnchor]
-    let decoderOptions: DetectionDecoderOptions
-    let boxesOutput: Int
-    let scoresOutput: Int
     let landmarkInputSize: (width: Int, height: Int)
 
     private var trackedRects: [NormalizedRect] = []
@@ -39,35 +34,15 @@ final class HandLandmarkPipeline: @unchecked Sendable {
         let threads = options.baseOptions.threadCount
         let (detectorBytes, landmarksBytes) = try Self.modelBytes(options)
         let pool = pool ?? LoadedModel.sharedPool(threadCount: threads)
-        detector = try LoadedModel.load(bytes: detectorBytes, threadCount: threads, pool: pool)
+        let detector = try LoadedModel.load(bytes: detectorBytes, threadCount: threads, pool: pool)
         landmarker = try LoadedModel.load(bytes: landmarksBytes, threadCount: threads, pool: pool)
 
-        // Palm detector: 192×192, letterboxed with a zero border, 2016 SSD anchors.
-        let palmInput = try Self.imageInput(detector.interpreter, role: "hand detector")
-        guard palmInput.width == 192, palmInput.height == 192 else {
-            throw .model("the hand detector must take a 192×192 input, this one takes \(palmInput)")
-        }
-        do throws(DetectionError) {
-            anchors = try SSDAnchors.generate(.palmDetection192)
-        } catch {
-            throw .model("anchors: \(error)")
-        }
-        let count = anchors.count
-        let outputs = detector.interpreter.outputs
-        guard let boxes = outputs.firstIndex(where: { $0.shape.dimensions == [1, count, 18] }),
-            let scores = outputs.firstIndex(where: { $0.shape.dimensions == [1, count, 1] })
-        else {
-            throw .model(
-                "the hand detector must output [1, \(count), 18] boxes and [1, \(count), 1] scores; "
-                    + "it outputs \(outputs.map(\.shape))")
-        }
-        boxesOutput = boxes
-        scoresOutput = scores
+        // Palm detector: 192×192 in [0, 1] unless its metadata says otherwise, 2016 SSD anchors.
         var decoder = DetectionDecoderOptions.palmDetection192
         decoder.minScoreThresh = options.minHandDetectionConfidence
-        decoderOptions = decoder
-        detectorConverter = try Self.converter(
-            width: 192, height: 192, keepAspectRatio: true, border: .zero, range: try detector.inputRange() ?? (0, 1))
+        palmDetector = try SSDDetector(
+            model: detector, role: "hand detector", inputSide: 192, anchorOptions: .palmDetection192,
+            boxCoordinates: 18, decoderOptions: decoder, defaultRange: (0, 1))
 
         // Hand landmarks: stretched square crop with a replicated border; outputs 63 + 1 + 1 + 63 floats.
         let handInput = try Self.imageInput(landmarker.interpreter, role: "hand landmark model")
@@ -159,9 +134,7 @@ final class HandLandmarkPipeline: @unchecked Sendable {
     /// Palm detection on the whole (rotated) image: the hand regions it proposes, best first, at most numHands.
     private func detectPalms(_ image: PixelImage, rect: NormalizedRect) throws(VisionTaskError) -> [NormalizedRect] {
         detectorRuns.increment()
-        let (decoded, transform) = try detector.detectSSD(
-            image, rect: rect, converter: detectorConverter, boxesOutput: boxesOutput, scoresOutput: scoresOutput,
-            anchors: anchors, options: decoderOptions, stage: "palm")
+        let (decoded, transform) = try palmDetector.detect(image, rect: rect, stage: "palm")
         let kept = NonMaxSuppression.suppress(decoded, options: .palmDetection) ?? []
         do throws(DetectionError) {
             let projected = try DetectionProjection.project(kept, matrix: transform.matrix)
@@ -211,15 +184,9 @@ final class HandLandmarkPipeline: @unchecked Sendable {
         if let detectorPath = options.handDetectorModelPath, let landmarksPath = options.handLandmarksModelPath {
             return (try read(detectorPath), try read(landmarksPath))
         }
-        let bundle = try LoadedModel.bytes(of: options.baseOptions)
-        do throws(ModelFormatError) {
-            let archive = try ZipArchive(bytes: bundle)
-            let detector = try archive.data(named: detectorEntry)
-            let landmarks = try archive.data(named: landmarksEntry)
-            return (Array(detector), Array(landmarks))
-        } catch {
-            throw .model("hand landmarker bundle: \(error)")
-        }
+        return try LoadedModel.landmarkerBundle(
+            options.baseOptions, detectorEntry: detectorEntry, landmarksEntry: landmarksEntry,
+            landmarker: "hand landmarker")
     }
 
     static func read(_ path: String) throws(VisionTaskError) -> [UInt8] {

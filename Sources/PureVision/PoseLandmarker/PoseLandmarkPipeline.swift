@@ -10,16 +10,11 @@ import PureVisionTFLite
 /// state needs no lock of its own; the detection counter (`detectorRuns`) locks itself.
 final class PoseLandmarkPipeline: @unchecked Sendable {
     let options: PoseLandmarkerOptions
-    let detector: LoadedModel
+    let poseDetector: SSDDetector
     let landmarker: LoadedModel
     /// The thread pool of each model.
-    var pools: [ThreadPool] { [detector.pool, landmarker.pool] }
-    let detectorConverter: ImageToTensorConverter
+    var pools: [ThreadPool] { [poseDetector.model.pool, landmarker.pool] }
     let landmarkConverter: ImageToTensorConverter
-    let anchors: [SSDAnchor]
-    let decoderOptions: DetectionDecoderOptions
-    let boxesOutput: Int
-    let scoresOutput: Int
     let landmarkInput: (width: Int, height: Int)
     /// The landmark model's outputs: landmark count (39), heatmap and segmentation sizes.
     let landmarkCount: Int
@@ -40,35 +35,15 @@ final class PoseLandmarkPipeline: @unchecked Sendable {
         let threads = options.baseOptions.threadCount
         let (detectorBytes, landmarksBytes) = try Self.modelBytes(options.baseOptions)
         let pool = LoadedModel.sharedPool(threadCount: threads)
-        detector = try LoadedModel.load(bytes: detectorBytes, threadCount: threads, pool: pool)
+        let detector = try LoadedModel.load(bytes: detectorBytes, threadCount: threads, pool: pool)
         landmarker = try LoadedModel.load(bytes: landmarksBytes, threadCount: threads, pool: pool)
 
-        // Pose detector: 224×224 in [−1, 1], letterboxed with a zero border, 2254 SSD anchors.
-        let detectorInput = try HandLandmarkPipeline.imageInput(detector.interpreter, role: "pose detector")
-        guard detectorInput.width == 224, detectorInput.height == 224 else {
-            throw .model("the pose detector must take a 224×224 input, this one takes \(detectorInput)")
-        }
-        do throws(DetectionError) {
-            anchors = try SSDAnchors.generate(PoseRegion.anchorOptions)
-        } catch {
-            throw .model("anchors: \(error)")
-        }
-        let count = anchors.count
-        let outputs = detector.interpreter.outputs
-        guard count == PoseRegion.anchorCount,
-            let boxes = outputs.firstIndex(where: { $0.shape.dimensions == [1, count, 12] }),
-            let scores = outputs.firstIndex(where: { $0.shape.dimensions == [1, count, 1] })
-        else {
-            throw .model(
-                "the pose detector must output [1, \(PoseRegion.anchorCount), 12] boxes and "
-                    + "[1, \(PoseRegion.anchorCount), 1] scores; it outputs \(outputs.map(\.shape))")
-        }
-        boxesOutput = boxes
-        scoresOutput = scores
-        decoderOptions = PoseRegion.decoderOptions(minScore: options.minPoseDetectionConfidence)
-        detectorConverter = try HandLandmarkPipeline.converter(
-            width: 224, height: 224, keepAspectRatio: true, border: .zero,
-            range: try detector.inputRange() ?? (-1, 1))
+        // Pose detector: 224×224 in [−1, 1] unless its metadata says otherwise, 2254 SSD anchors
+        // (`PoseRegion.anchorCount`, which the decoder options expect).
+        poseDetector = try SSDDetector(
+            model: detector, role: "pose detector", inputSide: 224, anchorOptions: PoseRegion.anchorOptions,
+            boxCoordinates: 12, decoderOptions: PoseRegion.decoderOptions(minScore: options.minPoseDetectionConfidence),
+            defaultRange: (-1, 1))
 
         // Pose landmarks: stretched square crop with a replicated border; five outputs by index.
         let input = try HandLandmarkPipeline.imageInput(landmarker.interpreter, role: "pose landmark model")
@@ -156,9 +131,7 @@ final class PoseLandmarkPipeline: @unchecked Sendable {
     /// The pose detector on the whole (rotated) image: one region per detection in NMS order, not yet clipped.
     private func detectPoses(_ image: PixelImage, rect: NormalizedRect) throws(VisionTaskError) -> [NormalizedRect] {
         detectorRuns.increment()
-        let (decoded, transform) = try detector.detectSSD(
-            image, rect: rect, converter: detectorConverter, boxesOutput: boxesOutput, scoresOutput: scoresOutput,
-            anchors: anchors, options: decoderOptions, stage: "pose")
+        let (decoded, transform) = try poseDetector.detect(image, rect: rect, stage: "pose")
         let kept = NonMaxSuppression.suppress(decoded, options: PoseRegion.suppression) ?? []
         var regions: [NormalizedRect] = []
         for detection in kept {
@@ -223,14 +196,7 @@ final class PoseLandmarkPipeline: @unchecked Sendable {
 
     /// The two models' bytes from the `.task` bundle; a bundle without either entry is refused, naming it.
     static func modelBytes(_ baseOptions: BaseOptions) throws(VisionTaskError) -> ([UInt8], [UInt8]) {
-        let bundle = try LoadedModel.bytes(of: baseOptions)
-        do throws(ModelFormatError) {
-            let archive = try ZipArchive(bytes: bundle)
-            let detector = try archive.data(named: detectorEntry)
-            let landmarks = try archive.data(named: landmarksEntry)
-            return (Array(detector), Array(landmarks))
-        } catch {
-            throw .model("pose landmarker bundle: \(error)")
-        }
+        try LoadedModel.landmarkerBundle(
+            baseOptions, detectorEntry: detectorEntry, landmarksEntry: landmarksEntry, landmarker: "pose landmarker")
     }
 }

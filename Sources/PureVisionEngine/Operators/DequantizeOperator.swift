@@ -52,28 +52,21 @@ enum DequantizeOperator: OperatorLowering {
                             zeroPoints: zeroPoints, output: y, centered: centered, pool: pool)
                     }
                 }
+                /// The step running `dequantize` (`Dequantize`'s entry point for `T`: input, shape, scales, zero
+                /// points, quantized dimension, output, centered) on the input read as `T`.
+                func step<T>(
+                    _ dequantize:
+                        @escaping (
+                            UnsafePointer<T>, [Int], [Float], [Int], Int, UnsafeMutablePointer<Float>, Bool
+                        ) -> Void
+                ) -> ExecutionStep {
+                    let p = x.assumingMemoryBound(to: T.self)
+                    return { dequantize(p, shape, scales, zeroPoints, dimension, y, centered) }
+                }
                 switch type {
-                case .int8:
-                    let p = x.assumingMemoryBound(to: Int8.self)
-                    return {
-                        Dequantize.int8(
-                            input: p, shape: shape, scales: scales, zeroPoints: zeroPoints,
-                            quantizedDimension: dimension, output: y, centered: centered)
-                    }
-                case .uint8:
-                    let p = x.assumingMemoryBound(to: UInt8.self)
-                    return {
-                        Dequantize.uint8(
-                            input: p, shape: shape, scales: scales, zeroPoints: zeroPoints,
-                            quantizedDimension: dimension, output: y, centered: centered)
-                    }
-                default:
-                    let p = x.assumingMemoryBound(to: Int16.self)
-                    return {
-                        Dequantize.int16(
-                            input: p, shape: shape, scales: scales, zeroPoints: zeroPoints,
-                            quantizedDimension: dimension, output: y, centered: centered)
-                    }
+                case .int8: return step(Dequantize.int8)
+                case .uint8: return step(Dequantize.uint8)
+                default: return step(Dequantize.int16)
                 }
             }
             // Channel-wise when the parameters are per tensor or per innermost index.

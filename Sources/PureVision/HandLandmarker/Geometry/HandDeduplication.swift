@@ -80,17 +80,8 @@ public enum HandDeduplication {
 
     /// The landmarks' axis-aligned bounds, normalized; minima start at `FLT_MAX`, maxima at `−FLT_MAX`.
     static func landmarkBounds(_ hand: [NormalizedLandmark]) -> (left: Float, top: Float, right: Float, bottom: Float) {
-        var left = Float.greatestFiniteMagnitude
-        var top = Float.greatestFiniteMagnitude
-        var right = -Float.greatestFiniteMagnitude
-        var bottom = -Float.greatestFiniteMagnitude
-        for landmark in hand {
-            left = cppMin(left, landmark.x)
-            top = cppMin(top, landmark.y)
-            right = cppMax(right, landmark.x)
-            bottom = cppMax(bottom, landmark.y)
-        }
-        return (left, top, right, bottom)
+        let bounds = PointBounds.of(hand, from: .empty)
+        return (bounds.minX, bounds.minY, bounds.maxX, bounds.maxY)
     }
 
     /// MediaPipe Tasks' `CalculateIOU` on left/top/right/bottom boxes: 0 when either area is ≤ 0, otherwise

@@ -51,35 +51,21 @@ public enum HandLandmarksToRect {
         let reverseAngle = DetectionsToRects.normalizeRadians(-rotation)
 
         return partial.withUnsafeBufferPointer { points in
-            var maxX = Float.leastNormalMagnitude
-            var maxY = Float.leastNormalMagnitude
-            var minX = Float.greatestFiniteMagnitude
-            var minY = Float.greatestFiniteMagnitude
-            for point in points {
-                maxX = cppMax(maxX, point.x)
-                maxY = cppMax(maxY, point.y)
-                minX = cppMin(minX, point.x)
-                minY = cppMin(minY, point.y)
-            }
-            let alignedCenterX = (maxX + minX) / 2
-            let alignedCenterY = (maxY + minY) / 2
+            let aligned = PointBounds.of(points, from: .emptyFromFLTMin)
+            let alignedCenterX = (aligned.maxX + aligned.minX) / 2
+            let alignedCenterY = (aligned.maxY + aligned.minY) / 2
 
             let reverseCosine = cosf(reverseAngle)
             let reverseSine = sinf(reverseAngle)
-            maxX = Float.leastNormalMagnitude
-            maxY = Float.leastNormalMagnitude
-            minX = Float.greatestFiniteMagnitude
-            minY = Float.greatestFiniteMagnitude
+            var projected = PointBounds.emptyFromFLTMin
             for point in points {
                 let originalX = (point.x - alignedCenterX) * width
                 let originalY = (point.y - alignedCenterY) * height
-                let projectedX = originalX * reverseCosine - originalY * reverseSine
-                let projectedY = originalX * reverseSine + originalY * reverseCosine
-                maxX = cppMax(maxX, projectedX)
-                maxY = cppMax(maxY, projectedY)
-                minX = cppMin(minX, projectedX)
-                minY = cppMin(minY, projectedY)
+                projected.include(
+                    x: originalX * reverseCosine - originalY * reverseSine,
+                    y: originalX * reverseSine + originalY * reverseCosine)
             }
+            let (minX, minY, maxX, maxY) = (projected.minX, projected.minY, projected.maxX, projected.maxY)
             let projectedCenterX = (maxX + minX) / 2
             let projectedCenterY = (maxY + minY) / 2
 

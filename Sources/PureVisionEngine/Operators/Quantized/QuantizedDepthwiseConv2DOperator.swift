@@ -16,28 +16,8 @@ enum QuantizedDepthwiseConv2DOperator: OperatorLowering {
         // TFLite's uint8 depthwise requantizes every channel with its scalar MultiplyByQuantizedMultiplier.
         let rounding: RequantizationRounding =
             context.options.quantizedArithmetic == .xnnpack ? .xnnpack : unsigned ? .double : .channelBlocksOf8
-        let geometry = conv.depthwiseGeometry(reading: input)
-        let biasPointer = bias.map { UnsafePointer($0.pointer.assumingMemoryBound(to: Int32.self)) }
-        if context.useReference {
-            func step<T: QuantizedElement>(_ x: UnsafePointer<T>, _ y: UnsafeMutablePointer<T>) -> ExecutionStep {
-                let filter = UnsafePointer(weights.pointer.assumingMemoryBound(to: T.self))
-                return {
-                    _ = weights
-                    _ = bias
-                    Reference.quantizedDepthwiseConv2D(
-                        geometry: geometry, input: x, filter: filter, bias: biasPointer,
-                        inputZeroPoint: q.inputZeroPoint, weightZeroPoint: q.weightZeroPoint,
-                        outputZeroPoint: q.outputZeroPoint, multipliers: q.multipliers, range: q.range,
-                        rounding: rounding, output: y)
-                }
-            }
-            return context.loweredQuantized(reading: input, int8: step, uint8: step)
-        }
-        let kernel = QuantizedDepthwiseConv2DKernel(
-            geometry: geometry, weight: q.weight(from: weights, unsigned: unsigned), bias: biasPointer,
-            inputZeroPoint: q.inputZeroPoint, outputZeroPoint: q.outputZeroPoint, multipliers: q.multipliers,
-            range: q.range, unsigned: unsigned, rounding: rounding, threadCount: context.pool.threadCount,
-            generatesMachineCode: context.generatesMachineCode)
-        return context.loweredPackedKernel(kernel, reading: input)
+        return context.loweredQuantizedConvolution(
+            reading: input, geometry: .depthwise(conv.depthwiseGeometry(reading: input)), weights: weights, bias: bias,
+            quantization: q, rounding: rounding)
     }
 }

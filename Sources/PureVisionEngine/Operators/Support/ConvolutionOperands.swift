@@ -139,3 +139,26 @@ extension LoweringContext {
         return storage
     }
 }
+
+/// The geometry of a convolution, which names the kernel that runs it: CONV_2D's (an 8-bit FULLY_CONNECTED runs as a
+/// 1×1 CONV_2D) or DEPTHWISE_CONV_2D's.
+enum ConvolutionGeometry {
+    case conv2D(Conv2DGeometry)
+    case depthwise(DepthwiseConv2DGeometry)
+
+    /// Whether the kernels can run it (an input of zero size has no valid geometry).
+    var isValid: Bool {
+        switch self {
+        case .conv2D(let geometry): geometry.isValid
+        case .depthwise(let geometry): geometry.isValid
+        }
+    }
+
+    /// The kernel's geometry itself, as errors show it.
+    var kernelGeometry: any Sendable {
+        switch self {
+        case .conv2D(let geometry): geometry
+        case .depthwise(let geometry): geometry
+        }
+    }
+}

@@ -83,3 +83,61 @@ extension LoweringContext {
         return lowered
     }
 }
+
+extension LoweringContext {
+    /// A float32 CONV_2D's or (`depthwise`) DEPTHWISE_CONV_2D's operands, what its kernel reads and its geometry.
+    mutating func floatConvolution(
+        depthwise: Bool
+    ) throws(InterpreterError) -> (
+        conv: ConvolutionOperands, input: FloatConvolutionInput, geometry: ConvolutionGeometry
+    ) {
+        let conv = try convolutionOperands(quantized: false)
+        let input = try floatConvolutionInput(conv)
+        let (source, extraPadding) = (input.source, input.extraPadding)
+        let geometry: ConvolutionGeometry =
+            depthwise
+            ? .depthwise(conv.depthwiseGeometry(reading: source, extraPadding: extraPadding))
+            : .conv2D(conv.conv2DGeometry(reading: source, extraPadding: extraPadding))
+        // A zero-sized input (batch, height, width) has no valid geometry; the kernels require one.
+        guard geometry.isValid else {
+            throw failure("input \(conv.input.shape) gives an empty geometry \(geometry.kernelGeometry)")
+        }
+        return (conv, input, geometry)
+    }
+
+    /// The tail the float32 CONV_2D and DEPTHWISE_CONV_2D share: the kernel of `geometry` on `input.source` with
+    /// `conv`'s weights and bias, or under `useReference` its reference twin.
+    func loweredFloatConvolution(
+        _ geometry: ConvolutionGeometry, conv: ConvolutionOperands, input: FloatConvolutionInput
+    ) -> LoweredOperator {
+        let (weights, bias, clamp) = (conv.weights, conv.bias, input.clamp)
+        if useReference {
+            return loweredFloat(reading: input.source) { x, y, _ in
+                switch geometry {
+                case .conv2D(let g):
+                    return {
+                        Reference.conv2D(
+                            geometry: g, input: x, filter: weights.floats, bias: bias?.floats, output: y, clamp: clamp)
+                    }
+                case .depthwise(let g):
+                    return {
+                        Reference.depthwiseConv2D(
+                            geometry: g, input: x, filter: weights.floats, bias: bias?.floats, output: y, clamp: clamp)
+                    }
+                }
+            }
+        }
+        switch geometry {
+        case .conv2D(let g):
+            let kernel = Conv2DKernel(
+                geometry: g, filter: weights.floats, bias: bias?.floats, clamp: clamp, threadCount: pool.threadCount,
+                generatesMachineCode: generatesMachineCode)
+            return loweredFusableConvolution(kernel, input: input, channels: conv.outputChannels)
+        case .depthwise(let g):
+            let kernel = DepthwiseConv2DKernel(
+                geometry: g, filter: weights.floats, bias: bias?.floats, clamp: clamp,
+                generatesMachineCode: generatesMachineCode)
+            return loweredFusableConvolution(kernel, input: input, channels: conv.outputChannels)
+        }
+    }
+}

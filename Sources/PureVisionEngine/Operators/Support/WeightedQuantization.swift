@@ -103,3 +103,53 @@ extension LoweringContext {
         return lowered
     }
 }
+
+extension LoweringContext {
+    /// The tail the 8-bit CONV_2D, FULLY_CONNECTED and DEPTHWISE_CONV_2D share: from `input` to output 0 with the
+    /// `weights`, the int32 `bias` and the requantization `q` rounded by `rounding`, the packed kernel of `geometry`,
+    /// or under `useReference` its reference twin.
+    func loweredQuantizedConvolution(
+        reading input: GraphTensor, geometry: ConvolutionGeometry, weights: ConstantStorage,
+        bias: ConstantStorage?, quantization q: WeightedQuantization, rounding: RequantizationRounding
+    ) -> LoweredOperator {
+        let unsigned = input.elementType == .uint8
+        let biasPointer = bias.map { UnsafePointer($0.pointer.assumingMemoryBound(to: Int32.self)) }
+        if useReference {
+            func step<T: QuantizedElement>(_ x: UnsafePointer<T>, _ y: UnsafeMutablePointer<T>) -> ExecutionStep {
+                let filter = UnsafePointer(weights.pointer.assumingMemoryBound(to: T.self))
+                return {
+                    _ = weights
+                    _ = bias
+                    switch geometry {
+                    case .conv2D(let g):
+                        Reference.quantizedConv2D(
+                            geometry: g, input: x, filter: filter, bias: biasPointer, inputZeroPoint: q.inputZeroPoint,
+                            weightZeroPoint: q.weightZeroPoint, outputZeroPoint: q.outputZeroPoint,
+                            multipliers: q.multipliers, range: q.range, rounding: rounding, output: y)
+                    case .depthwise(let g):
+                        Reference.quantizedDepthwiseConv2D(
+                            geometry: g, input: x, filter: filter, bias: biasPointer, inputZeroPoint: q.inputZeroPoint,
+                            weightZeroPoint: q.weightZeroPoint, outputZeroPoint: q.outputZeroPoint,
+                            multipliers: q.multipliers, range: q.range, rounding: rounding, output: y)
+                    }
+                }
+            }
+            return loweredQuantized(reading: input, int8: step, uint8: step)
+        }
+        let (weight, threads) = (q.weight(from: weights, unsigned: unsigned), pool.threadCount)
+        let kernel: any PackedQuantizedKernel & Sendable =
+            switch geometry {
+            case .conv2D(let g):
+                QuantizedConv2DKernel(
+                    geometry: g, weight: weight, bias: biasPointer, inputZeroPoint: q.inputZeroPoint,
+                    outputZeroPoint: q.outputZeroPoint, multipliers: q.multipliers, range: q.range, unsigned: unsigned,
+                    rounding: rounding, threadCount: threads, generatesMachineCode: generatesMachineCode)
+            case .depthwise(let g):
+                QuantizedDepthwiseConv2DKernel(
+                    geometry: g, weight: weight, bias: biasPointer, inputZeroPoint: q.inputZeroPoint,
+                    outputZeroPoint: q.outputZeroPoint, multipliers: q.multipliers, range: q.range, unsigned: unsigned,
+                    rounding: rounding, threadCount: threads, generatesMachineCode: generatesMachineCode)
+            }
+        return loweredPackedKernel(kernel, reading: input)
+    }
+}
