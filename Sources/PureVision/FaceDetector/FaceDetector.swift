@@ -40,29 +40,21 @@ public final class FaceDetector: DetectionTask {
     }
 }
 
-/// The prepared detection pipeline: model, anchors, decoding and suppression settings.
+/// The prepared detection pipeline: the SSD detector (model, anchors, decoding) and the suppression settings.
 final class FaceDetectionPipeline: Sendable {
-    let loaded: LoadedModel
-    let converter: ImageToTensorConverter
-    let anchors: [SSDAnchor]
-    let decoderOptions: DetectionDecoderOptions
+    let detector: SSDDetector
     let suppression: NonMaxSuppressionOptions
-    let boxesOutput: Int
-    let scoresOutput: Int
+    /// The detector's model.
+    var loaded: LoadedModel { detector.model }
 
     /// Loads the detector; `pool` is the thread pool of the task it is part of, if any (`LoadedModel.sharedPool`).
+    /// The input size picks the configuration: 128×128 is the short-range model, 192×192 the full-range one.
     init(options: FaceDetectorOptions, pool: ThreadPool? = nil) throws(VisionTaskError) {
-        loaded = try LoadedModel.load(options.baseOptions, pool: pool)
-        let interpreter = loaded.interpreter
-        guard interpreter.inputs.count == 1, let input = interpreter.inputs.first, input.elementType == .float32,
-            input.shape.rank == 4, input.shape[0] == 1, input.shape[3] == 3
-        else {
-            throw .model("a face detector takes one float32 [1, H, W, 3] input; this model has \(interpreter.inputs)")
-        }
-        let size = input.shape[1]
+        let loaded = try LoadedModel.load(options.baseOptions, pool: pool)
+        let input = try HandLandmarkPipeline.imageInput(loaded.interpreter, role: "face detector")
         let anchorOptions: SSDAnchorOptions
         var decoder: DetectionDecoderOptions
-        switch (input.shape[1], input.shape[2]) {
+        switch (input.width, input.height) {
         case (128, 128):
             anchorOptions = .faceShortRange128
             decoder = .faceShortRange128
@@ -70,41 +62,17 @@ final class FaceDetectionPipeline: Sendable {
             anchorOptions = .faceFullRange192
             decoder = .faceFullRange192
         default:
-            throw .model("unsupported face detector input \(input.shape): expected 128×128 or 192×192")
-        }
-        let generated: [SSDAnchor]
-        do throws(DetectionError) {
-            generated = try SSDAnchors.generate(anchorOptions)
-        } catch {
-            throw .model("anchors: \(error)")
-        }
-        anchors = generated
-        let count = generated.count
-        let outputs = interpreter.outputs
-        guard outputs.count == 2,
-            let boxes = outputs.firstIndex(where: { $0.shape.dimensions == [1, count, 16] }),
-            let scores = outputs.firstIndex(where: { $0.shape.dimensions == [1, count, 1] })
-        else {
             throw .model(
-                "a \(size)×\(size) face detector must output [1, \(count), 16] boxes and [1, \(count), 1] scores; "
-                    + "this model outputs \(outputs.map(\.shape))")
+                "unsupported face detector input \(input.width)×\(input.height): expected 128×128 or 192×192")
         }
-        boxesOutput = boxes
-        scoresOutput = scores
         decoder.minScoreThresh = options.minDetectionConfidence
-        decoderOptions = decoder
+        // Tasks take the range from the model's metadata; models without it use BlazeFace's [-1, 1].
+        detector = try SSDDetector(
+            model: loaded, role: "face detector", inputSide: input.width, anchorOptions: anchorOptions,
+            boxCoordinates: 16, decoderOptions: decoder, defaultRange: (-1, 1))
         var nms = NonMaxSuppressionOptions.faceDetection
         nms.minSuppressionThreshold = options.minSuppressionThreshold
         suppression = nms
-        // Tasks take the range from the model's metadata; models without it use BlazeFace's [-1, 1].
-        let range = try loaded.inputRange() ?? (-1, 1)
-        do {
-            converter = try ImageToTensorConverter(
-                options: ImageToTensorOptions(
-                    outputWidth: size, outputHeight: size, keepAspectRatio: true, border: .zero, range: range))
-        } catch {
-            throw .model("\(error)")
-        }
     }
 
     func detect(_ frame: VisionFrame) throws(VisionTaskError) -> FaceDetectorResult {
@@ -117,9 +85,7 @@ final class FaceDetectionPipeline: Sendable {
         let image = frame.image
         let rect = try ImageProcessingOptions.imageRect(
             of: image, processing: frame.processing, roiAllowed: false)
-        let (decoded, transform) = try loaded.detectSSD(
-            image, rect: rect, converter: converter, boxesOutput: boxesOutput, scoresOutput: scoresOutput,
-            anchors: anchors, options: decoderOptions, stage: "face")
+        let (decoded, transform) = try detector.detect(image, rect: rect, stage: "face")
         let kept = NonMaxSuppression.suppress(decoded, options: suppression) ?? []
         do throws(DetectionError) {
             return try DetectionProjection.project(kept, matrix: transform.matrix)
