@@ -146,11 +146,8 @@ final class ClassificationPipeline: Sendable {
     }
 
     func classify(_ frame: VisionFrame) throws(VisionTaskError) -> ImageClassifierResult {
-        let image = frame.image
-        let rect = try ImageProcessingOptions.imageRect(
-            of: image, processing: frame.processing, roiAllowed: true)
-        return try loaded.interpreter.withSession { session throws(VisionTaskError) -> ImageClassifierResult in
-            try imageInput.write(image, rect: rect, into: session)
+        try imageInput.withFrame(frame, roiAllowed: true, in: loaded.interpreter) {
+            session, _ throws(VisionTaskError) -> ImageClassifierResult in
             if let int8Table {
                 let input = session.input(0).bindMemory(to: UInt8.self)
                 int8Table.withUnsafeBufferPointer { table in

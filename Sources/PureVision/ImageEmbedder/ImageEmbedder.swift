@@ -115,11 +115,8 @@ final class EmbeddingPipeline: Sendable {
     }
 
     func embed(_ frame: VisionFrame) throws(VisionTaskError) -> ImageEmbedderResult {
-        let image = frame.image
-        let rect = try ImageProcessingOptions.imageRect(
-            of: image, processing: frame.processing, roiAllowed: true)
-        return try loaded.interpreter.withSession { session throws(VisionTaskError) -> ImageEmbedderResult in
-            try imageInput.write(image, rect: rect, into: session)
+        try imageInput.withFrame(frame, roiAllowed: true, in: loaded.interpreter) {
+            session, _ throws(VisionTaskError) -> ImageEmbedderResult in
             session.invoke()
             var embeddings: [Embedding] = []
             for (index, name) in headNames.enumerated() {

@@ -111,12 +111,9 @@ final class SegmentationPipeline: @unchecked Sendable {
     func segment(
         _ frame: VisionFrame, maskSize: (width: Int, height: Int)? = nil
     ) throws(VisionTaskError) -> ImageSegmenterResult {
-        let image = frame.image
-        let rect = try ImageProcessingOptions.imageRect(
-            of: image, processing: frame.processing, roiAllowed: false)
-        let (width, height) = maskSize ?? (image.width, image.height)
-        return try loaded.interpreter.withSession { session throws(VisionTaskError) -> ImageSegmenterResult in
-            try imageInput.write(image, rect: rect, into: session)
+        let (width, height) = maskSize ?? (frame.image.width, frame.image.height)
+        return try imageInput.withFrame(frame, roiAllowed: false, in: loaded.interpreter) {
+            session, _ throws(VisionTaskError) -> ImageSegmenterResult in
             session.invoke()
             let quality: [Float]
             if let qualityOutput {

@@ -218,11 +218,8 @@ final class ObjectDetectionPipeline: Sendable {
 
     func detect(_ frame: VisionFrame) throws(VisionTaskError) -> ObjectDetectorResult {
         let image = frame.image
-        let rect = try ImageProcessingOptions.imageRect(
-            of: image, processing: frame.processing, roiAllowed: false)
-        let (decoded, transform) = try loaded.interpreter.withSession {
-            session throws(VisionTaskError) -> (Decoded, ImageToTensorResult) in
-            let transform = try imageInput.write(image, rect: rect, into: session)
+        let (decoded, transform) = try imageInput.withFrame(frame, roiAllowed: false, in: loaded.interpreter) {
+            session, transform throws(VisionTaskError) -> (Decoded, ImageToTensorResult) in
             session.invoke()
             switch postprocessing {
             case .inModel(let suppression):

@@ -54,6 +54,21 @@ struct ImageModelInput: Sendable {
             width: input.shape[2], height: input.shape[1], keepAspectRatio: false, border: border, range: range)
     }
 
+    /// Runs one session of `interpreter` with `frame` written into input 0: the region its processing options give
+    /// (a region of interest only where `roiAllowed`, else refused), turned by their rotation and the image's
+    /// orientation. `body` gets the session and where the region landed, and runs the model itself.
+    /// - Throws: `VisionTaskError` for options or an image the preprocessing refuses, or what `body` throws.
+    func withFrame<Result>(
+        _ frame: VisionFrame, roiAllowed: Bool, in interpreter: Interpreter,
+        _ body: (borrowing Interpreter.Session, ImageToTensorResult) throws(VisionTaskError) -> Result
+    ) throws(VisionTaskError) -> Result {
+        let rect = try ImageProcessingOptions.imageRect(
+            of: frame.image, processing: frame.processing, roiAllowed: roiAllowed)
+        return try interpreter.withSession { session throws(VisionTaskError) -> Result in
+            try body(session, try write(frame.image, rect: rect, into: session))
+        }
+    }
+
     /// Writes the region `rect` of `image` into the session's input 0.
     /// - Returns: where the region landed, to map the model's outputs back to the image.
     /// - Throws: `VisionTaskError` for an image the converter refuses (a mirrored orientation, bad options).
