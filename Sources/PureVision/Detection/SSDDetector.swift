@@ -20,7 +20,7 @@ struct SSDDetector {
         decoderOptions: DetectionDecoderOptions, defaultRange: (min: Float, max: Float)
     ) throws(VisionTaskError) {
         self.model = model
-        let input = try HandLandmarkPipeline.imageInput(model.interpreter, role: role)
+        let input = try ImageToTensorConverter.floatRGBInputSize(of: model.interpreter, role: role)
         guard input.width == inputSide, input.height == inputSide else {
             throw .model("the \(role) must take a \(inputSide)×\(inputSide) input, this one takes \(input)")
         }
@@ -41,7 +41,7 @@ struct SSDDetector {
         boxesOutput = boxes
         scoresOutput = scores
         self.decoderOptions = decoderOptions
-        converter = try HandLandmarkPipeline.converter(
+        converter = try ImageToTensorConverter.checked(
             width: inputSide, height: inputSide, keepAspectRatio: true, border: .zero,
             range: try model.inputRange() ?? defaultRange)
     }

@@ -61,7 +61,7 @@ final class FaceMeshPipeline: @unchecked Sendable {
             BaseOptions(
                 modelAssetPath: directory.appendingPathComponent(FaceAnalyzerOptions.landmarkModelFile).path,
                 threadCount: options.threadCount), pool: pool)
-        let input = try HandLandmarkPipeline.imageInput(mesh.interpreter, role: "face landmark model")
+        let input = try ImageToTensorConverter.floatRGBInputSize(of: mesh.interpreter, role: "face landmark model")
         guard input.width == Self.meshInputSize, input.height == Self.meshInputSize else {
             throw .model("the face landmark model must take a 192×192 input, this one takes \(input)")
         }
@@ -75,7 +75,7 @@ final class FaceMeshPipeline: @unchecked Sendable {
         landmarksOutput = landmarks
         flagOutput = flag
         // The legacy graph fixes the range to [0, 1] whatever the metadata says.
-        meshConverter = try HandLandmarkPipeline.converter(
+        meshConverter = try ImageToTensorConverter.checked(
             width: Self.meshInputSize, height: Self.meshInputSize, keepAspectRatio: false, border: .replicate,
             range: (0, 1))
     }

@@ -51,7 +51,7 @@ final class FaceDetectionPipeline: Sendable {
     /// The input size picks the configuration: 128×128 is the short-range model, 192×192 the full-range one.
     init(options: FaceDetectorOptions, pool: ThreadPool? = nil) throws(VisionTaskError) {
         let loaded = try LoadedModel.load(options.baseOptions, pool: pool)
-        let input = try HandLandmarkPipeline.imageInput(loaded.interpreter, role: "face detector")
+        let input = try ImageToTensorConverter.floatRGBInputSize(of: loaded.interpreter, role: "face detector")
         let anchorOptions: SSDAnchorOptions
         var decoder: DetectionDecoderOptions
         switch (input.width, input.height) {

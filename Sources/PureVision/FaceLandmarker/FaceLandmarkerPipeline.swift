@@ -67,7 +67,8 @@ final class FaceLandmarkerPipeline: @unchecked Sendable {
 
         landmarker = try LoadedModel.load(
             bytes: try Self.entry(Self.landmarksEntry, of: bundle), threadCount: threads, pool: pool)
-        let input = try HandLandmarkPipeline.imageInput(landmarker.interpreter, role: "face landmark model")
+        let input = try ImageToTensorConverter.floatRGBInputSize(
+            of: landmarker.interpreter, role: "face landmark model")
         landmarkInputSize = input
         let counts = landmarker.interpreter.outputs.map { $0.shape.elementCount }
         guard counts.count >= 2, counts[0] == 3 * Self.landmarkCount, counts[1] == 1 else {
@@ -75,7 +76,7 @@ final class FaceLandmarkerPipeline: @unchecked Sendable {
                 "\(Self.landmarksEntry): the face landmark model must output \(3 * Self.landmarkCount) landmark "
                     + "floats and a face flag; it outputs \(counts)")
         }
-        landmarkConverter = try HandLandmarkPipeline.converter(
+        landmarkConverter = try ImageToTensorConverter.checked(
             width: input.width, height: input.height, keepAspectRatio: false, border: .replicate,
             range: try landmarker.inputRange() ?? (0, 1))
 

@@ -45,13 +45,14 @@ final class HandLandmarkPipeline: @unchecked Sendable {
             boxCoordinates: 18, decoderOptions: decoder, defaultRange: (0, 1))
 
         // Hand landmarks: stretched square crop with a replicated border; outputs 63 + 1 + 1 + 63 floats.
-        let handInput = try Self.imageInput(landmarker.interpreter, role: "hand landmark model")
+        let handInput = try ImageToTensorConverter.floatRGBInputSize(
+            of: landmarker.interpreter, role: "hand landmark model")
         landmarkInputSize = handInput
         let shapes = landmarker.interpreter.outputs.map { $0.shape.elementCount }
         guard shapes == [63, 1, 1, 63] else {
             throw .model("the hand landmark model must output 63, 1, 1 and 63 floats; it outputs \(shapes)")
         }
-        landmarkConverter = try Self.converter(
+        landmarkConverter = try ImageToTensorConverter.checked(
             width: handInput.width, height: handInput.height, keepAspectRatio: false, border: .replicate,
             range: try landmarker.inputRange() ?? (0, 1))
         if let parameters = options.landmarkSmoothing {
@@ -191,30 +192,6 @@ final class HandLandmarkPipeline: @unchecked Sendable {
 
     static func read(_ path: String) throws(VisionTaskError) -> [UInt8] {
         do { return try readFileBytes(path) } catch { throw .model("\(error)") }
-    }
-
-    static func imageInput(_ interpreter: Interpreter, role: String) throws(VisionTaskError) -> (
-        width: Int, height: Int
-    ) {
-        guard interpreter.inputs.count == 1, let input = interpreter.inputs.first, input.elementType == .float32,
-            input.shape.rank == 4, input.shape[0] == 1, input.shape[3] == 3
-        else {
-            throw .model("the \(role) must take one float32 [1, H, W, 3] input; it takes \(interpreter.inputs)")
-        }
-        return (input.shape[2], input.shape[1])
-    }
-
-    static func converter(
-        width: Int, height: Int, keepAspectRatio: Bool, border: BorderMode, range: (min: Float, max: Float)
-    ) throws(VisionTaskError) -> ImageToTensorConverter {
-        do throws(PreprocessingError) {
-            return try ImageToTensorConverter(
-                options: ImageToTensorOptions(
-                    outputWidth: width, outputHeight: height, keepAspectRatio: keepAspectRatio, border: border,
-                    range: range))
-        } catch {
-            throw .model("\(error)")
-        }
     }
 
     /// The same category for the person's hand in a mirrored image: Right ↔ Left.

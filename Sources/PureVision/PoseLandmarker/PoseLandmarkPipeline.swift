@@ -46,7 +46,8 @@ final class PoseLandmarkPipeline: @unchecked Sendable {
             defaultRange: (-1, 1))
 
         // Pose landmarks: stretched square crop with a replicated border; five outputs by index.
-        let input = try HandLandmarkPipeline.imageInput(landmarker.interpreter, role: "pose landmark model")
+        let input = try ImageToTensorConverter.floatRGBInputSize(
+            of: landmarker.interpreter, role: "pose landmark model")
         landmarkInput = input
         let shapes = landmarker.interpreter.outputs.map(\.shape.dimensions)
         let refused = VisionTaskError.model(
@@ -60,7 +61,7 @@ final class PoseLandmarkPipeline: @unchecked Sendable {
         landmarkCount = shapes[0][1] / 5
         maskSize = (shapes[2][2], shapes[2][1])
         heatmapSize = (shapes[3][2], shapes[3][1])
-        landmarkConverter = try HandLandmarkPipeline.converter(
+        landmarkConverter = try ImageToTensorConverter.checked(
             width: input.width, height: input.height, keepAspectRatio: false, border: .replicate,
             range: try landmarker.inputRange() ?? (0, 1))
     }

@@ -50,7 +50,7 @@ struct ImageModelInput: Sendable {
         border: BorderMode = .replicate
     ) throws(VisionTaskError) {
         self.isByteInput = isByteInput
-        converter = try HandLandmarkPipeline.converter(
+        converter = try ImageToTensorConverter.checked(
             width: input.shape[2], height: input.shape[1], keepAspectRatio: false, border: border, range: range)
     }
 
