@@ -1,17 +1,3 @@
-/// An edge between two of the 478 face landmarks, for drawing.
-public struct FaceLandmarkConnection: Sendable, Hashable, Codable {
-    /// The landmark the edge starts at.
-    public var start: Int
-    /// The landmark the edge ends at.
-    public var end: Int
-
-    /// Creates an edge.
-    public init(start: Int, end: Int) {
-        self.start = start
-        self.end = end
-    }
-}
-
 /// MediaPipe's standard connection sets of the face landmarks (`FaceLandmarksConnections`). "Left" and "right" are
 /// the subject's: on an unmirrored photo the left eye is on the image's right.
 public enum FaceLandmarksConnections {

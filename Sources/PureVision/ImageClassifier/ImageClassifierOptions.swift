@@ -56,20 +56,13 @@ public struct ImageClassifierOptions: Sendable {
     /// Checks the options that do not depend on the model, as MediaPipe does first.
     /// - Throws: `VisionTaskError.invalidOption` for `maxResults` 0, both lists set, or a non-finite threshold.
     public func validate() throws(VisionTaskError) {
-        guard maxResults != 0 else {
-            throw .invalidOption(name: "maxResults", reason: "value must be != 0 (−1 keeps all categories)")
-        }
-        guard categoryAllowlist.isEmpty || categoryDenylist.isEmpty else {
-            throw .invalidOption(
-                name: "categoryAllowlist", reason: "categoryAllowlist and categoryDenylist are mutually exclusive")
-        }
+        try ClassifierOptionChecks.validate(
+            maxResults: maxResults, categoryAllowlist: categoryAllowlist, categoryDenylist: categoryDenylist,
+            scoreThreshold: scoreThreshold, kept: "categories")
         if let inputNormalization {
             guard inputNormalization.mean.isFinite, inputNormalization.std.isFinite, inputNormalization.std != 0 else {
                 throw .invalidOption(name: "inputNormalization", reason: "mean and std must be finite, std non-zero")
             }
-        }
-        if let scoreThreshold, scoreThreshold.isNaN {
-            throw .invalidOption(name: "scoreThreshold", reason: "must be a number, got NaN")
         }
     }
 }

@@ -41,16 +41,9 @@ public struct ObjectDetectorOptions: Sendable {
     /// Checks the options that do not depend on the model, as MediaPipe does first.
     /// - Throws: `VisionTaskError.invalidOption` for `maxResults` 0, both lists set, or a NaN threshold.
     public func validate() throws(VisionTaskError) {
-        guard maxResults != 0 else {
-            throw .invalidOption(name: "maxResults", reason: "value must be != 0 (−1 keeps all detections)")
-        }
-        guard categoryAllowlist.isEmpty || categoryDenylist.isEmpty else {
-            throw .invalidOption(
-                name: "categoryAllowlist", reason: "categoryAllowlist and categoryDenylist are mutually exclusive")
-        }
-        guard !scoreThreshold.isNaN else {
-            throw .invalidOption(name: "scoreThreshold", reason: "must be a number, got NaN")
-        }
+        try ClassifierOptionChecks.validate(
+            maxResults: maxResults, categoryAllowlist: categoryAllowlist, categoryDenylist: categoryDenylist,
+            scoreThreshold: scoreThreshold, kept: "detections")
     }
 }
 

@@ -34,19 +34,7 @@ public enum PoseLandmarkName: Int, Sendable, CaseIterable, Hashable {
     case leftFootIndex, rightFootIndex
 }
 
-/// Two landmarks a skeleton drawing joins, by index.
-public struct PoseConnection: Sendable, Hashable {
-    /// Index of the first landmark.
-    public let start: Int
-    /// Index of the second landmark.
-    public let end: Int
-
-    /// Creates a connection.
-    public init(start: Int, end: Int) {
-        self.start = start
-        self.end = end
-    }
-
+extension LandmarkConnection {
     /// MediaPipe's 35 pose connections (`PoseLandmarksConnections.POSE_LANDMARKS`), in its order: face, arms and
     /// hands, torso, legs and feet.
     public static let poseLandmarks: [PoseConnection] = [

@@ -1,3 +1,5 @@
+import PureVision
+
 /// A line between two landmarks, by their indices: MediaPipe's `Connection` (`MPPConnection`), used by the
 /// connection sets such as `HandLandmarker.handConnections`.
 public final class Connection: Sendable {
@@ -16,4 +18,9 @@ public final class Connection: Sendable {
 extension Connection {
     /// Connections from index pairs (how the task files list their sets).
     static func list(_ pairs: [(UInt, UInt)]) -> [Connection] { pairs.map { Connection(start: $0.0, end: $0.1) } }
+
+    /// Connections from PureVision's edges (the face and pose sets).
+    static func list(_ edges: [LandmarkConnection]) -> [Connection] {
+        edges.map { Connection(start: UInt($0.start), end: UInt($0.end)) }
+    }
 }

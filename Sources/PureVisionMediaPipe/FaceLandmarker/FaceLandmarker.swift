@@ -139,21 +139,17 @@ public final class FaceLandmarker: MediaPipeDetectionTask {
 // as `FaceLandmarker.lipsConnections()`. The pairs are PureVision's `FaceLandmarksConnections` (generated from
 // MediaPipe 0.10.14), which equal those of MediaPipe's `MPPFaceLandmarksConnections.h`.
 extension FaceLandmarker {
-    private static func connections(_ native: [FaceLandmarkConnection]) -> [Connection] {
-        Connection.list(native.map { (UInt($0.start), UInt($0.end)) })
-    }
-
-    private static let lips = connections(FaceLandmarksConnections.lips)
-    private static let leftEye = connections(FaceLandmarksConnections.leftEye)
-    private static let leftEyebrow = connections(FaceLandmarksConnections.leftEyebrow)
-    private static let leftIris = connections(FaceLandmarksConnections.leftIris)
-    private static let rightEye = connections(FaceLandmarksConnections.rightEye)
-    private static let rightEyebrow = connections(FaceLandmarksConnections.rightEyebrow)
-    private static let rightIris = connections(FaceLandmarksConnections.rightIris)
-    private static let faceOval = connections(FaceLandmarksConnections.faceOval)
+    private static let lips = Connection.list(FaceLandmarksConnections.lips)
+    private static let leftEye = Connection.list(FaceLandmarksConnections.leftEye)
+    private static let leftEyebrow = Connection.list(FaceLandmarksConnections.leftEyebrow)
+    private static let leftIris = Connection.list(FaceLandmarksConnections.leftIris)
+    private static let rightEye = Connection.list(FaceLandmarksConnections.rightEye)
+    private static let rightEyebrow = Connection.list(FaceLandmarksConnections.rightEyebrow)
+    private static let rightIris = Connection.list(FaceLandmarksConnections.rightIris)
+    private static let faceOval = Connection.list(FaceLandmarksConnections.faceOval)
     private static let contours =
         lips + leftEye + leftEyebrow + leftIris + rightEye + rightEyebrow + rightIris + faceOval
-    private static let tesselation = connections(FaceLandmarksConnections.tesselation)
+    private static let tesselation = Connection.list(FaceLandmarksConnections.tesselation)
     private static let face = lips + contours + tesselation
 
     /// MediaPipe's `lipsConnections()`: the outer and inner lip contours (40 connections).

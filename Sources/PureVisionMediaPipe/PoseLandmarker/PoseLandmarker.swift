@@ -75,8 +75,7 @@ public final class PoseLandmarkerResult: NativeResultConvertible {
 public final class PoseLandmarker: MediaPipeDetectionTask {
     /// The 35 connections between the pose landmarks, face, arms, torso and legs (MediaPipe's `poseLandmarks`, the
     /// same pairs in the same order as `MPPPoseLandmarksConnections`).
-    public static let poseLandmarks = Connection.list(
-        PoseConnection.poseLandmarks.map { (UInt($0.start), UInt($0.end)) })
+    public static let poseLandmarks = Connection.list(PoseConnection.poseLandmarks)
 
     /// What the task runs on (see `MediaPipeVisionTask`).
     public let core: TaskCore<PoseLandmarker, PureVision.PoseLandmarker, PoseLandmarkerResult>
