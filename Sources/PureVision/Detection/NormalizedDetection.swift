@@ -1,16 +1,5 @@
-/// One keypoint of a detection, in the same normalized frame as its bounding box.
-public struct Keypoint: Sendable, Hashable {
-    /// Horizontal position, normalized.
-    public var x: Float
-    /// Vertical position, normalized.
-    public var y: Float
-
-    /// Creates a keypoint.
-    public init(x: Float, y: Float) {
-        self.x = x
-        self.y = y
-    }
-}
+/// One keypoint of a detection, in the same normalized frame as its bounding box: the point type results report.
+public typealias Keypoint = NormalizedKeypoint
 
 /// A detection with a relative bounding box, as MediaPipe's `Detection` with
 /// `LocationData::RELATIVE_BOUNDING_BOX` and one score/label pair.

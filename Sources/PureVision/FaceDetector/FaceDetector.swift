@@ -113,7 +113,7 @@ final class FaceDetectionPipeline: Sendable {
         return Detection(
             boundingBox: box,
             categories: categories ?? [ResultCategory(index: detection.classID, score: detection.score)],
-            keypoints: detection.keypoints.map { NormalizedKeypoint(x: $0.x, y: $0.y) })
+            keypoints: detection.keypoints)
     }
 
     static func taskError(_ error: PreprocessingError) -> VisionTaskError {

@@ -181,9 +181,6 @@ final class ObjectDetectionPipeline: Sendable {
                     + "\(score.elementType)")
         }
 
-        let anchors = fixedAnchors.map {
-            SSDAnchor(xCenter: $0.xCenter, yCenter: $0.yCenter, width: $0.width, height: $0.height)
-        }
         var decoder = DetectionDecoderOptions(
             numClasses: classes, numBoxes: boxes, numCoords: coords, boxCoordOffset: 0,
             keypointCoordOffset: decoding.keypointCoordOffset, numKeypoints: decoding.numKeypoints,
@@ -206,7 +203,7 @@ final class ObjectDetectionPipeline: Sendable {
                     + "\(decoder.keypointCoordOffset)) do not fit num_coords \(coords)")
         }
         return AnchorDecoding(
-            anchors: anchors, decoderOptions: decoder,
+            anchors: fixedAnchors, decoderOptions: decoder,
             suppression: NonMaxSuppressionOptions(
                 algorithm: .default, overlapType: .intersectionOverUnion,
                 minSuppressionThreshold: suppressionThreshold, maxNumDetections: options.maxResults),

@@ -38,7 +38,8 @@ public struct ResultCategory: Sendable, Hashable, Codable {
     }
 }
 
-/// A point normalized to the input image: x and y in [0, 1] when inside it.
+/// A point normalized to an image (in results) or to the frame a detection was decoded in: x and y in [0, 1] when
+/// inside it.
 public struct NormalizedKeypoint: Sendable, Hashable, Codable {
     /// Horizontal position, normalized by the image width.
     public var x: Float
