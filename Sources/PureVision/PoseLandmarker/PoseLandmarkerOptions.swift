@@ -1,5 +1,3 @@
-import PureVisionImage
-
 /// Options of a `PoseLandmarker`, with MediaPipe Tasks' names and defaults.
 public struct PoseLandmarkerOptions: Sendable {
     /// The `pose_landmarker_*.task` bundle (a ZIP holding `pose_detector.tflite` and
@@ -77,51 +75,4 @@ public struct PoseLandmarkerResult: Sendable, Hashable, Codable {
         self.segmentationMasks = segmentationMasks
         self.timestampInMilliseconds = timestampInMilliseconds
     }
-}
-
-/// A per-pixel probability that the pixel belongs to a person: float32 values in [0, 1], row-major, the size of
-/// the input image (MediaPipe's `VEC32F1` mask). Pixels outside the pose's region are 0.
-public struct PoseSegmentationMask: Sendable, Hashable, Codable {
-    /// Width in pixels.
-    public let width: Int
-    /// Height in pixels.
-    public let height: Int
-    /// `width · height` values, row by row.
-    public let values: [Float]
-
-    /// Creates a mask; `values` must hold `width · height` floats (extra values are dropped, missing ones are 0).
-    /// A negative size, or more pixels than `ImageLimits.maximumPixelCount`, gives an empty 0 × 0 mask.
-    public init(width: Int, height: Int, values: [Float]) {
-        let (product, overflow) = max(width, 0).multipliedReportingOverflow(by: max(height, 0))
-        let valid = width >= 0 && height >= 0 && !overflow && product <= ImageLimits.maximumPixelCount
-        let count = valid ? product : 0
-        self.width = valid ? width : 0
-        self.height = valid ? height : 0
-        if values.count == count {
-            self.values = values
-        } else {
-            self.values = Array(values.prefix(count)) + Array(repeating: 0, count: max(count - values.count, 0))
-        }
-    }
-
-    private enum CodingKeys: String, CodingKey { case width, height, values }
-
-    /// Decodes a mask through `init(width:height:values:)`, so `values` always holds `width · height` floats.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let width = try container.decode(Int.self, forKey: .width)
-        let height = try container.decode(Int.self, forKey: .height)
-        let values = try container.decode([Float].self, forKey: .values)
-        let (product, overflow) = width.multipliedReportingOverflow(by: height)
-        guard width >= 0, height >= 0, !overflow, product <= ImageLimits.maximumPixelCount, values.count == product
-        else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .values, in: container,
-                debugDescription: "a \(width) × \(height) mask with \(values.count) values is not valid")
-        }
-        self.init(width: width, height: height, values: values)
-    }
-
-    /// The value at column `x`, row `y` (both in range).
-    public subscript(x: Int, y: Int) -> Float { values[y * width + x] }
 }
