@@ -132,17 +132,11 @@ final class FaceMeshPipeline: @unchecked Sendable {
         var faces: [Face] = []
         for mesh in try meshes(image) {
             let pixels = mesh.map { VisionPoint(x: $0.x * width, y: $0.y * height) }
-            var minX = Float.infinity
-            var minY = Float.infinity
-            var maxX = -Float.infinity
-            var maxY = -Float.infinity
-            for point in pixels {
-                minX = min(minX, point.x)
-                minY = min(minY, point.y)
-                maxX = max(maxX, point.x)
-                maxY = max(maxY, point.y)
-            }
-            let frame = PixelRect(originX: minX, originY: minY, width: maxX - minX, height: maxY - minY)
+            var bounds = PointBounds.empty
+            for point in pixels { bounds.include(x: point.x, y: point.y) }
+            let frame = PixelRect(
+                originX: bounds.minX, originY: bounds.minY, width: bounds.maxX - bounds.minX,
+                height: bounds.maxY - bounds.minY)
             guard frame.width.isFinite, frame.width >= options.minFaceSize * width else { continue }
             var face = Face(frame: frame, meshLandmarks: mesh)
             let angles = HeadPose.eulerAngles(mesh: mesh, imageWidth: image.width, imageHeight: image.height)

@@ -37,15 +37,8 @@ struct InModelSuppression: Sendable {
         listed: (TensorMetadata) throws(VisionTaskError) -> Set<Int>
     ) throws(VisionTaskError) {
         let outputs = interpreter.outputs
-        guard subgraph.outputTensors.count == 4 else {
-            throw .model(
-                "Mismatch between number of output tensors (4) and output tensors metadata "
-                    + "(\(subgraph.outputTensors.count)).")
-        }
-        let names = subgraph.outputTensors.map(\.name)
-        let wanted = ["location", "category", "score", "number of detections"]
-        let found = wanted.map { names.firstIndex(of: $0) }
-        let mapping = found.allSatisfy { $0 != nil } ? found.compactMap { $0 } : [0, 1, 2, 3]
+        let mapping = try ObjectDetectionPipeline.outputPositions(
+            named: ["location", "category", "score", "number of detections"], in: subgraph)
         (locationOutput, categoryOutput, scoreOutput, countOutput) = (mapping[0], mapping[1], mapping[2], mapping[3])
         let box = try ObjectDetectionPipeline.boundingBoxProperties(subgraph.outputTensors[locationOutput])
         boxIndices = box.index.isEmpty ? [0, 1, 2, 3] : box.index.map { Int($0) }

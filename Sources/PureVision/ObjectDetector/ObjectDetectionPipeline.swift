@@ -99,6 +99,21 @@ final class ObjectDetectionPipeline: Sendable {
         self.labels = labels
     }
 
+    /// Where the outputs named `names` are, by the metadata's names (MediaPipe's "location", "category", "score",
+    /// "number of detections"), or at 0, 1, … in order when any name is missing; the metadata must describe exactly
+    /// `names.count` outputs.
+    static func outputPositions(
+        named names: [String], in subgraph: SubGraphMetadata
+    ) throws(VisionTaskError) -> [Int] {
+        guard subgraph.outputTensors.count == names.count else {
+            throw .model(
+                "Mismatch between number of output tensors (\(names.count)) and output tensors metadata "
+                    + "(\(subgraph.outputTensors.count)).")
+        }
+        let found = names.map { name in subgraph.outputTensors.firstIndex { $0.name == name } }
+        return found.allSatisfy { $0 != nil } ? found.compactMap { $0 } : Array(names.indices)
+    }
+
     /// The location tensor's mandatory `BoundingBoxProperties`: BOUNDARIES, RATIO, an index of 4 values if any.
     static func boundingBoxProperties(_ tensor: TensorMetadata) throws(VisionTaskError) -> BoundingBoxProperties {
         guard let box = tensor.boundingBoxProperties else {
@@ -121,19 +136,8 @@ final class ObjectDetectionPipeline: Sendable {
         listed: (TensorMetadata, Int) throws(VisionTaskError) -> Set<Int>
     ) throws(VisionTaskError) -> AnchorDecoding {
         let outputs = interpreter.outputs
-        guard subgraph.outputTensors.count == 2 else {
-            throw .model(
-                "Mismatch between number of output tensors (2) and output tensors metadata "
-                    + "(\(subgraph.outputTensors.count)).")
-        }
-        let outputNames = subgraph.outputTensors.map(\.name)
-        let locationOutput: Int
-        let scoreOutput: Int
-        if let location = outputNames.firstIndex(of: "location"), let score = outputNames.firstIndex(of: "score") {
-            (locationOutput, scoreOutput) = (location, score)
-        } else {
-            (locationOutput, scoreOutput) = (0, 1)
-        }
+        let positions = try outputPositions(named: ["location", "score"], in: subgraph)
+        let (locationOutput, scoreOutput) = (positions[0], positions[1])
         _ = try boundingBoxProperties(subgraph.outputTensors[locationOutput])
         let listed = try listed(subgraph.outputTensors[scoreOutput], scoreOutput)
 

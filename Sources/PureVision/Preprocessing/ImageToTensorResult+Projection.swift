@@ -10,21 +10,12 @@ extension ImageToTensorResult {
     public func projectBoxToImage(
         xMin: Float, yMin: Float, width: Float, height: Float
     ) -> (xMin: Float, yMin: Float, width: Float, height: Float) {
-        let corners = [
-            projectToImage(x: xMin, y: yMin), projectToImage(x: xMin + width, y: yMin),
-            projectToImage(x: xMin + width, y: yMin + height), projectToImage(x: xMin, y: yMin + height),
-        ]
-        var left = Float.greatestFiniteMagnitude
-        var top = Float.greatestFiniteMagnitude
-        var right = -Float.greatestFiniteMagnitude
-        var bottom = -Float.greatestFiniteMagnitude
-        for corner in corners {
-            left = min(left, corner.x)
-            top = min(top, corner.y)
-            right = max(right, corner.x)
-            bottom = max(bottom, corner.y)
-        }
-        return (left, top, right - left, bottom - top)
+        var bounds = PointBounds.empty
+        bounds.include(projectToImage(x: xMin, y: yMin))
+        bounds.include(projectToImage(x: xMin + width, y: yMin))
+        bounds.include(projectToImage(x: xMin + width, y: yMin + height))
+        bounds.include(projectToImage(x: xMin, y: yMin + height))
+        return (bounds.minX, bounds.minY, bounds.maxX - bounds.minX, bounds.maxY - bounds.minY)
     }
 
     /// Removes the letterbox from a tensor-normalized landmark, as MediaPipe's `LandmarkLetterboxRemovalCalculator`:
