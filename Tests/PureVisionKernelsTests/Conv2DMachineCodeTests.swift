@@ -13,7 +13,7 @@ struct Conv2DMachineCodeTests {
         var testDescription: String {
             let g = geometry
             return "n\(g.batch) \(g.inputHeight)x\(g.inputWidth)x\(g.inputChannels)->\(g.outputChannels)"
-                + " k\(g.kernelHeight)x\(g.kernelWidth) s\(g.strideHeight) p\(g.paddingTop),\(g.paddingLeft)"
+                + " k\(g.window.kernelHeight)x\(g.window.kernelWidth) s\(g.window.strideHeight) p\(g.window.paddingTop),\(g.window.paddingLeft)"
                 + " bias=\(hasBias) clamp\(clamp)"
         }
     }
@@ -129,7 +129,7 @@ struct Conv2DMachineCodeTests {
             filter: [Float](
                 repeating: 0,
                 count: c.geometry.outputChannels
-                    * c.geometry.kernelHeight * c.geometry.kernelWidth * c.geometry.inputChannels),
+                    * c.geometry.window.kernelHeight * c.geometry.window.kernelWidth * c.geometry.inputChannels),
             bias: nil, clamp: .none, generatesMachineCode: true)
         #expect(kernel.readsInputInPlace)
         generatedMatchesReference(c)
@@ -147,7 +147,7 @@ struct Conv2DMachineCodeTests {
         let g = c.geometry
         var random = SplitMixSource(seed: stableSeed(g) + 11)
         let input = random.floats(g.batch * g.inputHeight * g.inputWidth * g.inputChannels)
-        let filter = random.floats(g.outputChannels * g.kernelHeight * g.kernelWidth * g.inputChannels)
+        let filter = random.floats(g.outputChannels * g.window.kernelHeight * g.window.kernelWidth * g.inputChannels)
         let bias = c.hasBias ? random.floats(g.outputChannels) : nil
         let outputCount = g.batch * g.outputHeight * g.outputWidth * g.outputChannels
         var expected = [Float](repeating: .nan, count: outputCount)
@@ -270,7 +270,7 @@ struct Conv2DMachineCodeTests {
         let n = g.outputChannels
         var random = SplitMixSource(seed: UInt64(chain.rawValue.count * 977 + n))
         let input = random.floats(g.batch * g.inputHeight * g.inputWidth * g.inputChannels)
-        let filter = random.floats(n * g.kernelHeight * g.kernelWidth * g.inputChannels)
+        let filter = random.floats(n * g.window.kernelHeight * g.window.kernelWidth * g.inputChannels)
         let bias = random.floats(n)
         // Slopes of both signs, and zero.
         let alpha = (0..<n).map { $0 % 5 == 4 ? Float(0) : random.floats(1)[0] }

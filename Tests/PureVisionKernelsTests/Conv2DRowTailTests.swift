@@ -38,7 +38,7 @@ struct Conv2DRowTailTests {
     func matchesReference(_ n: Int, _ g: Conv2DGeometry) throws {
         var random = SplitMixSource(seed: stableSeed(g) + 3)
         let input = random.floats(g.batch * g.inputHeight * g.inputWidth * g.inputChannels)
-        let filter = random.floats(n * g.kernelHeight * g.kernelWidth * g.inputChannels)
+        let filter = random.floats(n * g.window.kernelHeight * g.window.kernelWidth * g.inputChannels)
         let bias = random.floats(n)
         try Self.check(g, input: input, filter: filter, bias: bias, clamp: .relu6, steps: [], residual: [])
     }
@@ -73,7 +73,7 @@ struct Conv2DRowTailTests {
         for g in geometries {
             var random = SplitMixSource(seed: stableSeed(g) + UInt64(chain.rawValue.count))
             let input = random.floats(g.batch * g.inputHeight * g.inputWidth * g.inputChannels)
-            let filter = random.floats(n * g.kernelHeight * g.kernelWidth * g.inputChannels)
+            let filter = random.floats(n * g.window.kernelHeight * g.window.kernelWidth * g.inputChannels)
             let bias = random.floats(n)
             let alpha = (0..<n).map { $0 % 5 == 4 ? Float(0) : random.floats(1)[0] }
             let steps = Self.steps(chain, n: n, alpha: alpha)
@@ -101,7 +101,7 @@ struct Conv2DRowTailTests {
             ? convolved
             : OutputEpilogueTests.referenceSteps(
                 steps, values: convolved, residual: residual, shape: [g.batch, g.outputHeight, g.outputWidth, n])
-        let tolerance = 1e-5 * Float(g.kernelHeight * g.kernelWidth * g.inputChannels).squareRoot() * 4
+        let tolerance = 1e-5 * Float(g.window.kernelHeight * g.window.kernelWidth * g.inputChannels).squareRoot() * 4
         let guardedInput = try #require(GuardedFloats(count: input.count, atPageEnd: true))
         guardedInput.pointer.update(from: input, count: input.count)
         let guardedResidual = try #require(GuardedFloats(count: max(1, residual.count), atPageEnd: true))

@@ -9,8 +9,8 @@ struct Conv2DTests {
         var testDescription: String {
             let g = geometry
             return "n\(g.batch) \(g.inputHeight)x\(g.inputWidth)x\(g.inputChannels)->\(g.outputChannels)"
-                + " k\(g.kernelHeight)x\(g.kernelWidth) s\(g.strideHeight)x\(g.strideWidth)"
-                + " d\(g.dilationHeight)x\(g.dilationWidth) p\(g.paddingTop),\(g.paddingLeft)"
+                + " k\(g.window.kernelHeight)x\(g.window.kernelWidth) s\(g.window.strideHeight)x\(g.window.strideWidth)"
+                + " d\(g.window.dilationHeight)x\(g.window.dilationWidth) p\(g.window.paddingTop),\(g.window.paddingLeft)"
                 + " out\(g.outputHeight)x\(g.outputWidth) bias=\(hasBias) clamp\(clamp)"
         }
     }
@@ -27,9 +27,11 @@ struct Conv2DTests {
             batch: batch, inputHeight: height, inputWidth: width, inputChannels: inputChannels,
             outputHeight: (height + padding.top + padding.bottom - extentHeight) / stride.0 + 1,
             outputWidth: (width + padding.left + padding.right - extentWidth) / stride.1 + 1,
-            outputChannels: outputChannels, kernelHeight: kernel.0, kernelWidth: kernel.1,
-            strideHeight: stride.0, strideWidth: stride.1, dilationHeight: dilation.0, dilationWidth: dilation.1,
-            paddingTop: padding.top, paddingLeft: padding.left)
+            outputChannels: outputChannels,
+            window: Window2D(
+                kernelHeight: kernel.0, kernelWidth: kernel.1, strideHeight: stride.0, strideWidth: stride.1,
+                dilationHeight: dilation.0, dilationWidth: dilation.1, paddingTop: padding.top,
+                paddingLeft: padding.left))
     }
 
     static let cases: [Case] = {
@@ -120,7 +122,7 @@ struct Conv2DTests {
         let g = c.geometry
         var random = SplitMixSource(seed: stableSeed(g) + 7)
         let input = random.floats(g.batch * g.inputHeight * g.inputWidth * g.inputChannels)
-        var filter = random.floats(g.outputChannels * g.kernelHeight * g.kernelWidth * g.inputChannels)
+        var filter = random.floats(g.outputChannels * g.window.kernelHeight * g.window.kernelWidth * g.inputChannels)
         let bias = c.hasBias ? random.floats(g.outputChannels) : nil
         let outputCount = g.batch * g.outputHeight * g.outputWidth * g.outputChannels
         var expected = [Float](repeating: .nan, count: outputCount)
@@ -135,7 +137,7 @@ struct Conv2DTests {
         // The kernel must have copied its weights: clobbering the caller's filter cannot change its results.
         for index in filter.indices { filter[index] = .nan }
         var scratch = [Float](repeating: .nan, count: max(1, kernels.map(\.scratchFloatCount).max() ?? 1))
-        let tolerance = 1e-5 * Float(g.kernelHeight * g.kernelWidth * g.inputChannels).squareRoot()
+        let tolerance = 1e-5 * Float(g.window.kernelHeight * g.window.kernelWidth * g.inputChannels).squareRoot()
         for kernel in kernels {
             for pool in testPools {
                 var actual = [Float](repeating: .nan, count: outputCount)
@@ -165,7 +167,7 @@ struct Conv2DTests {
             padding: (size / 2, size / 2, size / 2, size / 2))
         var random = SplitMixSource(seed: UInt64(height * 1000 + outputChannels))
         let input = random.floats(g.inputHeight * g.inputWidth * g.inputChannels)
-        let filter = random.floats(g.outputChannels * g.kernelHeight * g.kernelWidth * g.inputChannels)
+        let filter = random.floats(g.outputChannels * g.window.kernelHeight * g.window.kernelWidth * g.inputChannels)
         let bias = random.floats(g.outputChannels)
         let outputCount = g.outputHeight * g.outputWidth * g.outputChannels
         var expected = [Float](repeating: .nan, count: outputCount)
@@ -173,7 +175,7 @@ struct Conv2DTests {
             guard let pointer = out.baseAddress else { return }
             Reference.conv2D(geometry: g, input: input, filter: filter, bias: bias, output: pointer, clamp: .relu)
         }
-        let tolerance = 1e-5 * Float(g.kernelHeight * g.kernelWidth * g.inputChannels).squareRoot()
+        let tolerance = 1e-5 * Float(g.window.kernelHeight * g.window.kernelWidth * g.inputChannels).squareRoot()
         // CBLAS and the Swift micro-kernel alike, whichever this build's target would choose.
         for (pool, microKernel) in testPools.flatMap({ pool in [(pool, false), (pool, true)] }) {
             let kernel = Conv2DKernel(

@@ -14,10 +14,10 @@ struct DepthwiseConv2DMachineCodeTests {
         var geometry: DepthwiseConv2DGeometry
         var clamp: ClampRange
         var testDescription: String {
-            let g = geometry
+            let g = geometry.convolution
             return "n\(g.batch) \(g.inputHeight)x\(g.inputWidth)x\(g.inputChannels)"
-                + " k\(g.kernelHeight)x\(g.kernelWidth) s\(g.strideHeight)x\(g.strideWidth)"
-                + " d\(g.dilationHeight)x\(g.dilationWidth) p\(g.paddingTop),\(g.paddingLeft)"
+                + " k\(g.window.kernelHeight)x\(g.window.kernelWidth) s\(g.window.strideHeight)x\(g.window.strideWidth)"
+                + " d\(g.window.dilationHeight)x\(g.window.dilationWidth) p\(g.window.paddingTop),\(g.window.paddingLeft)"
                 + " out\(g.outputHeight)x\(g.outputWidth) clamp\(clamp)"
         }
     }
@@ -37,11 +37,12 @@ struct DepthwiseConv2DMachineCodeTests {
         let padTop = same ? max((outputHeight - 1) * stride + extentHeight - height, 0) / 2 : 0
         let padLeft = same ? max((outputWidth - 1) * stride + extentWidth - width, 0) / 2 : 0
         return DepthwiseConv2DGeometry(
-            batch: batch, inputHeight: height, inputWidth: width, inputChannels: channels,
-            outputHeight: outputHeight, outputWidth: outputWidth, outputChannels: channels,
-            kernelHeight: kernel.0, kernelWidth: kernel.1, strideHeight: stride, strideWidth: stride,
-            dilationHeight: dilation, dilationWidth: dilation, paddingTop: padTop, paddingLeft: padLeft,
-            depthMultiplier: 1)
+            convolution: Conv2DGeometry(
+                batch: batch, inputHeight: height, inputWidth: width, inputChannels: channels,
+                outputHeight: outputHeight, outputWidth: outputWidth, outputChannels: channels,
+                window: Window2D(
+                    kernelHeight: kernel.0, kernelWidth: kernel.1, strideHeight: stride, strideWidth: stride,
+                    dilationHeight: dilation, dilationWidth: dilation, paddingTop: padTop, paddingLeft: padLeft)))
     }
 
     static let cases: [Case] = {
@@ -103,16 +104,21 @@ struct DepthwiseConv2DMachineCodeTests {
 
     static func data(_ g: DepthwiseConv2DGeometry) -> (input: [Float], filter: [Float], bias: [Float]) {
         var random = SplitMixSource(seed: stableSeed(g) + 23)
-        let input = random.floats(g.batch * g.inputHeight * g.inputWidth * g.inputChannels)
-        let filter = random.floats(g.kernelHeight * g.kernelWidth * g.outputChannels)
-        return (input, filter, random.floats(g.outputChannels))
+        let input = random.floats(
+            g.convolution.batch * g.convolution.inputHeight * g.convolution.inputWidth * g.convolution.inputChannels)
+        let filter = random.floats(
+            g.convolution.window.kernelHeight * g.convolution.window.kernelWidth * g.convolution.outputChannels)
+        return (input, filter, random.floats(g.convolution.outputChannels))
     }
 
     /// `Reference.depthwiseConv2D` of `g` on the given data, in XNNPACK's arithmetic (the generated code's).
     static func reference(
         _ g: DepthwiseConv2DGeometry, input: [Float], filter: [Float], bias: [Float], clamp: ClampRange
     ) -> [Float] {
-        var expected = [Float](repeating: .nan, count: g.batch * g.outputHeight * g.outputWidth * g.outputChannels)
+        var expected = [Float](
+            repeating: .nan,
+            count: g.convolution.batch * g.convolution.outputHeight * g.convolution.outputWidth
+                * g.convolution.outputChannels)
         expected.withUnsafeMutableBufferPointer { out in
             guard let pointer = out.baseAddress else { return }
             Reference.depthwiseConv2D(
@@ -132,7 +138,9 @@ struct DepthwiseConv2DMachineCodeTests {
             let kernel = DepthwiseConv2DKernel(
                 geometry: g, filter: filter, bias: bias, clamp: c.clamp, generatesMachineCode: true,
                 instructions: instructions)
-            #expect(kernel.generatedInstructions == expectedInstructions(instructions, channels: g.outputChannels))
+            #expect(
+                kernel.generatedInstructions
+                    == expectedInstructions(instructions, channels: g.convolution.outputChannels))
             for pool in pools {
                 let actual = DepthwiseConv2DTests.runKernel(kernel, input: input, pool: pool)
                 let firstDifference = actual.indices.first { actual[$0].bitPattern != expected[$0].bitPattern }
@@ -196,7 +204,7 @@ struct DepthwiseConv2DMachineCodeTests {
             let code = try #require(
                 DepthwiseConv2DMachineCode(geometry: c.geometry, clamp: c.clamp, filter: filter, bias: bias))
             #expect(code.sweepsRows == code.channelsOutermost)
-            if c.geometry.outputWidth <= 16 { #expect(code.loopedColumns.isEmpty, "\(c)") }
+            if c.geometry.convolution.outputWidth <= 16 { #expect(code.loopedColumns.isEmpty, "\(c)") }
             seen.insert([code.channelsOutermost, code.loopedColumns.isEmpty])
         }
         #expect(seen == [[false, false], [false, true], [true, false], [true, true]])
@@ -211,7 +219,7 @@ struct DepthwiseConv2DMachineCodeTests {
             let (_, filter, bias) = Self.data(c.geometry)
             let code = try #require(
                 DepthwiseConv2DMachineCode(geometry: c.geometry, clamp: c.clamp, filter: filter, bias: bias))
-            seen.insert([code.channelsOutermost, c.geometry.outputChannels % 8 == 0])
+            seen.insert([code.channelsOutermost, c.geometry.convolution.outputChannels % 8 == 0])
         }
         #expect(seen == [[false, false], [false, true], [true, false], [true, true]])
     }
@@ -227,7 +235,7 @@ struct DepthwiseConv2DMachineCodeTests {
             dilation: 1, same: true)
         let (input, filter, bias) = Self.data(g)
         var random = SplitMixSource(seed: UInt64(channels * 7 + stride))
-        let count = g.batch * g.outputHeight * g.outputWidth * channels
+        let count = g.convolution.batch * g.convolution.outputHeight * g.convolution.outputWidth * channels
         let residual = random.floats(count)
         let alpha = random.floats(channels)
         let epilogue = OutputEpilogue([.addResidual(clamp: .none), .prelu(alpha: alpha), .clamp(.relu6)])
@@ -265,7 +273,7 @@ struct DepthwiseConv2DMachineCodeTests {
         let g = Self.geometry(
             batch: 1, outputHeight: 3, outputWidth: 9, channels: 16, kernel: (3, 3), stride: 1, dilation: 1,
             same: true)
-        let input = [Float](repeating: 1 + 0x1p-23, count: g.inputHeight * g.inputWidth * 16)
+        let input = [Float](repeating: 1 + 0x1p-23, count: g.convolution.inputHeight * g.convolution.inputWidth * 16)
         var filter = [Float](repeating: 0, count: 9 * 16)
         for c in 0..<16 { filter[4 * 16 + c] = 1 - 0x1p-23 }
         let bias = [Float](repeating: -1, count: 16)
@@ -335,14 +343,17 @@ struct DepthwiseConv2DMachineCodeTests {
         ]
         for g in geometries {
             let (input, filter, bias) = Self.data(g)
-            let outputCount = g.batch * g.outputHeight * g.outputWidth * g.outputChannels
+            let outputCount =
+                g.convolution.batch * g.convolution.outputHeight * g.convolution.outputWidth
+                * g.convolution.outputChannels
             let expected = Self.reference(g, input: input, filter: filter, bias: bias, clamp: .relu6)
             for instructions in GeneratedCode.instructionSets {
                 let kernel = DepthwiseConv2DKernel(
                     geometry: g, filter: filter, bias: bias, clamp: .relu6, generatesMachineCode: true,
                     instructions: instructions)
                 #expect(
-                    kernel.generatedInstructions == Self.expectedInstructions(instructions, channels: g.outputChannels))
+                    kernel.generatedInstructions
+                        == Self.expectedInstructions(instructions, channels: g.convolution.outputChannels))
                 let guardedInput = try #require(GuardedFloats(count: input.count, atPageEnd: inputAtPageEnd))
                 let guardedOutput = try #require(GuardedFloats(count: outputCount, atPageEnd: true))
                 guardedInput.pointer.update(from: input, count: input.count)

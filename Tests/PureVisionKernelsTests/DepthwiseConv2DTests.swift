@@ -7,10 +7,10 @@ struct DepthwiseConv2DTests {
         var hasBias: Bool
         var clamp: ClampRange
         var testDescription: String {
-            let g = geometry
-            return "n\(g.batch) \(g.inputHeight)x\(g.inputWidth)x\(g.inputChannels) m\(g.depthMultiplier)"
-                + " k\(g.kernelHeight)x\(g.kernelWidth) s\(g.strideHeight)x\(g.strideWidth)"
-                + " d\(g.dilationHeight)x\(g.dilationWidth) p\(g.paddingTop),\(g.paddingLeft)"
+            let g = geometry.convolution
+            return "n\(g.batch) \(g.inputHeight)x\(g.inputWidth)x\(g.inputChannels) m\(geometry.depthMultiplier)"
+                + " k\(g.window.kernelHeight)x\(g.window.kernelWidth) s\(g.window.strideHeight)x\(g.window.strideWidth)"
+                + " d\(g.window.dilationHeight)x\(g.window.dilationWidth) p\(g.window.paddingTop),\(g.window.paddingLeft)"
                 + " out\(g.outputHeight)x\(g.outputWidth) bias=\(hasBias) clamp\(clamp)"
         }
     }
@@ -24,12 +24,15 @@ struct DepthwiseConv2DTests {
         let extentHeight = (kernel.0 - 1) * dilation.0 + 1
         let extentWidth = (kernel.1 - 1) * dilation.1 + 1
         return DepthwiseConv2DGeometry(
-            batch: batch, inputHeight: height, inputWidth: width, inputChannels: channels,
-            outputHeight: (height + padding.top + padding.bottom - extentHeight) / stride.0 + 1,
-            outputWidth: (width + padding.left + padding.right - extentWidth) / stride.1 + 1,
-            outputChannels: channels * multiplier, kernelHeight: kernel.0, kernelWidth: kernel.1,
-            strideHeight: stride.0, strideWidth: stride.1, dilationHeight: dilation.0, dilationWidth: dilation.1,
-            paddingTop: padding.top, paddingLeft: padding.left, depthMultiplier: multiplier)
+            convolution: Conv2DGeometry(
+                batch: batch, inputHeight: height, inputWidth: width, inputChannels: channels,
+                outputHeight: (height + padding.top + padding.bottom - extentHeight) / stride.0 + 1,
+                outputWidth: (width + padding.left + padding.right - extentWidth) / stride.1 + 1,
+                outputChannels: channels * multiplier,
+                window: Window2D(
+                    kernelHeight: kernel.0, kernelWidth: kernel.1, strideHeight: stride.0, strideWidth: stride.1,
+                    dilationHeight: dilation.0, dilationWidth: dilation.1, paddingTop: padding.top,
+                    paddingLeft: padding.left)))
     }
 
     static let cases: [Case] = {
@@ -85,7 +88,7 @@ struct DepthwiseConv2DTests {
     }()
 
     static func runKernel(_ kernel: DepthwiseConv2DKernel, input: [Float], pool: ThreadPool) -> [Float] {
-        let g = kernel.geometry
+        let g = kernel.geometry.convolution
         var output = [Float](repeating: .nan, count: g.batch * g.outputHeight * g.outputWidth * g.outputChannels)
         var scratch = [Float](repeating: .nan, count: 1)
         output.withUnsafeMutableBufferPointer { out in
@@ -101,10 +104,15 @@ struct DepthwiseConv2DTests {
     func kernelMatchesReference(_ c: Case) {
         let g = c.geometry
         var random = SplitMixSource(seed: stableSeed(g) + 11)
-        let input = random.floats(g.batch * g.inputHeight * g.inputWidth * g.inputChannels)
-        var filter = random.floats(g.kernelHeight * g.kernelWidth * g.outputChannels)
-        let bias = c.hasBias ? random.floats(g.outputChannels) : nil
-        var expected = [Float](repeating: .nan, count: g.batch * g.outputHeight * g.outputWidth * g.outputChannels)
+        let input = random.floats(
+            g.convolution.batch * g.convolution.inputHeight * g.convolution.inputWidth * g.convolution.inputChannels)
+        var filter = random.floats(
+            g.convolution.window.kernelHeight * g.convolution.window.kernelWidth * g.convolution.outputChannels)
+        let bias = c.hasBias ? random.floats(g.convolution.outputChannels) : nil
+        var expected = [Float](
+            repeating: .nan,
+            count: g.convolution.batch * g.convolution.outputHeight * g.convolution.outputWidth
+                * g.convolution.outputChannels)
         expected.withUnsafeMutableBufferPointer { out in
             guard let pointer = out.baseAddress else { return }
             Reference.depthwiseConv2D(
@@ -113,7 +121,7 @@ struct DepthwiseConv2DTests {
         let kernel = DepthwiseConv2DKernel(geometry: g, filter: filter, bias: bias, clamp: c.clamp)
         #expect(kernel.scratchFloatCount == 0)
         for index in filter.indices { filter[index] = .nan }
-        let tolerance = 1e-5 * Float(g.kernelHeight * g.kernelWidth).squareRoot()
+        let tolerance = 1e-5 * Float(g.convolution.window.kernelHeight * g.convolution.window.kernelWidth).squareRoot()
         for pool in testPools {
             let actual = DepthwiseConv2DTests.runKernel(kernel, input: input, pool: pool)
             expectNearlyEqual(actual, expected, tolerance: tolerance, "\(c) threads=\(pool.threadCount)")

@@ -115,10 +115,13 @@ struct OutputEpilogueTests {
             let fused: [Float]
             if c.depthwise {
                 let g = DepthwiseConv2DGeometry(
-                    batch: 1, inputHeight: c.height, inputWidth: c.width, inputChannels: c.channels,
-                    outputHeight: outputHeight, outputWidth: outputWidth, outputChannels: c.channels,
-                    kernelHeight: c.kernel, kernelWidth: c.kernel, strideHeight: c.stride, strideWidth: c.stride,
-                    dilationHeight: 1, dilationWidth: 1, paddingTop: pad, paddingLeft: pad, depthMultiplier: 1)
+                    convolution: Conv2DGeometry(
+                        batch: 1, inputHeight: c.height, inputWidth: c.width, inputChannels: c.channels,
+                        outputHeight: outputHeight, outputWidth: outputWidth, outputChannels: c.channels,
+                        window: Window2D(
+                            kernelHeight: c.kernel, kernelWidth: c.kernel, strideHeight: c.stride,
+                            strideWidth: c.stride, dilationHeight: 1, dilationWidth: 1, paddingTop: pad,
+                            paddingLeft: pad)))
                 let kernel = DepthwiseConv2DKernel(geometry: g, filter: filter, bias: bias, clamp: .none)
                 unfused = Self.run(count: outputCount, scratch: 0, residual: nil) { x, r, s in
                     kernel.run(input: input, output: x, residual: r, scratch: s, pool: pool)
@@ -131,8 +134,9 @@ struct OutputEpilogueTests {
                 let g = Conv2DGeometry(
                     batch: 1, inputHeight: c.height, inputWidth: c.width, inputChannels: inputChannels,
                     outputHeight: outputHeight, outputWidth: outputWidth, outputChannels: c.channels,
-                    kernelHeight: c.kernel, kernelWidth: c.kernel, strideHeight: c.stride, strideWidth: c.stride,
-                    dilationHeight: 1, dilationWidth: 1, paddingTop: pad, paddingLeft: pad)
+                    window: Window2D(
+                        kernelHeight: c.kernel, kernelWidth: c.kernel, strideHeight: c.stride, strideWidth: c.stride,
+                        dilationHeight: 1, dilationWidth: 1, paddingTop: pad, paddingLeft: pad))
                 let kernel = Conv2DKernel(geometry: g, filter: filter, bias: bias, clamp: .none)
                 unfused = Self.run(count: outputCount, scratch: kernel.scratchFloatCount, residual: nil) { x, r, s in
                     kernel.run(input: input, output: x, residual: r, scratch: s, pool: pool)

@@ -82,8 +82,8 @@ struct PanelGEMMTests {
     func columnCutConvolutionMatchesOneThread(_ chain: Conv2DMachineCodeTests.Chain) {
         let g = Conv2DGeometry(
             batch: 1, inputHeight: 3, inputWidth: 3, inputChannels: 120, outputHeight: 3, outputWidth: 3,
-            outputChannels: 203, kernelHeight: 1, kernelWidth: 1, strideHeight: 1, strideWidth: 1, dilationHeight: 1,
-            dilationWidth: 1, paddingTop: 0, paddingLeft: 0)
+            outputChannels: 203,
+            window: .pointwise)
         let n = g.outputChannels
         var random = SplitMixSource(seed: UInt64(chain.rawValue.count * 31 + n))
         let input = random.floats(9 * 120)

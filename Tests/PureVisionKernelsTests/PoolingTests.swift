@@ -11,8 +11,8 @@ struct PoolingTests {
         var testDescription: String {
             let g = geometry
             return "\(kind) n\(g.batch) \(g.inputHeight)x\(g.inputWidth)x\(g.channels)"
-                + " f\(g.filterHeight)x\(g.filterWidth) s\(g.strideHeight)x\(g.strideWidth)"
-                + " p\(g.paddingTop),\(g.paddingLeft) out\(g.outputHeight)x\(g.outputWidth) clamp\(clamp)"
+                + " f\(g.window.kernelHeight)x\(g.window.kernelWidth) s\(g.window.strideHeight)x\(g.window.strideWidth)"
+                + " p\(g.window.paddingTop),\(g.window.paddingLeft) out\(g.outputHeight)x\(g.outputWidth) clamp\(clamp)"
         }
     }
 
@@ -25,8 +25,9 @@ struct PoolingTests {
             batch: batch, inputHeight: height, inputWidth: width, channels: channels,
             outputHeight: (height + padding.top + padding.bottom - filter.0) / stride.0 + 1,
             outputWidth: (width + padding.left + padding.right - filter.1) / stride.1 + 1,
-            filterHeight: filter.0, filterWidth: filter.1, strideHeight: stride.0, strideWidth: stride.1,
-            paddingTop: padding.top, paddingLeft: padding.left)
+            window: Window2D(
+                kernelHeight: filter.0, kernelWidth: filter.1, strideHeight: stride.0, strideWidth: stride.1,
+                paddingTop: padding.top, paddingLeft: padding.left))
     }
 
     static let cases: [Case] = {

@@ -74,10 +74,12 @@ import Testing
         let oh = (c.h + 2 * c.pad - span) / c.stride + 1
         let ow = (c.w + 2 * c.pad - span) / c.stride + 1
         let g = DepthwiseConv2DGeometry(
-            batch: 2, inputHeight: c.h, inputWidth: c.w, inputChannels: c.c, outputHeight: oh, outputWidth: ow,
-            outputChannels: c.c, kernelHeight: c.kernel, kernelWidth: c.kernel, strideHeight: c.stride,
-            strideWidth: c.stride, dilationHeight: c.dilation, dilationWidth: c.dilation, paddingTop: c.pad,
-            paddingLeft: c.pad, depthMultiplier: 1)
+            convolution: Conv2DGeometry(
+                batch: 2, inputHeight: c.h, inputWidth: c.w, inputChannels: c.c, outputHeight: oh, outputWidth: ow,
+                outputChannels: c.c,
+                window: Window2D(
+                    kernelHeight: c.kernel, kernelWidth: c.kernel, strideHeight: c.stride, strideWidth: c.stride,
+                    dilationHeight: c.dilation, dilationWidth: c.dilation, paddingTop: c.pad, paddingLeft: c.pad)))
         let input = QuantizedKernelTests.int8s(2 * c.h * c.w * c.c, &random)
         let filter = QuantizedKernelTests.int8s(c.kernel * c.kernel * c.c, &random)
         let bias = (0..<c.c).map { i in
@@ -123,9 +125,12 @@ import Testing
     ) throws {
         var random = Random(state: UInt64(channels * 3 + threads))
         let g = DepthwiseConv2DGeometry(
-            batch: 1, inputHeight: 7, inputWidth: 9, inputChannels: channels, outputHeight: 4, outputWidth: 5,
-            outputChannels: channels, kernelHeight: 3, kernelWidth: 3, strideHeight: 2, strideWidth: 2,
-            dilationHeight: 1, dilationWidth: 1, paddingTop: 1, paddingLeft: 1, depthMultiplier: 1)
+            convolution: Conv2DGeometry(
+                batch: 1, inputHeight: 7, inputWidth: 9, inputChannels: channels, outputHeight: 4, outputWidth: 5,
+                outputChannels: channels,
+                window: Window2D(
+                    kernelHeight: 3, kernelWidth: 3, strideHeight: 2, strideWidth: 2, dilationHeight: 1,
+                    dilationWidth: 1, paddingTop: 1, paddingLeft: 1)))
         let input = (0..<(7 * 9 * channels)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         let filter = (0..<(9 * channels)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         let bias = (0..<channels).map { _ in Int32(Int(random.next() % 20_001) - 10_000) }

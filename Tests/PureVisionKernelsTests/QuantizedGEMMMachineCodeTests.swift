@@ -85,9 +85,10 @@ import Testing
         let ow = (c.w + 2 * c.pad - c.kernel) / c.stride + 1
         let g = Conv2DGeometry(
             batch: c.n, inputHeight: c.h, inputWidth: c.w, inputChannels: c.c, outputHeight: oh, outputWidth: ow,
-            outputChannels: c.out, kernelHeight: c.kernel, kernelWidth: c.kernel, strideHeight: c.stride,
-            strideWidth: c.stride, dilationHeight: c.dilationHeight, dilationWidth: 1, paddingTop: c.pad,
-            paddingLeft: c.pad)
+            outputChannels: c.out,
+            window: Window2D(
+                kernelHeight: c.kernel, kernelWidth: c.kernel, strideHeight: c.stride, strideWidth: c.stride,
+                dilationHeight: c.dilationHeight, dilationWidth: 1, paddingTop: c.pad, paddingLeft: c.pad))
         let input = QuantizedKernelTests.int8s(c.n * c.h * c.w * c.c, &random)
         let filter = QuantizedKernelTests.int8s(c.out * c.kernel * c.kernel * c.c, &random)
         let bias = (0..<c.out).map { i in
@@ -147,8 +148,10 @@ import Testing
         var random = Random(state: UInt64(channels.input * 100 + channels.output))
         let g = Conv2DGeometry(
             batch: 1, inputHeight: 6, inputWidth: 7, inputChannels: channels.input, outputHeight: 6, outputWidth: 7,
-            outputChannels: channels.output, kernelHeight: 3, kernelWidth: 3, strideHeight: 1, strideWidth: 1,
-            dilationHeight: 1, dilationWidth: 1, paddingTop: 1, paddingLeft: 1)
+            outputChannels: channels.output,
+            window: Window2D(
+                kernelHeight: 3, kernelWidth: 3, strideHeight: 1, strideWidth: 1, dilationHeight: 1, dilationWidth: 1,
+                paddingTop: 1, paddingLeft: 1))
         let input = (0..<(6 * 7 * channels.input)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         let filter = (0..<(channels.output * 9 * channels.input)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         let bias = (0..<channels.output).map { _ in Int32(Int(random.next() % 20_001) - 10_000) }
@@ -179,8 +182,8 @@ import Testing
     @Test func leftShiftKeepsSwiftPath() {
         let g = Conv2DGeometry(
             batch: 1, inputHeight: 2, inputWidth: 2, inputChannels: 3, outputHeight: 2, outputWidth: 2,
-            outputChannels: 4, kernelHeight: 1, kernelWidth: 1, strideHeight: 1, strideWidth: 1, dilationHeight: 1,
-            dilationWidth: 1, paddingTop: 0, paddingLeft: 0)
+            outputChannels: 4,
+            window: .pointwise)
         let filter = [Int8](repeating: 1, count: 12)
         let kernel = QuantizedConv2DKernel(
             geometry: g, filter: filter, bias: nil, inputZeroPoint: 0, outputZeroPoint: 0,

@@ -56,10 +56,11 @@ import Testing
         let oh = (c.shape.h + 2 * c.pad - ((c.kernel - 1) * c.dilation + 1)) / c.stride + 1
         let ow = (c.shape.w + 2 * c.pad - ((c.kernel - 1) * c.dilation + 1)) / c.stride + 1
         let g = Conv2DGeometry(
-            batch: c.shape.n, inputHeight: c.shape.h, inputWidth: c.shape.w, inputChannels: c.shape.c,
-            outputHeight: oh, outputWidth: ow, outputChannels: c.out, kernelHeight: c.kernel, kernelWidth: c.kernel,
-            strideHeight: c.stride, strideWidth: c.stride, dilationHeight: c.dilation, dilationWidth: c.dilation,
-            paddingTop: c.pad, paddingLeft: c.pad)
+            batch: c.shape.n, inputHeight: c.shape.h, inputWidth: c.shape.w, inputChannels: c.shape.c, outputHeight: oh,
+            outputWidth: ow, outputChannels: c.out,
+            window: Window2D(
+                kernelHeight: c.kernel, kernelWidth: c.kernel, strideHeight: c.stride, strideWidth: c.stride,
+                dilationHeight: c.dilation, dilationWidth: c.dilation, paddingTop: c.pad, paddingLeft: c.pad))
         let input = Self.int8s(c.shape.n * c.shape.h * c.shape.w * c.shape.c, &random)
         let filter = Self.int8s(c.out * c.kernel * c.kernel * c.shape.c, &random, lower: c.minimumWeights ? -128 : -127)
         let bias = (0..<c.out).map { i in i == 0 ? Int32.min : Int32(Int(random.next() % 200_001) - 100_000) }
@@ -98,8 +99,10 @@ import Testing
         let ow = (w + 2 * pad - shape.kernel) / shape.stride + 1
         let g = Conv2DGeometry(
             batch: n, inputHeight: h, inputWidth: w, inputChannels: channels, outputHeight: oh, outputWidth: ow,
-            outputChannels: out, kernelHeight: shape.kernel, kernelWidth: shape.kernel, strideHeight: shape.stride,
-            strideWidth: shape.stride, dilationHeight: 1, dilationWidth: 1, paddingTop: pad, paddingLeft: pad)
+            outputChannels: out,
+            window: Window2D(
+                kernelHeight: shape.kernel, kernelWidth: shape.kernel, strideHeight: shape.stride,
+                strideWidth: shape.stride, dilationHeight: 1, dilationWidth: 1, paddingTop: pad, paddingLeft: pad))
         let input = Self.int8s(n * h * w * channels, &random)
         let filter = Self.int8s(out * shape.kernel * shape.kernel * channels, &random)
         let bias = (0..<out).map { _ in Int32(Int(random.next() % 200_001) - 100_000) }
@@ -135,8 +138,10 @@ import Testing
         var random = Random(state: 2024)
         let g = Conv2DGeometry(
             batch: 1, inputHeight: 6, inputWidth: 7, inputChannels: 11, outputHeight: 6, outputWidth: 7,
-            outputChannels: 10, kernelHeight: 3, kernelWidth: 3, strideHeight: 1, strideWidth: 1, dilationHeight: 1,
-            dilationWidth: 1, paddingTop: 1, paddingLeft: 1)
+            outputChannels: 10,
+            window: Window2D(
+                kernelHeight: 3, kernelWidth: 3, strideHeight: 1, strideWidth: 1, dilationHeight: 1, dilationWidth: 1,
+                paddingTop: 1, paddingLeft: 1))
         let input = (0..<(6 * 7 * 11)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         let filter = (0..<(10 * 9 * 11)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         let bias = (0..<10).map { _ in Int32(Int(random.next() % 20_001) - 10_000) }
@@ -171,8 +176,8 @@ import Testing
         let (pixels, out) = (24, 11)
         let g = Conv2DGeometry(
             batch: 1, inputHeight: 4, inputWidth: 6, inputChannels: depth, outputHeight: 4, outputWidth: 6,
-            outputChannels: out, kernelHeight: 1, kernelWidth: 1, strideHeight: 1, strideWidth: 1, dilationHeight: 1,
-            dilationWidth: 1, paddingTop: 0, paddingLeft: 0)
+            outputChannels: out,
+            window: .pointwise)
         // Pixel 0's values, −128 or −127; every other pixel the same with one value toggled, so that its sums stay
         // within a weight of pixel 0's and its outputs within range too.
         let first = (0..<depth).map { _ in Int8(-128 + Int(random.next() % 2)) }
@@ -220,9 +225,12 @@ import Testing
         let oh = (h + 2 * pad - k) / shape.stride + 1
         let ow = (w + 2 * pad - k) / shape.stride + 1
         let g = DepthwiseConv2DGeometry(
-            batch: 1, inputHeight: h, inputWidth: w, inputChannels: c, outputHeight: oh, outputWidth: ow,
-            outputChannels: out, kernelHeight: k, kernelWidth: k, strideHeight: shape.stride, strideWidth: shape.stride,
-            dilationHeight: 1, dilationWidth: 1, paddingTop: pad, paddingLeft: pad, depthMultiplier: shape.multiplier)
+            convolution: Conv2DGeometry(
+                batch: 1, inputHeight: h, inputWidth: w, inputChannels: c, outputHeight: oh, outputWidth: ow,
+                outputChannels: out,
+                window: Window2D(
+                    kernelHeight: k, kernelWidth: k, strideHeight: shape.stride, strideWidth: shape.stride,
+                    dilationHeight: 1, dilationWidth: 1, paddingTop: pad, paddingLeft: pad)))
         let input = Self.int8s(h * w * c, &random)
         let filter = Self.int8s(k * k * out, &random)
         let bias = (0..<out).map { _ in Int32(Int(random.next() % 20_001) - 10_000) }
@@ -272,12 +280,17 @@ import Testing
         let (h, w, c, out) = (23, 9, 13, 19)
         let conv = Conv2DGeometry(
             batch: 1, inputHeight: h, inputWidth: w, inputChannels: c, outputHeight: h, outputWidth: w,
-            outputChannels: out, kernelHeight: 3, kernelWidth: 3, strideHeight: 1, strideWidth: 1, dilationHeight: 1,
-            dilationWidth: 1, paddingTop: 1, paddingLeft: 1)
+            outputChannels: out,
+            window: Window2D(
+                kernelHeight: 3, kernelWidth: 3, strideHeight: 1, strideWidth: 1, dilationHeight: 1, dilationWidth: 1,
+                paddingTop: 1, paddingLeft: 1))
         let depthwise = DepthwiseConv2DGeometry(
-            batch: 1, inputHeight: h, inputWidth: w, inputChannels: c, outputHeight: h, outputWidth: w,
-            outputChannels: c, kernelHeight: 3, kernelWidth: 3, strideHeight: 1, strideWidth: 1, dilationHeight: 1,
-            dilationWidth: 1, paddingTop: 1, paddingLeft: 1, depthMultiplier: 1)
+            convolution: Conv2DGeometry(
+                batch: 1, inputHeight: h, inputWidth: w, inputChannels: c, outputHeight: h, outputWidth: w,
+                outputChannels: c,
+                window: Window2D(
+                    kernelHeight: 3, kernelWidth: 3, strideHeight: 1, strideWidth: 1, dilationHeight: 1,
+                    dilationWidth: 1, paddingTop: 1, paddingLeft: 1)))
         let input = Self.int8s(h * w * c, &random)
         let convFilter = Self.int8s(out * 9 * c, &random, lower: -127)
         let depthwiseFilter = Self.int8s(9 * c, &random, lower: -127)

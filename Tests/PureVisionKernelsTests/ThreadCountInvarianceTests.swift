@@ -28,10 +28,11 @@ import Testing
     ) {
         let pad = shape.kernel / 2
         let geometry = Conv2DGeometry(
-            batch: shape.batch, inputHeight: shape.height, inputWidth: shape.width,
-            inputChannels: shape.inputChannels, outputHeight: shape.height, outputWidth: shape.width,
-            outputChannels: shape.outputChannels, kernelHeight: shape.kernel, kernelWidth: shape.kernel,
-            strideHeight: 1, strideWidth: 1, dilationHeight: 1, dilationWidth: 1, paddingTop: pad, paddingLeft: pad)
+            batch: shape.batch, inputHeight: shape.height, inputWidth: shape.width, inputChannels: shape.inputChannels,
+            outputHeight: shape.height, outputWidth: shape.width, outputChannels: shape.outputChannels,
+            window: Window2D(
+                kernelHeight: shape.kernel, kernelWidth: shape.kernel, strideHeight: 1, strideWidth: 1,
+                dilationHeight: 1, dilationWidth: 1, paddingTop: pad, paddingLeft: pad))
         var random = SplitMixSource(seed: UInt64(shape.height * 1009 + shape.outputChannels))
         let input = random.floats(shape.batch * shape.height * shape.width * shape.inputChannels)
         let filter = random.floats(shape.outputChannels * shape.kernel * shape.kernel * shape.inputChannels)

@@ -12,8 +12,8 @@ import Testing
         var testDescription: String {
             let g = geometry
             return "\(g.batch)x\(g.inputHeight)x\(g.inputWidth)x\(g.inputChannels)→\(g.outputHeight)x\(g.outputWidth)"
-                + "x\(g.outputChannels) k\(g.kernelHeight)x\(g.kernelWidth) s\(g.strideHeight)x\(g.strideWidth) "
-                + "p\(g.paddingTop),\(g.paddingLeft) \(biasOrder)\(hasBias ? "" : " no bias")"
+                + "x\(g.outputChannels) k\(g.window.kernelHeight)x\(g.window.kernelWidth) s\(g.window.strideHeight)x\(g.window.strideWidth) "
+                + "p\(g.window.paddingTop),\(g.window.paddingLeft) \(biasOrder)\(hasBias ? "" : " no bias")"
         }
     }
 
@@ -26,8 +26,9 @@ import Testing
             batch: batch, inputHeight: input.0, inputWidth: input.1, inputChannels: input.2,
             outputHeight: stride.0 * (input.0 - 1) + kernel.0 - cut.0,
             outputWidth: stride.1 * (input.1 - 1) + kernel.1 - cut.1, outputChannels: outputChannels,
-            kernelHeight: kernel.0, kernelWidth: kernel.1, strideHeight: stride.0, strideWidth: stride.1,
-            paddingTop: cut.0 / 2, paddingLeft: cut.1 / 2)
+            window: Window2D(
+                kernelHeight: kernel.0, kernelWidth: kernel.1, strideHeight: stride.0, strideWidth: stride.1,
+                paddingTop: cut.0 / 2, paddingLeft: cut.1 / 2))
     }
 
     static let cases: [Case] = [
@@ -63,7 +64,7 @@ import Testing
         let g = c.geometry
         var random = SplitMixSource(seed: stableSeed(c.testDescription) + 11)
         let input = random.floats(g.batch * g.inputHeight * g.inputWidth * g.inputChannels)
-        var filter = random.floats(g.outputChannels * g.kernelHeight * g.kernelWidth * g.inputChannels)
+        var filter = random.floats(g.outputChannels * g.window.kernelHeight * g.window.kernelWidth * g.inputChannels)
         let bias = c.hasBias ? random.floats(g.outputChannels) : nil
         let outputCount = g.batch * g.outputHeight * g.outputWidth * g.outputChannels
         var expected = [Float](repeating: .nan, count: outputCount)
@@ -73,7 +74,7 @@ import Testing
                 geometry: g, input: input, filter: filter, bias: bias, output: pointer, biasOrder: c.biasOrder,
                 clamp: c.clamp)
         }
-        let tolerance = 1e-5 * Float(g.kernelHeight * g.kernelWidth * g.inputChannels).squareRoot()
+        let tolerance = 1e-5 * Float(g.window.kernelHeight * g.window.kernelWidth * g.inputChannels).squareRoot()
         for pool in testPools {
             let kernel = TransposeConv2DKernel(
                 geometry: g, filter: filter, bias: bias, biasOrder: c.biasOrder, clamp: c.clamp,

@@ -35,8 +35,8 @@ extension Conv2DOperator {
         func pointwise(height: Int, width: Int, channels: Int) -> Conv2DGeometry {
             Conv2DGeometry(
                 batch: 1, inputHeight: height, inputWidth: width, inputChannels: channels, outputHeight: height,
-                outputWidth: width, outputChannels: outputs, kernelHeight: 1, kernelWidth: 1, strideHeight: 1,
-                strideWidth: 1, dilationHeight: 1, dilationWidth: 1, paddingTop: 0, paddingLeft: 0)
+                outputWidth: width, outputChannels: outputs,
+                window: .pointwise)
         }
         let leadingKernel = columns(0..<leadingChannels).withUnsafeBufferPointer { buffer in
             buffer.baseAddress.map {

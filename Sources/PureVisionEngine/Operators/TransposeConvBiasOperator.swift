@@ -68,10 +68,11 @@ enum TransposeConvBiasOperator: OperatorLowering {
         }
         try context.setOutput(0, shape: [batch, rows.output, cols.output, outChannels])
         let geometry = TransposeConv2DGeometry(
-            batch: batch, inputHeight: height, inputWidth: width, inputChannels: channels,
-            outputHeight: rows.output, outputWidth: cols.output, outputChannels: outChannels,
-            kernelHeight: kernelHeight, kernelWidth: kernelWidth, strideHeight: strideHeight,
-            strideWidth: strideWidth, paddingTop: rows.before, paddingLeft: cols.before)
+            batch: batch, inputHeight: height, inputWidth: width, inputChannels: channels, outputHeight: rows.output,
+            outputWidth: cols.output, outputChannels: outChannels,
+            window: Window2D(
+                kernelHeight: kernelHeight, kernelWidth: kernelWidth, strideHeight: strideHeight,
+                strideWidth: strideWidth, paddingTop: rows.before, paddingLeft: cols.before))
         return try TransposeConvLowering.lower(
             &context, geometry: geometry, input: input, weights: weights, bias: biasStorage, biasOrder: .first,
             clamp: .none)

@@ -36,9 +36,10 @@ enum TransposeConvOperator: OperatorLowering {
         try context.setOutput(0, shape: shape)
         let geometry = TransposeConv2DGeometry(
             batch: batch, inputHeight: input.shape[1], inputWidth: input.shape[2], inputChannels: channels,
-            outputHeight: shape[1], outputWidth: shape[2], outputChannels: outChannels, kernelHeight: kernelHeight,
-            kernelWidth: kernelWidth, strideHeight: options.strideH, strideWidth: options.strideW,
-            paddingTop: rows.before, paddingLeft: cols.before)
+            outputHeight: shape[1], outputWidth: shape[2], outputChannels: outChannels,
+            window: Window2D(
+                kernelHeight: kernelHeight, kernelWidth: kernelWidth, strideHeight: options.strideH,
+                strideWidth: options.strideW, paddingTop: rows.before, paddingLeft: cols.before))
         return try TransposeConvLowering.lower(
             &context, geometry: geometry, input: input, weights: weights, bias: bias, biasOrder: .last,
             clamp: clamp)

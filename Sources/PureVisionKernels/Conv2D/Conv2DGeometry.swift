@@ -1,8 +1,5 @@
-/// Geometry of a 2-D convolution over NHWC input. Padding amounts are explicit (the interpreter resolves SAME/VALID
-/// the way TFLite does); taps that fall outside the input read zero.
-///
-/// Output pixel `(oy, ox)` reads input row `oy * strideHeight - paddingTop + ky * dilationHeight` and column
-/// `ox * strideWidth - paddingLeft + kx * dilationWidth` for every tap `(ky, kx)` of the filter.
+/// Geometry of a 2-D convolution over NHWC input: the input and output extents and the ``Window2D`` the filter
+/// slides as. Taps that fall outside the input read zero.
 public struct Conv2DGeometry: Sendable, Hashable {
     /// Images in the batch (`N` of NHWC).
     public var batch: Int
@@ -18,31 +15,13 @@ public struct Conv2DGeometry: Sendable, Hashable {
     public var outputWidth: Int
     /// Output channels, the innermost output dimension.
     public var outputChannels: Int
-    /// Filter rows.
-    public var kernelHeight: Int
-    /// Filter columns.
-    public var kernelWidth: Int
-    /// Step between output rows, in input rows (≥ 1).
-    public var strideHeight: Int
-    /// Step between output columns, in input columns (≥ 1).
-    public var strideWidth: Int
-    /// Step between filter rows, in input rows (≥ 1).
-    public var dilationHeight: Int
-    /// Step between filter columns, in input columns (≥ 1).
-    public var dilationWidth: Int
-    /// Implicit zero rows above the input (the amount below follows from the output size).
-    public var paddingTop: Int
-    /// Implicit zero columns left of the input.
-    public var paddingLeft: Int
+    /// The filter's size, strides, dilations and padding.
+    public var window: Window2D
 
     /// Creates a geometry from explicit, already-resolved sizes.
     public init(
         batch: Int, inputHeight: Int, inputWidth: Int, inputChannels: Int,
-        outputHeight: Int, outputWidth: Int, outputChannels: Int,
-        kernelHeight: Int, kernelWidth: Int,
-        strideHeight: Int, strideWidth: Int,
-        dilationHeight: Int, dilationWidth: Int,
-        paddingTop: Int, paddingLeft: Int
+        outputHeight: Int, outputWidth: Int, outputChannels: Int, window: Window2D
     ) {
         self.batch = batch
         self.inputHeight = inputHeight
@@ -51,28 +30,34 @@ public struct Conv2DGeometry: Sendable, Hashable {
         self.outputHeight = outputHeight
         self.outputWidth = outputWidth
         self.outputChannels = outputChannels
-        self.kernelHeight = kernelHeight
-        self.kernelWidth = kernelWidth
-        self.strideHeight = strideHeight
-        self.strideWidth = strideWidth
-        self.dilationHeight = dilationHeight
-        self.dilationWidth = dilationWidth
-        self.paddingTop = paddingTop
-        self.paddingLeft = paddingLeft
+        self.window = window
     }
 
     /// Output columns `ox` whose receptive fields lie inside the input's columns (a contiguous run, possibly empty).
     public var interiorColumns: Range<Int> {
-        interiorOutputs(
-            output: outputWidth, input: inputWidth, kernel: kernelWidth, stride: strideWidth, dilation: dilationWidth,
-            paddingBefore: paddingLeft)
+        window.interiorColumns(outputWidth: outputWidth, inputWidth: inputWidth)
+    }
+
+    /// The kernel rows `ky` whose taps land inside the input for a window whose first tap is input row `origin`
+    /// (negative inside the top padding); empty when none does.
+    @inlinable
+    public func tapRows(from origin: Int) -> Range<Int> {
+        window.tapRows(from: origin, inputHeight: inputHeight)
+    }
+
+    /// The kernel columns `kx` whose taps land inside the input for a window whose first tap is input column
+    /// `origin`; empty when none does.
+    @inlinable
+    public func tapColumns(from origin: Int) -> Range<Int> {
+        window.tapColumns(from: origin, inputWidth: inputWidth)
     }
 
     /// Whether the NHWC input itself is the convolution's `[pixels, inputChannels]` im2col matrix: a 1×1 kernel with
     /// unit strides, no padding and the output the input's size.
     public var readsPixelsInPlace: Bool {
-        kernelHeight == 1 && kernelWidth == 1 && strideHeight == 1 && strideWidth == 1 && paddingTop == 0
-            && paddingLeft == 0 && inputHeight == outputHeight && inputWidth == outputWidth
+        window.kernelHeight == 1 && window.kernelWidth == 1 && window.strideHeight == 1 && window.strideWidth == 1
+            && window.paddingTop == 0 && window.paddingLeft == 0 && inputHeight == outputHeight
+            && inputWidth == outputWidth
     }
 
     /// Whether each image's pixels, in order, are the one receptive field of its one output pixel: a kernel the size
@@ -80,15 +65,13 @@ public struct Conv2DGeometry: Sendable, Hashable {
     /// MediaPipe's landmark models). The input is then its own im2col matrix, one row of
     /// `inputHeight · inputWidth · inputChannels` per image.
     public var readsWholeImageAsPatch: Bool {
-        kernelHeight == inputHeight && kernelWidth == inputWidth && outputHeight == 1 && outputWidth == 1
-            && paddingTop == 0 && paddingLeft == 0 && dilationHeight == 1 && dilationWidth == 1
+        window.kernelHeight == inputHeight && window.kernelWidth == inputWidth && outputHeight == 1 && outputWidth == 1
+            && window.paddingTop == 0 && window.paddingLeft == 0 && window.isUndilated
     }
 
-    /// Whether every size is positive, strides and dilations are at least 1 and paddings are non-negative.
+    /// Whether every size is positive and the window is valid.
     public var isValid: Bool {
         batch > 0 && inputHeight > 0 && inputWidth > 0 && inputChannels > 0
-            && outputHeight > 0 && outputWidth > 0 && outputChannels > 0
-            && kernelHeight > 0 && kernelWidth > 0 && strideHeight > 0 && strideWidth > 0
-            && dilationHeight > 0 && dilationWidth > 0 && paddingTop >= 0 && paddingLeft >= 0
+            && outputHeight > 0 && outputWidth > 0 && outputChannels > 0 && window.isValid
     }
 }

@@ -115,7 +115,7 @@ public struct Conv2DKernel: Sendable {
         self.geometry = g
         self.clamp = clamp
         takesBiasAtRunTime = biasAtRunTime
-        let k = g.kernelHeight * g.kernelWidth * g.inputChannels
+        let k = g.window.kernelHeight * g.window.kernelWidth * g.inputChannels
         let n = g.outputChannels
         let m = g.batch * g.outputHeight * g.outputWidth
         isDirect = g.readsPixelsInPlace || g.readsWholeImageAsPatch
@@ -123,7 +123,7 @@ public struct Conv2DKernel: Sendable {
             let zeros = [Float](repeating: 0, count: n)
             let panels = Conv2DFilterPanels(filter: filter, k: k, outputChannels: n, instructions: instructions)
             let inPlace =
-                !isDirect && g.dilationHeight == 1 && g.dilationWidth == 1
+                !isDirect && g.window.dilationHeight == 1 && g.window.dilationWidth == 1
                 && g.interiorColumns.count >= Conv2DGEMMCode.tileRows
             (generated, generatedInPlace) = zeros.withUnsafeBufferPointer { zeroBuffer in
                 guard let biasPointer = bias ?? zeroBuffer.baseAddress else { return (nil, nil) }
@@ -329,9 +329,9 @@ public struct Conv2DKernel: Sendable {
             return (nil, nil)
         }
         guard inPlace else { return (blocks, nil) }
-        let rowFloats = g.kernelWidth * g.inputChannels
+        let rowFloats = g.window.kernelWidth * g.inputChannels
         let segments = Conv2DGEMMCode.KSegments(
-            count: g.kernelHeight, jumpBytes: (g.inputWidth * g.inputChannels - rowFloats) * 4)
+            count: g.window.kernelHeight, jumpBytes: (g.inputWidth * g.inputChannels - rowFloats) * 4)
         return (
             blocks,
             Conv2DGEMMCode(
@@ -368,7 +368,8 @@ public struct Conv2DKernel: Sendable {
                     pool.parallelFor(
                         parts.count,
                         ColumnParts(
-                            parts: first, lda: g.kernelHeight * g.kernelWidth * g.inputChannels, input: input,
+                            parts: first, lda: g.window.kernelHeight * g.window.kernelWidth * g.inputChannels,
+                            input: input,
                             output: output, residual: residual, bias: runBias, rows: m))
                 }
             }
@@ -460,7 +461,7 @@ public struct Conv2DKernel: Sendable {
 
         func run(task block: Int, thread: Int) {
             let g = kernel.geometry
-            let k = g.kernelHeight * g.kernelWidth * g.inputChannels
+            let k = g.window.kernelHeight * g.window.kernelWidth * g.inputChannels
             let n = g.outputChannels
             let m = g.batch * g.outputHeight * g.outputWidth
             let blockRows = kernel.blockRows
@@ -526,7 +527,7 @@ public struct Conv2DKernel: Sendable {
     ) {
         let g = geometry
         let n = g.outputChannels
-        let k = g.kernelHeight * g.kernelWidth * g.inputChannels
+        let k = g.window.kernelHeight * g.window.kernelWidth * g.inputChannels
         let residualStride = epilogue.residualChannels(outputChannels: n)
         func gathered(_ first: Int, _ count: Int) {
             guard count > 0 else { return }
@@ -544,16 +545,16 @@ public struct Conv2DKernel: Sendable {
             let oy = (row % imagePixels) / g.outputWidth
             let ox = row % g.outputWidth
             let rowEnd = min(end, row - ox + g.outputWidth)
-            let iy = oy * g.strideHeight - g.paddingTop
+            let iy = oy * g.window.strideHeight - g.window.paddingTop
             let lower = max(ox, interiorColumns.lowerBound)
             let upper = min(ox + rowEnd - row, interiorColumns.upperBound)
-            if iy >= 0 && iy + g.kernelHeight <= g.inputHeight && lower < upper {
+            if iy >= 0 && iy + g.window.kernelHeight <= g.inputHeight && lower < upper {
                 gathered(row, lower - ox)
                 let first = row + lower - ox
-                let ix = lower * g.strideWidth - g.paddingLeft
+                let ix = lower * g.window.strideWidth - g.window.paddingLeft
                 runGenerated(
                     inPlace, a: input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels,
-                    lda: g.strideWidth * g.inputChannels, output: output + first * n, rows: upper - lower,
+                    lda: g.window.strideWidth * g.inputChannels, output: output + first * n, rows: upper - lower,
                     residual: residual.map { $0 + first * residualStride }, bias: bias)
                 gathered(row + upper - ox, rowEnd - (row + upper - ox))
             } else {
@@ -579,31 +580,31 @@ public struct Conv2DKernel: Sendable {
     ) {
         let g = geometry
         let cin = g.inputChannels
-        let k = g.kernelHeight * g.kernelWidth * cin
-        let rowSpan = g.kernelWidth * cin
+        let k = g.window.kernelHeight * g.window.kernelWidth * cin
+        let rowSpan = g.window.kernelWidth * cin
         var b = firstRow / (g.outputHeight * g.outputWidth)
         var oy = (firstRow / g.outputWidth) % g.outputHeight
         var ox = firstRow % g.outputWidth
         for row in 0..<rows {
             let patch = patches + row * k
             let image = input + b * g.inputHeight * g.inputWidth * cin
-            let iy0 = oy * g.strideHeight - g.paddingTop
-            let ix0 = ox * g.strideWidth - g.paddingLeft
-            let columnsInside = ix0 >= 0 && ix0 + (g.kernelWidth - 1) * g.dilationWidth < g.inputWidth
-            for ky in 0..<g.kernelHeight {
+            let iy0 = oy * g.window.strideHeight - g.window.paddingTop
+            let ix0 = ox * g.window.strideWidth - g.window.paddingLeft
+            let columnsInside = ix0 >= 0 && ix0 + (g.window.kernelWidth - 1) * g.window.dilationWidth < g.inputWidth
+            for ky in 0..<g.window.kernelHeight {
                 let target = patch + ky * rowSpan
-                let iy = iy0 + ky * g.dilationHeight
+                let iy = iy0 + ky * g.window.dilationHeight
                 if iy < 0 || iy >= g.inputHeight {
                     target.update(repeating: 0, count: rowSpan)
                     continue
                 }
                 let inputRow = image + iy * g.inputWidth * cin
-                if columnsInside && g.dilationWidth == 1 {
+                if columnsInside && g.window.dilationWidth == 1 {
                     target.update(from: inputRow + ix0 * cin, count: rowSpan)
                     continue
                 }
-                for kx in 0..<g.kernelWidth {
-                    let ix = ix0 + kx * g.dilationWidth
+                for kx in 0..<g.window.kernelWidth {
+                    let ix = ix0 + kx * g.window.dilationWidth
                     if ix < 0 || ix >= g.inputWidth {
                         (target + kx * cin).update(repeating: 0, count: cin)
                     } else {

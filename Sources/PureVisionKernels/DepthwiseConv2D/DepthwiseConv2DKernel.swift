@@ -38,9 +38,10 @@ public struct DepthwiseConv2DKernel: Sendable {
         precondition(geometry.isValid, "DepthwiseConv2DKernel: invalid geometry \(geometry)")
         self.geometry = geometry
         self.clamp = clamp
-        let channels = geometry.outputChannels
+        let window = geometry.convolution.window
+        let channels = geometry.convolution.outputChannels
         self.filter = Array(
-            UnsafeBufferPointer(start: filter, count: geometry.kernelHeight * geometry.kernelWidth * channels))
+            UnsafeBufferPointer(start: filter, count: window.kernelHeight * window.kernelWidth * channels))
         if let bias {
             self.bias = Array(UnsafeBufferPointer(start: bias, count: channels))
         } else {
@@ -84,12 +85,12 @@ public struct DepthwiseConv2DKernel: Sendable {
         scratch: UnsafeMutablePointer<Float>, pool: ThreadPool
     ) {
         precondition(!epilogue.addsResidual || residual != nil, "DepthwiseConv2DKernel: the epilogue needs a residual")
-        let g = geometry
+        let g = geometry.convolution
         filter.withUnsafeBufferPointer { filterBuffer in
             bias.withUnsafeBufferPointer { biasBuffer in
                 guard let weights = filterBuffer.baseAddress, let biases = biasBuffer.baseAddress else { return }
                 // Rows per chunk so that each thread gets at least `minimumParallelWork` multiply-adds.
-                let rowWork = max(1, g.outputWidth * g.outputChannels * g.kernelHeight * g.kernelWidth)
+                let rowWork = max(1, g.outputWidth * g.outputChannels * g.window.kernelHeight * g.window.kernelWidth)
                 let rows = g.batch * g.outputHeight
                 var minimumChunk = (Self.minimumParallelWork + rowWork - 1) / rowWork
                 if machineCode?.sweepsRows == true {
@@ -130,7 +131,7 @@ public struct DepthwiseConv2DKernel: Sendable {
 
         /// Applies the kernel's epilogue to output rows `rows`, which are consecutive pixels in memory.
         private func applyEpilogue(_ rows: Range<Int>) {
-            let g = kernel.geometry
+            let g = kernel.geometry.convolution
             guard !kernel.epilogue.isEmpty, !rows.isEmpty else { return }
             let firstPixel = rows.lowerBound * g.outputWidth
             let residualChannels = kernel.epilogue.residualChannels(outputChannels: g.outputChannels)
@@ -146,14 +147,14 @@ public struct DepthwiseConv2DKernel: Sendable {
         _ row: Int, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, biases: UnsafePointer<Float>,
         output: UnsafeMutablePointer<Float>
     ) {
-        let g = geometry
+        let g = geometry.convolution
         let channels = g.outputChannels
         let inputChannels = g.inputChannels
-        let multiplier = g.depthMultiplier
+        let multiplier = geometry.depthMultiplier
         let b = row / g.outputHeight
         let oy = row % g.outputHeight
         let image = input + b * g.inputHeight * g.inputWidth * inputChannels
-        let iy0 = oy * g.strideHeight - g.paddingTop
+        let iy0 = oy * g.window.strideHeight - g.window.paddingTop
         // Taps ky in kyStart..<kyEnd are the ones that land inside the input.
         let tapRows = g.tapRows(from: iy0)
         if let machineCode {
@@ -166,16 +167,17 @@ public struct DepthwiseConv2DKernel: Sendable {
         var ox = 0
         while ox < g.outputWidth {
             if multiplier == 1 && channels % 4 == 0 && ox >= interior.lowerBound && ox + 4 <= interior.upperBound {
-                let ix0 = ox * g.strideWidth - g.paddingLeft
+                let ix0 = ox * g.window.strideWidth - g.window.paddingLeft
                 let taps = DepthwiseTaps(
                     image: image, weights: weights, inputRowStride: g.inputWidth * inputChannels,
-                    inputPixelStride: inputChannels, weightRowStride: g.kernelWidth * channels,
-                    weightTapStride: channels, rowOrigin: iy0, columnOrigin: ix0, dilationHeight: g.dilationHeight,
-                    dilationWidth: g.dilationWidth, rows: kyStart..<kyEnd, columns: 0..<g.kernelWidth,
+                    inputPixelStride: inputChannels, weightRowStride: g.window.kernelWidth * channels,
+                    weightTapStride: channels, rowOrigin: iy0, columnOrigin: ix0,
+                    dilationHeight: g.window.dilationHeight,
+                    dilationWidth: g.window.dilationWidth, rows: kyStart..<kyEnd, columns: 0..<g.window.kernelWidth,
                     lower: clamp.lower, upper: clamp.upper)
                 taps.accumulateFourPixels(
                     biases: biases, out: output + (row * g.outputWidth + ox) * channels, channels: channels,
-                    pixelStride: g.strideWidth * inputChannels)
+                    pixelStride: g.window.strideWidth * inputChannels)
                 ox += 4
                 continue
             }
@@ -196,30 +198,32 @@ public struct DepthwiseConv2DKernel: Sendable {
         _ ox: Int, row: Int, image: UnsafePointer<Float>, iy0: Int, rows: Range<Int>, weights: UnsafePointer<Float>,
         biases: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>
     ) {
-        let g = geometry
+        let g = geometry.convolution
         let channels = g.outputChannels
         let inputChannels = g.inputChannels
-        let multiplier = g.depthMultiplier
+        let multiplier = geometry.depthMultiplier
         let kyStart = rows.lowerBound
         let kyEnd = rows.upperBound
         let out = output + (row * g.outputWidth + ox) * channels
-        let ix0 = ox * g.strideWidth - g.paddingLeft
+        let ix0 = ox * g.window.strideWidth - g.window.paddingLeft
         let tapColumns = g.tapColumns(from: ix0)
         let (kxStart, kxEnd) = (tapColumns.lowerBound, tapColumns.upperBound)
         let taps = DepthwiseTaps(
             image: image, weights: weights, inputRowStride: g.inputWidth * inputChannels,
-            inputPixelStride: inputChannels, weightRowStride: g.kernelWidth * channels, weightTapStride: channels,
-            rowOrigin: iy0, columnOrigin: ix0, dilationHeight: g.dilationHeight, dilationWidth: g.dilationWidth,
+            inputPixelStride: inputChannels, weightRowStride: g.window.kernelWidth * channels,
+            weightTapStride: channels,
+            rowOrigin: iy0, columnOrigin: ix0, dilationHeight: g.window.dilationHeight,
+            dilationWidth: g.window.dilationWidth,
             rows: kyStart..<kyEnd, columns: kxStart..<kxEnd, lower: clamp.lower, upper: clamp.upper)
         if multiplier == 1 {
             taps.accumulate(biases: biases, out: out, channels: channels)
         } else {
             out.update(from: biases, count: channels)
             for ky in taps.rows {
-                let inputRow = image + (iy0 + ky * g.dilationHeight) * taps.inputRowStride
+                let inputRow = image + (iy0 + ky * g.window.dilationHeight) * taps.inputRowStride
                 for kx in taps.columns {
-                    let pixel = inputRow + (ix0 + kx * g.dilationWidth) * inputChannels
-                    let w = weights + (ky * g.kernelWidth + kx) * channels
+                    let pixel = inputRow + (ix0 + kx * g.window.dilationWidth) * inputChannels
+                    let w = weights + (ky * g.window.kernelWidth + kx) * channels
                     for ic in 0..<inputChannels {
                         let value = pixel[ic]
                         let base = ic * multiplier

@@ -33,7 +33,7 @@
 package struct DepthwiseConv2DMachineCode: Sendable {
     /// The code for one output row.
     private let code: ExecutableCode
-    private let geometry: DepthwiseConv2DGeometry
+    private let geometry: Conv2DGeometry
     /// Pixels per group of the main loop.
     package let pixelsPerGroup: Int
     /// Channel blocks (of 8, or 16 with AVX-512) handled together in the main channel loop.
@@ -53,10 +53,12 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     /// 32-bit displacements, rows of more than 64 columns with too few interior ones to loop over), when the CPU
     /// cannot run AVX2 + FMA, or when code cannot be assembled or mapped (the Swift path runs instead).
     package init?(
-        geometry g: DepthwiseConv2DGeometry, clamp: ClampRange, filter: UnsafePointer<Float>,
+        geometry depthwise: DepthwiseConv2DGeometry, clamp: ClampRange, filter: UnsafePointer<Float>,
         bias: UnsafePointer<Float>?, instructions: GeneratedInstructionSet = .best
     ) {
-        guard HostCPU.supportsGeneratedAVX2, g.isValid, g.depthMultiplier == 1, g.outputChannels >= 8 else {
+        let g = depthwise.convolution
+        guard HostCPU.supportsGeneratedAVX2, depthwise.isValid, depthwise.depthMultiplier == 1, g.outputChannels >= 8
+        else {
             return nil
         }
         let vector: FloatVectorWidth =
@@ -72,8 +74,9 @@ package struct DepthwiseConv2DMachineCode: Sendable {
             }
         // When one pixel group's inputs and weights over all channels would crowd L1, sweep the row once per
         // channel step instead (that step's slice of the inputs and weights stays in L1 across the row).
-        let groupInputColumns = (plan.pixels - 1) * g.strideWidth + (g.kernelWidth - 1) * g.dilationWidth + 1
-        let groupBytes = g.kernelHeight * (groupInputColumns + g.kernelWidth) * g.outputChannels * 4
+        let groupInputColumns =
+            (plan.pixels - 1) * g.window.strideWidth + (g.window.kernelWidth - 1) * g.window.dilationWidth + 1
+        let groupBytes = g.window.kernelHeight * (groupInputColumns + g.window.kernelWidth) * g.outputChannels * 4
         let channelsOutermost = groupBytes > Self.channelsOutermostThreshold
         // Sweeping rows, steps of 2 blocks (64 bytes, a cache line when the channels come in sixteens): measured
         // faster than 3 blocks on efficientnet's wide layers, although each weight load serves 8 products, not 12.
@@ -99,7 +102,7 @@ package struct DepthwiseConv2DMachineCode: Sendable {
     static let channelsOutermostThreshold = 24 << 10
 
     /// Computes output row `oy` of one image, clamped: `image` is that image's input (NHWC), `tapRows` the filter
-    /// rows inside the input for this output row (``DepthwiseConv2DGeometry/tapRows(from:)``), `output` the row's
+    /// rows inside the input for this output row (``Conv2DGeometry/tapRows(from:)``), `output` the row's
     /// first float. Only when not ``sweepsRows``.
     @inline(__always)
     package func convolveRow(
@@ -109,9 +112,11 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         let g = geometry
         let channels = g.outputChannels
         // With no row inside the input nothing is read; any valid address will do.
-        let firstRow = tapRows.isEmpty ? 0 : oy * g.strideHeight - g.paddingTop + tapRows.lowerBound * g.dilationHeight
+        let firstRow =
+            tapRows.isEmpty
+            ? 0 : oy * g.window.strideHeight - g.window.paddingTop + tapRows.lowerBound * g.window.dilationHeight
         let inputRow = image + firstRow * g.inputWidth * channels
-        let weightRow = UnsafePointer(constants.filter) + tapRows.lowerBound * g.kernelWidth * channels
+        let weightRow = UnsafePointer(constants.filter) + tapRows.lowerBound * g.window.kernelWidth * channels
         code.entry(
             Int(bitPattern: inputRow), Int(bitPattern: weightRow), Int(bitPattern: UnsafePointer(constants.bias)),
             Int(bitPattern: output), 0, tapRows.count)
@@ -166,11 +171,11 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         private let memory: UnsafeMutableRawPointer
 
         init(
-            geometry g: DepthwiseConv2DGeometry, clamp: ClampRange, filter: UnsafePointer<Float>,
+            geometry g: Conv2DGeometry, clamp: ClampRange, filter: UnsafePointer<Float>,
             bias: UnsafePointer<Float>?
         ) {
             let channels = g.outputChannels
-            let filterCount = g.kernelHeight * g.kernelWidth * channels
+            let filterCount = g.window.kernelHeight * g.window.kernelWidth * channels
             // The bias starts at the next multiple of 16 floats (64 bytes).
             let biasStart = (filterCount + 15) / 16 * 16
             // The row table starts at the next multiple of 16 floats after the bias and the bounds.
@@ -182,13 +187,13 @@ package struct DepthwiseConv2DMachineCode: Sendable {
             self.bias = floats + biasStart
             rowTable = (memory + tableStart * 4).bindMemory(to: Int.self, capacity: tableCount)
             for oy in 0..<g.outputHeight {
-                let origin = oy * g.strideHeight - g.paddingTop
+                let origin = oy * g.window.strideHeight - g.window.paddingTop
                 let taps = g.tapRows(from: origin)
-                let firstRow = taps.isEmpty ? 0 : origin + taps.lowerBound * g.dilationHeight
+                let firstRow = taps.isEmpty ? 0 : origin + taps.lowerBound * g.window.dilationHeight
                 let entry = rowTable + oy * RowEntry.count
                 entry[0] = firstRow * g.inputWidth * g.inputChannels * 4
                 entry[1] = oy * g.outputWidth * channels * 4
-                entry[2] = Int(bitPattern: floats + taps.lowerBound * g.kernelWidth * channels)
+                entry[2] = Int(bitPattern: floats + taps.lowerBound * g.window.kernelWidth * channels)
                 entry[3] = taps.count
             }
             self.filter.initialize(from: filter, count: filterCount)
@@ -223,18 +228,20 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         let clampsUpper: Bool
 
         /// Nil when a distance (up to the largest displacement the code forms) does not fit 32 bits.
-        init?(geometry g: DepthwiseConv2DGeometry, clamp: ClampRange, vector: FloatVectorWidth) {
+        init?(geometry g: Conv2DGeometry, clamp: ClampRange, vector: FloatVectorWidth) {
             channels = g.outputChannels
             self.vector = vector
-            kernelWidth = g.kernelWidth
-            pixelStride = g.strideWidth * g.inputChannels * 4
-            tapStride = g.dilationWidth * g.inputChannels * 4
-            inputRowStride = g.dilationHeight * g.inputWidth * g.inputChannels * 4
-            weightRowStride = g.kernelWidth * channels * 4
+            kernelWidth = g.window.kernelWidth
+            pixelStride = g.window.strideWidth * g.inputChannels * 4
+            tapStride = g.window.dilationWidth * g.inputChannels * 4
+            inputRowStride = g.window.dilationHeight * g.inputWidth * g.inputChannels * 4
+            weightRowStride = g.window.kernelWidth * channels * 4
             clampsLower = clamp.lower != -.infinity
             clampsUpper = clamp.upper != .infinity
             // Inputs are addressed from a row's column 0 (or a later column), outputs from the row's start.
-            let inputColumns = g.outputWidth * g.strideWidth + g.kernelWidth * g.dilationWidth + g.paddingLeft
+            let inputColumns =
+                g.outputWidth * g.window.strideWidth + g.window.kernelWidth * g.window.dilationWidth
+                + g.window.paddingLeft
             let largest =
                 inputColumns * g.inputChannels * 4 + inputRowStride + weightRowStride
                 + (g.outputWidth + 8) * channels * 4
@@ -269,12 +276,12 @@ package struct DepthwiseConv2DMachineCode: Sendable {
         var trail: [[Pixel]]
 
         /// Nil for a row of more than 64 columns without a loop (it would all be unrolled).
-        init?(geometry g: DepthwiseConv2DGeometry, pixels: Int) {
+        init?(geometry g: Conv2DGeometry, pixels: Int) {
             let width = g.outputWidth
             let interior = g.interiorColumns
             let pixelBytes = g.inputChannels * 4
             func pixel(_ ox: Int, inputBase: Int, outputBase: Int) -> Pixel {
-                let window = ox * g.strideWidth - g.paddingLeft
+                let window = ox * g.window.strideWidth - g.window.paddingLeft
                 return Pixel(
                     inputOffset: (window - inputBase) * pixelBytes,
                     outputOffset: (ox - outputBase) * g.outputChannels * 4,
@@ -304,7 +311,7 @@ package struct DepthwiseConv2DMachineCode: Sendable {
                 guard width <= 64 else { return nil }
                 start = 0
             }
-            let loopWindow = start * g.strideWidth - g.paddingLeft
+            let loopWindow = start * g.window.strideWidth - g.window.paddingLeft
             loopGroup = (0..<pixels).map { pixel(start + $0, inputBase: loopWindow, outputBase: start) }
             loopInputOffset = loopWindow * pixelBytes
             loopOutputOffset = start * g.outputChannels * 4

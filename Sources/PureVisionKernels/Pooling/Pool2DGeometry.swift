@@ -1,8 +1,8 @@
 /// Geometry of a 2-D pooling window over NHWC input; channels pool independently. Padding amounts are explicit
 /// (the interpreter resolves SAME/VALID the way TFLite does); taps outside the input are skipped, not read as zero.
 ///
-/// Output pixel `(oy, ox)` covers input rows `oy * strideHeight - paddingTop ..< + filterHeight` and columns
-/// `ox * strideWidth - paddingLeft ..< + filterWidth`, clipped to the input.
+/// Output pixel `(oy, ox)` covers input rows `oy * strideHeight - paddingTop ..< + kernelHeight` and columns
+/// `ox * strideWidth - paddingLeft ..< + kernelWidth` of its ``window``, clipped to the input.
 public struct Pool2DGeometry: Sendable, Hashable {
     /// Images in the batch (`N` of NHWC).
     public var batch: Int
@@ -16,26 +16,13 @@ public struct Pool2DGeometry: Sendable, Hashable {
     public var outputHeight: Int
     /// Output columns.
     public var outputWidth: Int
-    /// Window rows.
-    public var filterHeight: Int
-    /// Window columns.
-    public var filterWidth: Int
-    /// Step between output rows, in input rows (≥ 1).
-    public var strideHeight: Int
-    /// Step between output columns, in input columns (≥ 1).
-    public var strideWidth: Int
-    /// Rows of padding above the input.
-    public var paddingTop: Int
-    /// Columns of padding left of the input.
-    public var paddingLeft: Int
+    /// The window's size, strides and padding (undilated).
+    public var window: Window2D
 
     /// Creates a geometry from explicit, already-resolved sizes.
     public init(
-        batch: Int, inputHeight: Int, inputWidth: Int, channels: Int,
-        outputHeight: Int, outputWidth: Int,
-        filterHeight: Int, filterWidth: Int,
-        strideHeight: Int, strideWidth: Int,
-        paddingTop: Int, paddingLeft: Int
+        batch: Int, inputHeight: Int, inputWidth: Int, channels: Int, outputHeight: Int, outputWidth: Int,
+        window: Window2D
     ) {
         self.batch = batch
         self.inputHeight = inputHeight
@@ -43,19 +30,13 @@ public struct Pool2DGeometry: Sendable, Hashable {
         self.channels = channels
         self.outputHeight = outputHeight
         self.outputWidth = outputWidth
-        self.filterHeight = filterHeight
-        self.filterWidth = filterWidth
-        self.strideHeight = strideHeight
-        self.strideWidth = strideWidth
-        self.paddingTop = paddingTop
-        self.paddingLeft = paddingLeft
+        self.window = window
     }
 
-    /// Whether every size is positive, strides are at least 1 and paddings are non-negative.
+    /// Whether every size is positive and the window is valid and undilated.
     public var isValid: Bool {
         batch > 0 && inputHeight > 0 && inputWidth > 0 && channels > 0 && outputHeight > 0 && outputWidth > 0
-            && filterHeight > 0 && filterWidth > 0 && strideHeight > 0 && strideWidth > 0
-            && paddingTop >= 0 && paddingLeft >= 0
+            && window.isValid && window.isUndilated
     }
 
     /// Whether the single output pixel's window covers the whole input (global pooling).
@@ -66,16 +47,16 @@ public struct Pool2DGeometry: Sendable, Hashable {
     /// The in-bounds window of output row `oy`: input rows `start ..< end` (empty when the window misses the input).
     @usableFromInline
     func rowWindow(_ oy: Int) -> (start: Int, end: Int) {
-        let origin = oy * strideHeight - paddingTop
+        let origin = oy * window.strideHeight - window.paddingTop
         let start = max(origin, 0)
-        return (start, max(start, min(origin + filterHeight, inputHeight)))
+        return (start, max(start, min(origin + window.kernelHeight, inputHeight)))
     }
 
     /// The in-bounds window of output column `ox`: input columns `start ..< end`.
     @usableFromInline
     func columnWindow(_ ox: Int) -> (start: Int, end: Int) {
-        let origin = ox * strideWidth - paddingLeft
+        let origin = ox * window.strideWidth - window.paddingLeft
         let start = max(origin, 0)
-        return (start, max(start, min(origin + filterWidth, inputWidth)))
+        return (start, max(start, min(origin + window.kernelWidth, inputWidth)))
     }
 }

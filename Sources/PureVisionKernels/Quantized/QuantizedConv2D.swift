@@ -169,11 +169,11 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
             "XNNPACK's rounding needs each multiplier's floatScale")
         self.geometry = geometry
         let outputs = geometry.outputChannels
-        depth = geometry.kernelHeight * geometry.kernelWidth * geometry.inputChannels
+        depth = geometry.window.kernelHeight * geometry.window.kernelWidth * geometry.inputChannels
         paddedDepth = (depth + 1) & ~1
         isPointwise =
-            geometry.kernelHeight == 1 && geometry.kernelWidth == 1 && geometry.strideHeight == 1
-            && geometry.strideWidth == 1 && geometry.paddingTop == 0 && geometry.paddingLeft == 0
+            geometry.window.kernelHeight == 1 && geometry.window.kernelWidth == 1 && geometry.window.strideHeight == 1
+            && geometry.window.strideWidth == 1 && geometry.window.paddingTop == 0 && geometry.window.paddingLeft == 0
             && geometry.inputHeight == geometry.outputHeight && geometry.inputWidth == geometry.outputWidth
         blockCount = (outputs + 7) / 8
         biasTerms = .allocate(capacity: blockCount * 8)
@@ -247,11 +247,12 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
             }
         }
         generatedReference = generated.map { .passUnretained($0) }
-        if let generated, generated.instructions == .avx512, !isPointwise, geometry.dilationWidth == 1 {
+        if let generated, generated.instructions == .avx512, !isPointwise, geometry.window.dilationWidth == 1 {
             let c = geometry.inputChannels
             generatedGather = QuantizedGatherCode(
-                kernelRows: geometry.kernelHeight, span: geometry.kernelWidth * c,
-                rowStride: geometry.dilationHeight * geometry.inputWidth * c, pixelStride: geometry.strideWidth * c,
+                kernelRows: geometry.window.kernelHeight, span: geometry.window.kernelWidth * c,
+                rowStride: geometry.window.dilationHeight * geometry.inputWidth * c,
+                pixelStride: geometry.window.strideWidth * c,
                 rowBytes: generated.rowBytes)
         } else {
             generatedGather = nil
@@ -419,13 +420,15 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
         var (b, oy, ox) = (start / perImage, (start % perImage) / g.outputWidth, start % g.outputWidth)
         // A full tile in one output row whose every tap is inside the input (most tiles of a first layer): each
         // kernel row is one contiguous span, copied without the general walk.
-        let (x0, y0) = (ox * g.strideWidth - g.paddingLeft, oy * g.strideHeight - g.paddingTop)
-        if count == tile, g.dilationWidth == 1, ox + tile <= g.outputWidth, x0 >= 0,
-            x0 + (tile - 1) * g.strideWidth + g.kernelWidth <= g.inputWidth, y0 >= 0,
-            y0 + (g.kernelHeight - 1) * g.dilationHeight < g.inputHeight
+        let (x0, y0) = (
+            ox * g.window.strideWidth - g.window.paddingLeft, oy * g.window.strideHeight - g.window.paddingTop
+        )
+        if count == tile, g.window.dilationWidth == 1, ox + tile <= g.outputWidth, x0 >= 0,
+            x0 + (tile - 1) * g.window.strideWidth + g.window.kernelWidth <= g.inputWidth, y0 >= 0,
+            y0 + (g.window.kernelHeight - 1) * g.window.dilationHeight < g.inputHeight
         {
             let c = g.inputChannels
-            let (span, inputRow) = (g.kernelWidth * c, g.inputWidth * c)
+            let (span, inputRow) = (g.window.kernelWidth * c, g.inputWidth * c)
             var pixel = UnsafeRawPointer(source) + ((b * g.inputHeight + y0) * g.inputWidth + x0) * c
             if let generatedGather {
                 generatedGather.run(source: pixel, rows: UnsafeMutableRawPointer(rows), count: tile)
@@ -433,11 +436,11 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
             }
             for p in 0..<tile {
                 let row = UnsafeMutableRawPointer(rows + p * rowBytes)
-                for ky in 0..<g.kernelHeight {
-                    Self.copy(pixel + ky * g.dilationHeight * inputRow, into: row + ky * span, count: span)
+                for ky in 0..<g.window.kernelHeight {
+                    Self.copy(pixel + ky * g.window.dilationHeight * inputRow, into: row + ky * span, count: span)
                 }
                 for k in depth..<rowBytes { row.storeBytes(of: 0, toByteOffset: k, as: UInt8.self) }
-                pixel += g.strideWidth * c
+                pixel += g.window.strideWidth * c
             }
             return
         }
@@ -532,19 +535,19 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
         let g = geometry
         let c = g.inputChannels
         var k = 0
-        let x0 = ox * g.strideWidth - g.paddingLeft
+        let x0 = ox * g.window.strideWidth - g.window.paddingLeft
         // With dilation 1, a kernel row wholly inside the input is `kernelWidth · c` contiguous bytes.
-        let wholeRows = g.dilationWidth == 1 && x0 >= 0 && x0 + g.kernelWidth <= g.inputWidth
-        for ky in 0..<g.kernelHeight {
-            let iy = oy * g.strideHeight - g.paddingTop + ky * g.dilationHeight
+        let wholeRows = g.window.dilationWidth == 1 && x0 >= 0 && x0 + g.window.kernelWidth <= g.inputWidth
+        for ky in 0..<g.window.kernelHeight {
+            let iy = oy * g.window.strideHeight - g.window.paddingTop + ky * g.window.dilationHeight
             let rowInside = iy >= 0 && iy < g.inputHeight
             if rowInside && wholeRows {
-                body(input + ((b * g.inputHeight + iy) * g.inputWidth + x0) * c, k, g.kernelWidth * c)
-                k += g.kernelWidth * c
+                body(input + ((b * g.inputHeight + iy) * g.inputWidth + x0) * c, k, g.window.kernelWidth * c)
+                k += g.window.kernelWidth * c
                 continue
             }
-            for kx in 0..<g.kernelWidth {
-                let ix = x0 + kx * g.dilationWidth
+            for kx in 0..<g.window.kernelWidth {
+                let ix = x0 + kx * g.window.dilationWidth
                 body(
                     rowInside && ix >= 0 && ix < g.inputWidth
                         ? input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c : nil, k, c)

@@ -101,20 +101,21 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
     ) {
         isUnsigned = unsigned
         precondition(geometry.isValid, "invalid depthwise geometry")
-        let outputs = geometry.outputChannels
+        let conv = geometry.convolution
+        let outputs = conv.outputChannels
         precondition(multipliers.count == 1 || multipliers.count == outputs, "one multiplier per channel")
         precondition(
             rounding != .xnnpack || multipliers.allSatisfy { $0.floatScale != 0 || $0.multiplier == 0 },
             "XNNPACK's rounding needs each multiplier's floatScale")
         self.geometry = geometry
-        let count = geometry.kernelHeight * geometry.kernelWidth * outputs
+        let count = conv.window.kernelHeight * conv.window.kernelWidth * outputs
         weights = .allocate(capacity: count)
         for i in 0..<count { (weights + i).initialize(to: Int16(clamping: weight(i))) }
         self.bias = .allocate(capacity: outputs)
         for o in 0..<outputs { (self.bias + o).initialize(to: bias?[o] ?? 0) }
         self.multipliers = multipliers.count == 1 ? Array(repeating: multipliers[0], count: outputs) : multipliers
         slotCount = max(1, threadCount)
-        taskCount = Self.taskCount(rows: geometry.batch * geometry.outputHeight, threads: slotCount)
+        taskCount = Self.taskCount(rows: conv.batch * conv.outputHeight, threads: slotCount)
         let perChannel = self.multipliers
         // uint8 is computed on the int8 scale: zero point and bounds − 128, the sign bit flipped on store.
         let shift: Int32 = unsigned ? 128 : 0
@@ -133,9 +134,9 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
         self.outputZeroPoint = outputZeroPoint
         self.range = range
         self.rounding = rounding
-        let layout = Self.stagedLayout(geometry)
+        let layout = Self.stagedLayout(conv)
         staging = layout
-        let (kh, kw) = (geometry.kernelHeight, geometry.kernelWidth)
+        let (kh, kw) = (conv.window.kernelHeight, conv.window.kernelWidth)
         stagedChannels = geometry.depthMultiplier == 1 && lanes.isUsable ? outputs / 8 * 8 : 0
         let pairedChannels = geometry.depthMultiplier == 1 ? outputs / 8 * 8 : 0
         let vectors = max(1, pairedChannels / 8 * layout.pairs * kw * 2)
@@ -150,7 +151,7 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
             }
         }
         columnOffsets = .allocate(capacity: kw)
-        for kx in 0..<kw { columnOffsets[kx] = kx * geometry.dilationWidth * outputs * 4 }
+        for kx in 0..<kw { columnOffsets[kx] = kx * conv.window.dilationWidth * outputs * 4 }
         if generatesMachineCode, HostCPU.supportsGeneratedAVX2, pairedChannels > 0 {
             let (biases, perChannel) = (self.bias, self.multipliers)
             generated = QuantizedDepthwiseCode(
@@ -191,9 +192,10 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
     }
 
     /// The staged layout of `g` (see ``StagedLayout``).
-    static func stagedLayout(_ g: DepthwiseConv2DGeometry) -> StagedLayout {
-        let width = (g.outputWidth - 1) * g.strideWidth + (g.kernelWidth - 1) * g.dilationWidth + 1
-        return StagedLayout(width: width, pairs: (g.kernelHeight + 1) / 2, rowBytes: width * g.outputChannels * 4 + 64)
+    static func stagedLayout(_ g: Conv2DGeometry) -> StagedLayout {
+        let width = (g.outputWidth - 1) * g.window.strideWidth + (g.window.kernelWidth - 1) * g.window.dilationWidth + 1
+        return StagedLayout(
+            width: width, pairs: (g.window.kernelHeight + 1) / 2, rowBytes: width * g.outputChannels * 4 + 64)
     }
 
     /// Bytes of scratch a run needs: the staged row pairs of each thread.
@@ -215,7 +217,7 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
         task: Int, thread: Int, _ input: UnsafePointer<Int8>, _ output: UnsafeMutablePointer<Int8>,
         _ scratch: UnsafeMutablePointer<Int16>
     ) {
-        let g = geometry
+        let g = geometry.convolution
         let rows = g.batch * g.outputHeight
         let rowRange = (rows * task / taskCount)..<(rows * (task + 1) / taskCount)
         guard generated != nil || stagedChannels > 0 else {
@@ -243,13 +245,13 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
         _ row: Int, input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, slots: UnsafeMutableRawPointer,
         keys: UnsafeMutablePointer<Int>, pairRows: UnsafeMutablePointer<UnsafeRawPointer>
     ) {
-        let g = geometry
+        let g = geometry.convolution
         let b = row / g.outputHeight
         let oy = row % g.outputHeight
         let layout = staging
         // A row pair's key: its image and first input row; increasing along an image's rows.
-        let firstKey = b << 32 + (oy * g.strideHeight - g.paddingTop)
-        let keyStep = 2 * g.dilationHeight
+        let firstKey = b << 32 + (oy * g.window.strideHeight - g.window.paddingTop)
+        let keyStep = 2 * g.window.dilationHeight
         func readHere(_ key: Int) -> Bool {
             key >= firstKey && (key - firstKey) % keyStep == 0 && (key - firstKey) / keyStep < layout.pairs
         }
@@ -279,22 +281,22 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
             done = stagedChannels
         }
         guard done < g.outputChannels else { return }
-        let rowY0 = oy * g.strideHeight - g.paddingTop
+        let rowY0 = oy * g.window.strideHeight - g.window.paddingTop
         let tapRows = g.tapRows(from: rowY0)
         for ox in 0..<g.outputWidth {
-            let xStart = ox * g.strideWidth - g.paddingLeft
+            let xStart = ox * g.window.strideWidth - g.window.paddingLeft
             let tapColumns = g.tapColumns(from: xStart)
             for channel in done..<g.outputChannels {
                 var acc = bias[channel]
                 for ky in tapRows {
-                    let iy = rowY0 + ky * g.dilationHeight
+                    let iy = rowY0 + ky * g.window.dilationHeight
                     for kx in tapColumns {
-                        let ix = xStart + kx * g.dilationWidth
+                        let ix = xStart + kx * g.window.dilationWidth
                         let byte = input[((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels + channel]
                         let x = isUnsigned ? Int32(UInt8(bitPattern: byte)) : Int32(byte)
                         acc &+=
                             (x &- inputZeroPoint)
-                            &* Int32(weights[(ky * g.kernelWidth + kx) * g.outputChannels + channel])
+                            &* Int32(weights[(ky * g.window.kernelWidth + kx) * g.outputChannels + channel])
                     }
                 }
                 let scaled =
@@ -310,9 +312,9 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
     private func stagePair(
         image b: Int, firstRow: Int, input: UnsafePointer<Int8>, into target: UnsafeMutableRawPointer
     ) {
-        let g = geometry
+        let g = geometry.convolution
         let c = g.inputChannels
-        let x0 = -g.paddingLeft
+        let x0 = -g.window.paddingLeft
         let width = staging.width
         let firstValid = max(0, -x0)
         let endValid = max(firstValid, min(width, g.inputWidth - x0))
@@ -324,7 +326,7 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
         }
         out.update(repeating: 0, count: firstValid * c * 2)
         interleave(
-            source(firstRow), source(firstRow + g.dilationHeight), into: out + firstValid * c * 2,
+            source(firstRow), source(firstRow + g.window.dilationHeight), into: out + firstValid * c * 2,
             count: (endValid - firstValid) * c)
         (out + endValid * c * 2).update(repeating: 0, count: (width - endValid) * c * 2)
     }
@@ -375,7 +377,7 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
     @inline(__always)
     func pairedRow(pairRows: UnsafePointer<UnsafeRawPointer>, output: UnsafeMutablePointer<Int8>) {
         // The common kernels with their tap counts as constants, so that the tap loops unroll.
-        switch (staging.pairs, geometry.kernelWidth) {
+        switch (staging.pairs, geometry.convolution.window.kernelWidth) {
         case (2, 3): pairedRow3x3(pairRows: pairRows, output: output)
         case (3, 5): pairedRow(pairRows: pairRows, output: output, pairs: 3, kernelWidth: 5)
         case (let pairs, let kernelWidth):
@@ -388,9 +390,9 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
     private func pairedRow(
         pairRows: UnsafePointer<UnsafeRawPointer>, output: UnsafeMutablePointer<Int8>, pairs: Int, kernelWidth kw: Int
     ) {
-        let g = geometry
+        let g = geometry.convolution
         let cout = g.outputChannels
-        let pixelStride = g.strideWidth &* cout &* 4
+        let pixelStride = g.window.strideWidth &* cout &* 4
         let flip: UInt8 = isUnsigned ? 0x80 : 0
         for block in 0..<stagedChannels / 8 {
             let weights = pairedWeights + block &* pairs &* kw &* 2
@@ -423,9 +425,9 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
     /// ``pairedRow(pairRows:output:)`` for a 3 × 3 kernel (two row pairs, the second with zero weights in its second
     /// row): a block's 12 weight vectors are loaded once and held while the row's pixels go by.
     private func pairedRow3x3(pairRows: UnsafePointer<UnsafeRawPointer>, output: UnsafeMutablePointer<Int8>) {
-        let g = geometry
+        let g = geometry.convolution
         let cout = g.outputChannels
-        let pixelStride = g.strideWidth &* cout &* 4
+        let pixelStride = g.window.strideWidth &* cout &* 4
         let (upper, lower) = (pairRows[0], pairRows[1])
         let (left, middle, right) = (columnOffsets[0], columnOffsets[1], columnOffsets[2])
         let flip: UInt8 = isUnsigned ? 0x80 : 0
@@ -458,27 +460,27 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
 
     /// One output row, every channel in scalar Swift (taps outside the input skipped).
     func scalarRow(_ row: Int, input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>) {
-        let g = geometry
+        let g = geometry.convolution
         let b = row / g.outputHeight
         let oy = row % g.outputHeight
         let cin = g.inputChannels
         let cout = g.outputChannels
-        let rowY0 = oy * g.strideHeight - g.paddingTop
+        let rowY0 = oy * g.window.strideHeight - g.window.paddingTop
         let tapRows = g.tapRows(from: rowY0)
         for ox in 0..<g.outputWidth {
             let out = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * cout
-            let x0 = ox * g.strideWidth - g.paddingLeft
+            let x0 = ox * g.window.strideWidth - g.window.paddingLeft
             let tapColumns = g.tapColumns(from: x0)
             for c in 0..<cout {
-                let ic = c / g.depthMultiplier
+                let ic = c / geometry.depthMultiplier
                 var acc = bias[c]
                 for ky in tapRows {
-                    let iy = rowY0 + ky * g.dilationHeight
+                    let iy = rowY0 + ky * g.window.dilationHeight
                     for kx in tapColumns {
-                        let ix = x0 + kx * g.dilationWidth
+                        let ix = x0 + kx * g.window.dilationWidth
                         let byte = input[((b * g.inputHeight + iy) * g.inputWidth + ix) * cin + ic]
                         let x = isUnsigned ? Int32(UInt8(bitPattern: byte)) : Int32(byte)
-                        acc &+= (x &- inputZeroPoint) &* Int32(weights[(ky * g.kernelWidth + kx) * cout + c])
+                        acc &+= (x &- inputZeroPoint) &* Int32(weights[(ky * g.window.kernelWidth + kx) * cout + c])
                     }
                 }
                 let scaled = multipliers[c].apply(acc, rounding: rounding.forChannel(c, of: cout)) &+ outputZeroPoint

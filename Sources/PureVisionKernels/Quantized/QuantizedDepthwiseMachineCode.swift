@@ -141,12 +141,13 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
     ///   - rounding: the requantization of every channel the code writes (`.ruy`, `.double` or `.xnnpack`).
     ///   - flip: XORed into every output byte.
     init?(
-        geometry g: DepthwiseConv2DGeometry, pairedWeights: UnsafeRawPointer, bias: (Int) -> Int32,
+        geometry depthwise: DepthwiseConv2DGeometry, pairedWeights: UnsafeRawPointer, bias: (Int) -> Int32,
         multipliers: (Int) -> QuantizedMultiplier, rounding: RequantizationRounding, zeroPoint: Int32,
         range: QuantizedRange, flip: UInt8, instructions: GeneratedInstructionSet = .avx2
     ) {
+        let g = depthwise.convolution
         let cout = g.outputChannels
-        guard g.depthMultiplier == 1, cout >= 8 else { return nil }
+        guard depthwise.depthMultiplier == 1, cout >= 8 else { return nil }
         let channels = cout / 8 * 8
         let wide = instructions == .avx512 && HostCPU.supportsGeneratedAVX512VNNI && channels >= 16
         self.instructions = wide ? .avx512 : .avx2
@@ -158,9 +159,9 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
         }
         let layout = QuantizedDepthwiseConv2DKernel.stagedLayout(g)
         // Weight bytes of one block of 8 channels: a 32-byte vector per row pair and kernel column.
-        let blockBytes = layout.pairs * g.kernelWidth * 32
+        let blockBytes = layout.pairs * g.window.kernelWidth * 32
         guard layout.rowBytes < 1 << 28, blockBytes < 1 << 26, layout.pairs < 1 << 20,
-            g.strideWidth * cout * 4 < 1 << 28, g.outputWidth * g.strideWidth * cout * 4 < 1 << 30
+            g.window.strideWidth * cout * 4 < 1 << 28, g.outputWidth * g.window.strideWidth * cout * 4 < 1 << 30
         else { return nil }
         self.channels = channels
 
@@ -187,11 +188,11 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
         }
         // The AVX-512 weights: per group, row pair and column, the 32 bytes of block 2g then those of block 2g + 1.
         // Taps of a channel group (row pairs × kernel columns), 64 bytes of AVX-512 weights each.
-        let tapCount = layout.pairs * g.kernelWidth
+        let tapCount = layout.pairs * g.window.kernelWidth
         let tapBytes = tapCount * 64
         let wideWeights = UnsafeMutableRawPointer.allocate(byteCount: max(64, wideGroups * tapBytes), alignment: 64)
         for group in 0..<wideGroups {
-            for tap in 0..<(layout.pairs * g.kernelWidth) {
+            for tap in 0..<(layout.pairs * g.window.kernelWidth) {
                 for half in 0..<2 {
                     (wideWeights + group * tapBytes + tap * 64 + half * 32).copyMemory(
                         from: pairedWeights + (2 * group + half) * blockBytes + tap * 32, byteCount: 32)
@@ -200,7 +201,7 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
         }
 
         let weightsInRegisters = wide && tapCount <= 16
-        let pairsNeighbours = weightsInRegisters && g.strideWidth == 1 && g.dilationWidth == 1
+        let pairsNeighbours = weightsInRegisters && g.window.strideWidth == 1 && g.window.dilationWidth == 1
         var a = X86Assembler()
         let accumulators = [YMM(0), YMM(1)]
         let inputs = [YMM(2), YMM(8)]
@@ -219,8 +220,8 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
             var tap = 0
             for pair in 0..<layout.pairs {
                 a.mov(.r8, Memory(.rdi, Int32(8 * pair)))
-                for kx in 0..<g.kernelWidth {
-                    let input = Int32(kx * g.dilationWidth * cout * 4)
+                for kx in 0..<g.window.kernelWidth {
+                    let input = Int32(kx * g.window.dilationWidth * cout * 4)
                     let sum = tap % 2 == 0 ? sums.0 : sums.1
                     a.vmovdqu32(staged[tap % 2], Memory(.r8, index: .rdx, scale: 1, input))
                     if weightsInRegisters {
@@ -245,14 +246,15 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
             for z in [first.1, second.1] { a.vxorps(z.ymm, z.ymm, z.ymm) }
             for pair in 0..<layout.pairs {
                 a.mov(.r8, Memory(.rdi, Int32(8 * pair)))
-                for j in 0...g.kernelWidth {
+                for j in 0...g.window.kernelWidth {
                     let column = columns[j % 2]
                     a.vmovdqu32(column, Memory(.r8, index: .rdx, scale: 1, Int32(j * cout * 4)))
-                    if j < g.kernelWidth {
-                        a.vpdpwssd(j % 2 == 0 ? first.0 : first.1, column, ZMM(16 + pair * g.kernelWidth + j))
+                    if j < g.window.kernelWidth {
+                        a.vpdpwssd(j % 2 == 0 ? first.0 : first.1, column, ZMM(16 + pair * g.window.kernelWidth + j))
                     }
                     if j > 0 {
-                        a.vpdpwssd(j % 2 == 0 ? second.0 : second.1, column, ZMM(16 + pair * g.kernelWidth + j - 1))
+                        a.vpdpwssd(
+                            j % 2 == 0 ? second.0 : second.1, column, ZMM(16 + pair * g.window.kernelWidth + j - 1))
                     }
                 }
             }
@@ -287,9 +289,9 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
             for b in 0..<blocks { a.vmovups(accumulators[b], Memory(.r11, Int32(b * vectorBytes))) }
             for pair in 0..<layout.pairs {
                 a.mov(.r8, Memory(.rdi, Int32(8 * pair)))
-                for kx in 0..<g.kernelWidth {
-                    let input = kx * g.dilationWidth * cout * 4
-                    let weight = (pair * g.kernelWidth + kx) * 32
+                for kx in 0..<g.window.kernelWidth {
+                    let input = kx * g.window.dilationWidth * cout * 4
+                    let weight = (pair * g.window.kernelWidth + kx) * 32
                     for b in 0..<blocks {
                         a.vmovups(inputs[b], Memory(.r8, index: .rdx, scale: 1, Int32(input + b * 32)))
                         a.vpmaddwd(products[b], inputs[b], Memory(.r9, Int32(weight + b * blockBytes)))
@@ -315,7 +317,7 @@ final class QuantizedDepthwiseCode: @unchecked Sendable {
         // rdx: the byte offset of the current pixel and channel group in every staged row pair.
         a.mov(.rdx, 0)
         a.mov(.r11, Int(bitPattern: constants + RequantizationCode.globalsBytes))
-        let pixelStep = Int32(g.strideWidth * cout * 4)
+        let pixelStep = Int32(g.window.strideWidth * cout * 4)
         // Channel groups outside, pixels inside: one group's weights (at most a few KB) and the staged values of
         // its 16 channels along the row stay in L1 while its pixels run; pixel-major order cycled every group's
         // weights and the whole staged rows through L2 once a pixel, and the loads bound the layer. With AVX-512 and

@@ -36,7 +36,8 @@ struct QuantizedPoolUnits<T: QuantizedElement>: ParallelRangeBody {
         range: QuantizedRange, pool: ThreadPool
     ) {
         let units = Self(maximum: maximum, geometry: g, input: input, output: output, range: range)
-        let unitWork = max(1, g.outputWidth * g.filterHeight * g.filterWidth * min(g.channels, channelBlock))
+        let unitWork = max(
+            1, g.outputWidth * g.window.kernelHeight * g.window.kernelWidth * min(g.channels, channelBlock))
         pool.parallelRanges(
             g.batch * g.outputHeight * units.blocks, minimumChunk: max(1, minimumChunkWork / unitWork), units)
     }

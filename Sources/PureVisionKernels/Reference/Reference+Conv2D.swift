@@ -21,7 +21,7 @@ extension Reference {
             var sum: Float = bias?[o] ?? 0
             g.forEachTap(b, oy, ox) { ky, kx, pixel in
                 let x = input + pixel * g.inputChannels
-                let w = filter + ((o * g.kernelHeight + ky) * g.kernelWidth + kx) * g.inputChannels
+                let w = filter + ((o * g.window.kernelHeight + ky) * g.window.kernelWidth + kx) * g.inputChannels
                 for i in 0..<g.inputChannels {
                     if arithmetic == .xnnpack {
                         sum = sum.addingProduct(x[i], w[i])

@@ -12,18 +12,19 @@ extension Reference {
     ///   - output: `[batch, outputHeight, outputWidth, outputChannels]`.
     ///   - arithmetic: the rounding and tap order (see ``Arithmetic``).
     public static func depthwiseConv2D(
-        geometry g: DepthwiseConv2DGeometry,
+        geometry depthwise: DepthwiseConv2DGeometry,
         input: UnsafePointer<Float>, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
         output: UnsafeMutablePointer<Float>, clamp: ClampRange, arithmetic: Arithmetic = .liteRT
     ) {
-        precondition(g.isValid, "depthwiseConv2D: invalid geometry \(g)")
+        precondition(depthwise.isValid, "depthwiseConv2D: invalid geometry \(depthwise)")
+        let g = depthwise.convolution
         let fused = arithmetic == .xnnpack
         g.forEachOutput { b, oy, ox, c, outputIndex in
-            let inputChannel = c / g.depthMultiplier
+            let inputChannel = c / depthwise.depthMultiplier
             var sum: Float = bias?[c] ?? 0
             g.forEachTap(b, oy, ox, columnsFirst: fused) { ky, kx, pixel in
                 let x = input[pixel * g.inputChannels + inputChannel]
-                let w = filter[(ky * g.kernelWidth + kx) * g.outputChannels + c]
+                let w = filter[(ky * g.window.kernelWidth + kx) * g.outputChannels + c]
                 if fused { sum = sum.addingProduct(x, w) } else { sum += x * w }
             }
             output[outputIndex] = clamp.apply(sum)

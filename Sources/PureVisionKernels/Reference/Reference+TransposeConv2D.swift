@@ -29,16 +29,17 @@ extension Reference {
                 for ix in 0..<g.inputWidth {
                     for i in 0..<g.inputChannels {
                         let x = input[((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels + i]
-                        for ky in 0..<g.kernelHeight {
-                            let oy = iy * g.strideHeight - g.paddingTop + ky
+                        for ky in 0..<g.window.kernelHeight {
+                            let oy = iy * g.window.strideHeight - g.window.paddingTop + ky
                             if oy < 0 || oy >= g.outputHeight { continue }
-                            for kx in 0..<g.kernelWidth {
-                                let ox = ix * g.strideWidth - g.paddingLeft + kx
+                            for kx in 0..<g.window.kernelWidth {
+                                let ox = ix * g.window.strideWidth - g.window.paddingLeft + kx
                                 if ox < 0 || ox >= g.outputWidth { continue }
                                 let outputIndex = ((b * g.outputHeight + oy) * g.outputWidth + ox) * g.outputChannels
                                 for o in 0..<g.outputChannels {
                                     let w = filter[
-                                        ((o * g.kernelHeight + ky) * g.kernelWidth + kx) * g.inputChannels + i]
+                                        ((o * g.window.kernelHeight + ky) * g.window.kernelWidth + kx) * g.inputChannels
+                                            + i]
                                     output[outputIndex + o] += x * w
                                 }
                             }

@@ -38,7 +38,7 @@ public struct TransposeConv2DKernel: Sendable {
         self.geometry = g
         self.biasOrder = biasOrder
         self.clamp = clamp
-        let taps = g.kernelHeight * g.kernelWidth
+        let taps = g.window.kernelHeight * g.window.kernelWidth
         let columnsPerPixel = taps * g.outputChannels
         columnCount = g.batch * g.inputHeight * g.inputWidth * columnsPerPixel
         // Row (tap · outputChannels + o) of the regrouped filter is filter[o, ky, kx, :].
@@ -53,8 +53,7 @@ public struct TransposeConv2DKernel: Sendable {
         let gemmGeometry = Conv2DGeometry(
             batch: g.batch, inputHeight: g.inputHeight, inputWidth: g.inputWidth, inputChannels: g.inputChannels,
             outputHeight: g.inputHeight, outputWidth: g.inputWidth, outputChannels: columnsPerPixel,
-            kernelHeight: 1, kernelWidth: 1, strideHeight: 1, strideWidth: 1, dilationHeight: 1, dilationWidth: 1,
-            paddingTop: 0, paddingLeft: 0)
+            window: .pointwise)
         // `regrouped` is not empty (the geometry is valid), so its base address exists.
         gemm = regrouped.withUnsafeBufferPointer { buffer in
             Conv2DKernel(
@@ -107,7 +106,7 @@ public struct TransposeConv2DKernel: Sendable {
             let g = geometry
             let channels = g.outputChannels
             let rowFloats = g.outputWidth * channels
-            let columnsPerPixel = g.kernelHeight * g.kernelWidth * channels
+            let columnsPerPixel = g.window.kernelHeight * g.window.kernelWidth * channels
             for outputRow in range {
                 let b = outputRow / g.outputHeight
                 let oy = outputRow % g.outputHeight
@@ -120,16 +119,16 @@ public struct TransposeConv2DKernel: Sendable {
                         pixel.update(repeating: 0, count: channels)
                     }
                 }
-                for ky in 0..<g.kernelHeight {
-                    let shifted = oy + g.paddingTop - ky
-                    guard shifted >= 0, shifted % g.strideHeight == 0 else { continue }
-                    let iy = shifted / g.strideHeight
+                for ky in 0..<g.window.kernelHeight {
+                    let shifted = oy + g.window.paddingTop - ky
+                    guard shifted >= 0, shifted % g.window.strideHeight == 0 else { continue }
+                    let iy = shifted / g.window.strideHeight
                     guard iy < g.inputHeight else { continue }
                     let inputRow = columns + (b * g.inputHeight + iy) * g.inputWidth * columnsPerPixel
                     for ix in 0..<g.inputWidth {
-                        let taps = inputRow + ix * columnsPerPixel + ky * g.kernelWidth * channels
-                        let origin = ix * g.strideWidth - g.paddingLeft
-                        for kx in 0..<g.kernelWidth {
+                        let taps = inputRow + ix * columnsPerPixel + ky * g.window.kernelWidth * channels
+                        let origin = ix * g.window.strideWidth - g.window.paddingLeft
+                        for kx in 0..<g.window.kernelWidth {
                             let ox = origin + kx
                             guard ox >= 0, ox < g.outputWidth else { continue }
                             let source = taps + kx * channels

@@ -11,8 +11,8 @@ enum QuantizedFullyConnectedOperator: OperatorLowering {
             activation: fc.activation)
         let geometry = Conv2DGeometry(
             batch: fc.batch, inputHeight: 1, inputWidth: 1, inputChannels: fc.inputSize, outputHeight: 1,
-            outputWidth: 1, outputChannels: fc.outputSize, kernelHeight: 1, kernelWidth: 1, strideHeight: 1,
-            strideWidth: 1, dilationHeight: 1, dilationWidth: 1, paddingTop: 0, paddingLeft: 0)
+            outputWidth: 1, outputChannels: fc.outputSize,
+            window: .pointwise)
         return context.loweredQuantizedConvolution(
             reading: fc.input, geometry: .conv2D(geometry), weights: fc.weights, bias: fc.bias,
             quantization: quantization, rounding: context.gemmRounding)

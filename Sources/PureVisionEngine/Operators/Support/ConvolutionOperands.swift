@@ -47,22 +47,18 @@ struct ConvolutionOperands {
         Conv2DGeometry(
             batch: batch, inputHeight: source.shape[1], inputWidth: source.shape[2], inputChannels: inputChannels,
             outputHeight: rows.output, outputWidth: cols.output, outputChannels: outputChannels,
-            kernelHeight: kernelHeight, kernelWidth: kernelWidth, strideHeight: window.strideHeight,
-            strideWidth: window.strideWidth, dilationHeight: window.dilationHeight, dilationWidth: window.dilationWidth,
-            paddingTop: rows.before + extraPadding.top, paddingLeft: cols.before + extraPadding.left)
+            window: Window2D(
+                kernelHeight: kernelHeight, kernelWidth: kernelWidth, strideHeight: window.strideHeight,
+                strideWidth: window.strideWidth, dilationHeight: window.dilationHeight,
+                dilationWidth: window.dilationWidth, paddingTop: rows.before + extraPadding.top,
+                paddingLeft: cols.before + extraPadding.left))
     }
 
     /// The DEPTHWISE_CONV_2D geometry reading `source`, as `conv2DGeometry(reading:extraPadding:)`.
     func depthwiseGeometry(
         reading source: GraphTensor, extraPadding: (top: Int, left: Int) = (0, 0)
     ) -> DepthwiseConv2DGeometry {
-        let g = conv2DGeometry(reading: source, extraPadding: extraPadding)
-        return DepthwiseConv2DGeometry(
-            batch: g.batch, inputHeight: g.inputHeight, inputWidth: g.inputWidth, inputChannels: g.inputChannels,
-            outputHeight: g.outputHeight, outputWidth: g.outputWidth, outputChannels: g.outputChannels,
-            kernelHeight: g.kernelHeight, kernelWidth: g.kernelWidth, strideHeight: g.strideHeight,
-            strideWidth: g.strideWidth, dilationHeight: g.dilationHeight, dilationWidth: g.dilationWidth,
-            paddingTop: g.paddingTop, paddingLeft: g.paddingLeft, depthMultiplier: outputChannels / inputChannels)
+        DepthwiseConv2DGeometry(convolution: conv2DGeometry(reading: source, extraPadding: extraPadding))
     }
 }
 

@@ -21,9 +21,10 @@ extension LoweringContext {
             options.padding, input: input.shape[2], kernel: options.filterW, stride: options.strideW, dilation: 1)
         let geometry = Pool2DGeometry(
             batch: input.shape[0], inputHeight: input.shape[1], inputWidth: input.shape[2], channels: input.shape[3],
-            outputHeight: rows.output, outputWidth: cols.output, filterHeight: options.filterH,
-            filterWidth: options.filterW, strideHeight: options.strideH, strideWidth: options.strideW,
-            paddingTop: rows.before, paddingLeft: cols.before)
+            outputHeight: rows.output, outputWidth: cols.output,
+            window: Window2D(
+                kernelHeight: options.filterH, kernelWidth: options.filterW, strideHeight: options.strideH,
+                strideWidth: options.strideW, paddingTop: rows.before, paddingLeft: cols.before))
         return (input, geometry, options.activation)
     }
 }
