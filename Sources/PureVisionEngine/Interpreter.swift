@@ -38,8 +38,10 @@ public final class Interpreter: @unchecked Sendable {
 
     private let steps: [ExecutionStep]
     private let arena: UnsafeMutableRawPointer
-    private let inputPointers: [UnsafeMutableRawPointer]
-    private let outputPointers: [UnsafeRawPointer]
+    /// The memory of each input, in input order (its elements, of its type).
+    private let inputBuffers: [UnsafeMutableRawBufferPointer]
+    /// The memory of each output, in output order.
+    private let outputBuffers: [UnsafeRawBufferPointer]
     private let constants: [ConstantStorage]
     private let pool: ThreadPool
     private let lock = Lock()
@@ -105,8 +107,12 @@ public final class Interpreter: @unchecked Sendable {
                 .joined(separator: ",")
         }
         stepKernelFamilies = graph.operators.map(\.kernelFamily)
-        inputPointers = graph.inputs.map { pointerOf($0.tensorIndex) }
-        outputPointers = graph.outputs.map { UnsafeRawPointer(pointerOf($0.tensorIndex)) }
+        inputBuffers = graph.inputs.map {
+            UnsafeMutableRawBufferPointer(start: pointerOf($0.tensorIndex), count: $0.byteCount)
+        }
+        outputBuffers = graph.outputs.map {
+            UnsafeRawBufferPointer(start: pointerOf($0.tensorIndex), count: $0.byteCount)
+        }
     }
 
     deinit { arena.deallocate() }
@@ -126,16 +132,11 @@ public final class Interpreter: @unchecked Sendable {
         }
         return lock.withLock {
             for (index, input) in inputs.enumerated() {
-                input.withUnsafeBytes { bytes in
-                    if let base = bytes.baseAddress {
-                        inputPointers[index].copyMemory(from: base, byteCount: bytes.count)
-                    }
-                }
+                input.withUnsafeBytes { bytes in inputBuffers[index].copyMemory(from: bytes) }
             }
             executeSteps()
             return outputs.enumerated().map { index, description in
-                let count = description.shape.elementCount * description.elementType.byteWidth
-                let bytes = Array(UnsafeRawBufferPointer(start: outputPointers[index], count: count))
+                let bytes = Array(outputBuffers[index])
                 // The byte count is derived from the description itself, so this cannot fail.
                 return (try? Tensor(shape: description.shape, elementType: description.elementType, bytes: bytes))
                     ?? Tensor(zeros: description.shape, elementType: description.elementType)
@@ -163,11 +164,7 @@ public final class Interpreter: @unchecked Sendable {
         private var interpreter: Interpreter { unretainedInterpreter.takeUnretainedValue() }
 
         /// The memory of input `index` (`inputs[index].shape.elementCount` elements of its type).
-        public func input(_ index: Int) -> UnsafeMutableRawBufferPointer {
-            let d = interpreter.inputs[index]
-            return UnsafeMutableRawBufferPointer(
-                start: interpreter.inputPointers[index], count: d.shape.elementCount * d.elementType.byteWidth)
-        }
+        public func input(_ index: Int) -> UnsafeMutableRawBufferPointer { interpreter.inputBuffers[index] }
 
         /// The memory of a float32 input `index`.
         public func floatInput(_ index: Int) -> UnsafeMutableBufferPointer<Float> {
@@ -205,11 +202,7 @@ public final class Interpreter: @unchecked Sendable {
         }
 
         /// The memory of output `index`, valid until the next `invoke()`.
-        public func output(_ index: Int) -> UnsafeRawBufferPointer {
-            let d = interpreter.outputs[index]
-            return UnsafeRawBufferPointer(
-                start: interpreter.outputPointers[index], count: d.shape.elementCount * d.elementType.byteWidth)
-        }
+        public func output(_ index: Int) -> UnsafeRawBufferPointer { interpreter.outputBuffers[index] }
 
         /// The values of an int8 output `index`, valid until the next `invoke()` (dequantize with
         /// `outputs[index].quantization`). Only meaningful when `outputs[index].elementType` is `.int8`.

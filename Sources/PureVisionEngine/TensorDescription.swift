@@ -14,6 +14,9 @@ public struct TensorDescription: Sendable, Hashable {
     /// The affine quantization of the tensor, when it has one (`real = scale · (q − zeroPoint)`).
     public let quantization: Quantization?
 
+    /// Bytes the tensor's elements take.
+    var byteCount: Int { shape.elementCount * elementType.byteWidth }
+
     /// Per-tensor affine quantization parameters.
     public struct Quantization: Sendable, Hashable {
         /// The scale.
