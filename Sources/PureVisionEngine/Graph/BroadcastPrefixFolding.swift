@@ -54,7 +54,6 @@ enum BroadcastPrefixFolding {
             }
             return BroadcastPrefix.Part(resized: tensor, source: source, bilinear: kind == .resizeBilinear)
         }
-        let graphOutputs = Set(subgraph.outputs)
         var result: [Int: BroadcastPrefix] = [:]
         for op in subgraph.operators {
             guard builtin(op) == .concatenation, op.outputs.count == 1, valid(op.outputs[0]), op.inputs.count >= 2,
@@ -62,10 +61,9 @@ enum BroadcastPrefixFolding {
                 axis == 3 || axis == -1, activation == .none
             else { continue }
             let output = op.outputs[0]
-            guard tensors[output].elementType == .float32, !graphOutputs.contains(output),
-                let readers = uses.readers[output], !readers.isEmpty,
-                readers.allSatisfy({ $0.builtin == .conv2D && $0.position == 0 })
-            else { continue }
+            guard tensors[output].elementType == .float32, uses.isReadOnlyAsInput0(output, by: [.conv2D]) else {
+                continue
+            }
             let leading = op.inputs.dropLast().map(broadcastPart)
             guard let rest = op.inputs.last, broadcastPart(rest) == nil, !leading.contains(nil) else { continue }
             result[output] = BroadcastPrefix(parts: leading.compactMap { $0 }, rest: rest)

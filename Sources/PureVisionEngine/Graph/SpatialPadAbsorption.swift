@@ -23,7 +23,6 @@ enum SpatialPadAbsorption {
     ) -> [Int: SpatialZeroPadding] {
         let uses = SubgraphUses(model: model, subgraph: subgraph, tensorCount: tensors.count)
         let (builtin, valid) = (uses.builtin, uses.isValid)
-        let graphOutputs = Set(subgraph.outputs)
         var result: [Int: SpatialZeroPadding] = [:]
         for op in subgraph.operators {
             guard let kind = builtin(op), kind == .pad || kind == .padv2, op.outputs.count == 1,
@@ -31,7 +30,6 @@ enum SpatialPadAbsorption {
             else { continue }
             let (source, output) = (tensors[op.inputs[0]], op.outputs[0])
             guard source.elementType == .float32, !source.isConstant, source.shape.count == 4,
-                !graphOutputs.contains(output),
                 let paddings = tensors[op.inputs[1]].constantIntegers, paddings.count == 8,
                 paddings[0] == 0, paddings[1] == 0, paddings[6] == 0, paddings[7] == 0,
                 paddings[2...5].allSatisfy({ $0 >= 0 && $0 <= 1 << 24 })
@@ -42,9 +40,7 @@ enum SpatialPadAbsorption {
                     let storage = value.constant, storage.floats[0] == 0
                 else { continue }
             }
-            guard let readers = uses.readers[output], !readers.isEmpty,
-                readers.allSatisfy({ ($0.builtin == .conv2D || $0.builtin == .depthwiseConv2D) && $0.position == 0 })
-            else { continue }
+            guard uses.isReadOnlyAsInput0(output, by: [.conv2D, .depthwiseConv2D]) else { continue }
             result[output] = SpatialZeroPadding(
                 source: source.index, top: paddings[2], bottom: paddings[3], left: paddings[4], right: paddings[5])
         }

@@ -6,14 +6,16 @@ import PureVisionTFLite
 struct SubgraphUses {
     private let operatorCodes: [OperatorCode]
     private let tensorCount: Int
+    private let graphOutputs: Set<Int>
     /// The operator writing each tensor.
     private(set) var writers: [Int: Operator] = [:]
     /// Each reader of a tensor: its builtin kind and the input position it reads the tensor at.
-    private(set) var readers: [Int: [(builtin: BuiltinOperator?, position: Int)]] = [:]
+    private var readers: [Int: [(builtin: BuiltinOperator?, position: Int)]] = [:]
 
     init(model: TFLiteModel, subgraph: Subgraph, tensorCount: Int) {
         operatorCodes = model.operatorCodes
         self.tensorCount = tensorCount
+        graphOutputs = Set(subgraph.outputs)
         for op in subgraph.operators {
             for output in op.outputs where isValid(output) { writers[output] = op }
             for (position, input) in op.inputs.enumerated() where isValid(input) {
@@ -30,4 +32,11 @@ struct SubgraphUses {
 
     /// Whether `tensor` indexes one of the subgraph's tensors.
     func isValid(_ tensor: Int) -> Bool { tensor >= 0 && tensor < tensorCount }
+
+    /// Whether `tensor` is no graph output and is read, by at least one operator, only as input 0 of operators of
+    /// `kinds`: a pass that makes each such reader read something else instead leaves the tensor unread.
+    func isReadOnlyAsInput0(_ tensor: Int, by kinds: [BuiltinOperator]) -> Bool {
+        guard !graphOutputs.contains(tensor), let readers = readers[tensor], !readers.isEmpty else { return false }
+        return readers.allSatisfy { reader in reader.position == 0 && reader.builtin.map(kinds.contains) == true }
+    }
 }
