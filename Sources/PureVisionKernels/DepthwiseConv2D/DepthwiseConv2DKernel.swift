@@ -155,13 +155,12 @@ public struct DepthwiseConv2DKernel: Sendable {
         let oy = row % g.outputHeight
         let image = input + b * g.inputHeight * g.inputWidth * inputChannels
         let iy0 = oy * g.window.strideHeight - g.window.paddingTop
-        // Taps ky in kyStart..<kyEnd are the ones that land inside the input.
+        // The kernel rows whose taps land inside the input.
         let tapRows = g.tapRows(from: iy0)
         if let machineCode {
             machineCode.convolveRow(oy, image: image, tapRows: tapRows, output: output + row * g.outputWidth * channels)
             return
         }
-        let (kyStart, kyEnd) = (tapRows.lowerBound, tapRows.upperBound)
         // Columns whose taps all land inside the input run four pixels at a time when channels come in fours.
         let interior = g.interiorColumns
         var ox = 0
@@ -169,12 +168,8 @@ public struct DepthwiseConv2DKernel: Sendable {
             if multiplier == 1 && channels % 4 == 0 && ox >= interior.lowerBound && ox + 4 <= interior.upperBound {
                 let ix0 = ox * g.window.strideWidth - g.window.paddingLeft
                 let taps = DepthwiseTaps(
-                    image: image, weights: weights, inputRowStride: g.inputWidth * inputChannels,
-                    inputPixelStride: inputChannels, weightRowStride: g.window.kernelWidth * channels,
-                    weightTapStride: channels, rowOrigin: iy0, columnOrigin: ix0,
-                    dilationHeight: g.window.dilationHeight,
-                    dilationWidth: g.window.dilationWidth, rows: kyStart..<kyEnd, columns: 0..<g.window.kernelWidth,
-                    lower: clamp.lower, upper: clamp.upper)
+                    g, image: image, weights: weights, origin: (iy0, ix0), rows: tapRows,
+                    columns: 0..<g.window.kernelWidth, clamp: clamp)
                 taps.accumulateFourPixels(
                     biases: biases, out: output + (row * g.outputWidth + ox) * channels, channels: channels,
                     pixelStride: g.window.strideWidth * inputChannels)
@@ -182,7 +177,7 @@ public struct DepthwiseConv2DKernel: Sendable {
                 continue
             }
             convolvePixel(
-                ox, row: row, image: image, iy0: iy0, rows: kyStart..<kyEnd, weights: weights, biases: biases,
+                ox, row: row, image: image, iy0: iy0, rows: tapRows, weights: weights, biases: biases,
                 output: output)
             ox += 1
         }
@@ -202,19 +197,11 @@ public struct DepthwiseConv2DKernel: Sendable {
         let channels = g.outputChannels
         let inputChannels = g.inputChannels
         let multiplier = geometry.depthMultiplier
-        let kyStart = rows.lowerBound
-        let kyEnd = rows.upperBound
         let out = output + (row * g.outputWidth + ox) * channels
         let ix0 = ox * g.window.strideWidth - g.window.paddingLeft
-        let tapColumns = g.tapColumns(from: ix0)
-        let (kxStart, kxEnd) = (tapColumns.lowerBound, tapColumns.upperBound)
         let taps = DepthwiseTaps(
-            image: image, weights: weights, inputRowStride: g.inputWidth * inputChannels,
-            inputPixelStride: inputChannels, weightRowStride: g.window.kernelWidth * channels,
-            weightTapStride: channels,
-            rowOrigin: iy0, columnOrigin: ix0, dilationHeight: g.window.dilationHeight,
-            dilationWidth: g.window.dilationWidth,
-            rows: kyStart..<kyEnd, columns: kxStart..<kxEnd, lower: clamp.lower, upper: clamp.upper)
+            g, image: image, weights: weights, origin: (iy0, ix0), rows: rows, columns: g.tapColumns(from: ix0),
+            clamp: clamp)
         if multiplier == 1 {
             taps.accumulate(biases: biases, out: out, channels: channels)
         } else {
@@ -392,5 +379,23 @@ private struct DepthwiseTaps {
             sum = sum.clamped(lower: Vector(broadcasting: lower), upper: Vector(broadcasting: upper))
         }
         sum.store(UnsafeMutableRawPointer(out + c), byteOffset: 0)
+    }
+}
+
+// In an extension, so that the memberwise initializer it calls stays.
+extension DepthwiseTaps {
+    /// The taps over kernel rows `rows` and columns `columns` of an output pixel of `g` whose window starts at input
+    /// row `origin.row` and column `origin.column` of `image` (negative inside the padding).
+    @inline(__always)
+    init(
+        _ g: Conv2DGeometry, image: UnsafePointer<Float>, weights: UnsafePointer<Float>,
+        origin: (row: Int, column: Int), rows: Range<Int>, columns: Range<Int>, clamp: ClampRange
+    ) {
+        self.init(
+            image: image, weights: weights, inputRowStride: g.inputWidth * g.inputChannels,
+            inputPixelStride: g.inputChannels, weightRowStride: g.window.kernelWidth * g.outputChannels,
+            weightTapStride: g.outputChannels, rowOrigin: origin.row, columnOrigin: origin.column,
+            dilationHeight: g.window.dilationHeight, dilationWidth: g.window.dilationWidth, rows: rows,
+            columns: columns, lower: clamp.lower, upper: clamp.upper)
     }
 }
