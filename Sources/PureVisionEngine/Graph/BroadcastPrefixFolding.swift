@@ -33,15 +33,14 @@ struct BroadcastPrefix: Equatable {
 /// positive one) and NaN otherwise, whatever the weights α; the fused operator computes them with the resize
 /// kernel's own formula.
 enum BroadcastPrefixFolding {
-    /// The concatenations whose reading convolutions may fold their constant channels, by output tensor: a float
-    /// CONCATENATION on the last axis of rank-4 tensors without activation, whose every input but the last is the
-    /// output of a RESIZE_BILINEAR or RESIZE_NEAREST_NEIGHBOR of a one-pixel tensor, whose output is no graph output
-    /// and is read only as the input of CONV_2D operators. The shapes are checked again when the convolution is
-    /// lowered, on the inferred shapes.
+    /// The concatenations of `subgraph` (whose writers and readers `uses` indexes) whose reading convolutions may fold
+    /// their constant channels, by output tensor: a float CONCATENATION on the last axis of rank-4 tensors without
+    /// activation, whose every input but the last is the output of a RESIZE_BILINEAR or RESIZE_NEAREST_NEIGHBOR of a
+    /// one-pixel tensor, whose output is no graph output and is read only as the input of CONV_2D operators. The
+    /// shapes are checked again when the convolution is lowered, on the inferred shapes.
     static func candidates(
-        model: TFLiteModel, subgraph: Subgraph, tensors: [GraphTensor]
+        _ subgraph: Subgraph, uses: SubgraphUses, tensors: [GraphTensor]
     ) -> [Int: BroadcastPrefix] {
-        let uses = SubgraphUses(model: model, subgraph: subgraph, tensorCount: tensors.count)
         let (builtin, valid) = (uses.builtin, uses.isValid)
         func broadcastPart(_ tensor: Int) -> BroadcastPrefix.Part? {
             guard let resize = uses.writers[tensor], let kind = builtin(resize),

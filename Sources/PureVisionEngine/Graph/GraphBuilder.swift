@@ -31,10 +31,10 @@ struct GraphBuilder {
         }
 
         let fuses = options.kernelMode == .optimized && options.fusesElementwiseEpilogues
-        let absorbablePads =
-            fuses ? SpatialPadAbsorption.candidates(model: model, subgraph: subgraph, tensors: tensors) : [:]
+        let uses = fuses ? SubgraphUses(model: model, subgraph: subgraph, tensorCount: tensors.count) : nil
+        let absorbablePads = uses.map { SpatialPadAbsorption.candidates(subgraph, uses: $0, tensors: tensors) } ?? [:]
         let broadcastPrefixes =
-            fuses ? BroadcastPrefixFolding.candidates(model: model, subgraph: subgraph, tensors: tensors) : [:]
+            uses.map { BroadcastPrefixFolding.candidates(subgraph, uses: $0, tensors: tensors) } ?? [:]
 
         for (operatorIndex, op) in subgraph.operators.enumerated() {
             guard op.opcodeIndex >= 0, op.opcodeIndex < model.operatorCodes.count else {

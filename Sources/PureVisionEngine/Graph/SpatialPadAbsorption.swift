@@ -17,11 +17,10 @@ struct SpatialZeroPadding: Equatable {
 /// what the PAD would have stored, so the sums are the same (up to the sign of an exact zero). A PAD whose readers
 /// all did so is then dropped (`droppingUnreadPads`). XNNPACK folds these PADs the same way.
 enum SpatialPadAbsorption {
-    /// The PADs that may be absorbed, by output tensor.
+    /// The PADs of `subgraph` (whose writers and readers `uses` indexes) that may be absorbed, by output tensor.
     static func candidates(
-        model: TFLiteModel, subgraph: Subgraph, tensors: [GraphTensor]
+        _ subgraph: Subgraph, uses: SubgraphUses, tensors: [GraphTensor]
     ) -> [Int: SpatialZeroPadding] {
-        let uses = SubgraphUses(model: model, subgraph: subgraph, tensorCount: tensors.count)
         let (builtin, valid) = (uses.builtin, uses.isValid)
         var result: [Int: SpatialZeroPadding] = [:]
         for op in subgraph.operators {
