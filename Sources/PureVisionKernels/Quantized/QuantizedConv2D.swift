@@ -56,7 +56,7 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
     public let geometry: Conv2DGeometry
     let depth: Int
     let paddedDepth: Int
-    /// 1×1, stride 1, no padding: output pixel p reads exactly input pixel p.
+    /// 1×1, stride 1, no padding: output pixel p reads exactly input pixel p (``Conv2DGeometry/readsPixelsInPlace``).
     let isPointwise: Bool
     let blockCount: Int
     /// The packed int16 weights of the Swift integer path (see the type's description); empty when generated code
@@ -171,10 +171,7 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
         let outputs = geometry.outputChannels
         depth = geometry.window.kernelHeight * geometry.window.kernelWidth * geometry.inputChannels
         paddedDepth = (depth + 1) & ~1
-        isPointwise =
-            geometry.window.kernelHeight == 1 && geometry.window.kernelWidth == 1 && geometry.window.strideHeight == 1
-            && geometry.window.strideWidth == 1 && geometry.window.paddingTop == 0 && geometry.window.paddingLeft == 0
-            && geometry.inputHeight == geometry.outputHeight && geometry.inputWidth == geometry.outputWidth
+        isPointwise = geometry.readsPixelsInPlace
         blockCount = (outputs + 7) / 8
         biasTerms = .allocate(capacity: blockCount * 8)
         biasTerms.initialize(repeating: 0, count: blockCount * 8)
