@@ -9,10 +9,10 @@ struct PanelGEMMTests {
         var testDescription: String { "m\(m) n\(n) k\(k)" }
     }
 
-    /// Rows around the 4-row tile, columns around the 8- and 16-wide panels, `k` from none to odd lengths; one shape
+    /// Rows around the 4- and 6-row tiles (and the 4-row tail after 6-row ones), columns around the 8- and 16-wide panels, `k` from none to odd lengths; one shape
     /// large enough that the panels go outermost.
     static let cases: [Case] =
-        [1, 3, 4, 5, 9].flatMap { m in
+        [1, 3, 4, 5, 6, 7, 9, 10, 11, 13].flatMap { m in
             [1, 7, 8, 9, 16, 17, 24, 25, 33].flatMap { n in
                 [0, 1, 5, 16].map { k in Case(m: m, n: n, k: k) }
             }

@@ -93,8 +93,9 @@ package struct PackedPanels: Sendable {
 /// fuses multiply-adds, with `.liteRT` arithmetic where it does not; a row's sums do not depend on how the rows or
 /// panels are cut.
 package enum PanelGEMM {
-    /// Tile rows of the micro-kernel.
-    package static let tileRows = 4
+    /// Tile rows of the micro-kernel: 6 where its 12 accumulators of a 16-wide panel stay in registers (AVX's 16
+    /// ymm, NEON's 32 q), else 4.
+    package static var tileRows: Int { SwiftKernelTarget.runsMicroKernels ? 6 : 4 }
     /// Packed floats up to which a block runs its row tiles outermost (each tile sweeps every panel, which stay in
     /// L1 / L2); above it, panels go outermost so that one panel stays in L1 while every row tile reads it.
     static let rowsOutermostFloats = 1 << 14
@@ -118,18 +119,27 @@ package enum PanelGEMM {
             let tiles = Tiles(
                 a: a, lda: lda, k: panels.k, n: panels.n, floats: floats, offsets: offsets, panels: panels,
                 bias: bias, lower: clamp.lower, upper: clamp.upper, c: c, ldc: ldc)
-            let fullTiles = rows / tileRows
+            let tile = tileRows
+            let fullTiles = rows / tile
+            // The rows after the full tiles: one 4-row tile where at least 4 remain, then one row at a time.
+            let tailStart = fullTiles * tile
+            let fourTail = tile > 4 && rows - tailStart >= 4
+            let singleStart = tailStart + (fourTail ? 4 : 0)
             if panels.floatCount <= rowsOutermostFloats {
-                for tile in 0..<fullTiles {
-                    for panel in panelRange { tiles.run(panel: panel, firstRow: tile * tileRows, rows: tileRows) }
+                for index in 0..<fullTiles {
+                    for panel in panelRange { tiles.run(panel: panel, firstRow: index * tile, rows: tile) }
                 }
-                for row in (fullTiles * tileRows)..<rows {
+                if fourTail {
+                    for panel in panelRange { tiles.run(panel: panel, firstRow: tailStart, rows: 4) }
+                }
+                for row in singleStart..<rows {
                     for panel in panelRange { tiles.run(panel: panel, firstRow: row, rows: 1) }
                 }
             } else {
                 for panel in panelRange {
-                    for tile in 0..<fullTiles { tiles.run(panel: panel, firstRow: tile * tileRows, rows: tileRows) }
-                    for row in (fullTiles * tileRows)..<rows { tiles.run(panel: panel, firstRow: row, rows: 1) }
+                    for index in 0..<fullTiles { tiles.run(panel: panel, firstRow: index * tile, rows: tile) }
+                    if fourTail { tiles.run(panel: panel, firstRow: tailStart, rows: 4) }
+                    for row in singleStart..<rows { tiles.run(panel: panel, firstRow: row, rows: 1) }
                 }
             }
         }
@@ -150,7 +160,7 @@ package enum PanelGEMM {
         let c: UnsafeMutablePointer<Float>
         let ldc: Int
 
-        /// Rows `firstRow ..< firstRow + rows` (`rows` is 4 or 1) of panel `panel`.
+        /// Rows `firstRow ..< firstRow + rows` (`rows` is 6, 4 or 1) of panel `panel`.
         @inline(__always)
         func run(panel: Int, firstRow: Int, rows: Int) {
             let width = panels.widths[panel]
@@ -160,17 +170,57 @@ package enum PanelGEMM {
             let aRows = a + firstRow * lda
             let out = c + firstRow * ldc + column
             if width == PackedPanels.maximumWidth {
-                if rows == tileRows {
-                    fourRows(
-                        FloatVectorPair<SIMD8<Float>>.self, aRows, b, bias + column, stored: stored, out: out)
-                } else {
-                    oneRow(FloatVectorPair<SIMD8<Float>>.self, aRows, b, bias + column, stored: stored, out: out)
+                typealias Wide = FloatVectorPair<SIMD8<Float>>
+                switch rows {
+                case 6: sixRows(Wide.self, aRows, b, bias + column, stored: stored, out: out)
+                case 4: fourRows(Wide.self, aRows, b, bias + column, stored: stored, out: out)
+                default: oneRow(Wide.self, aRows, b, bias + column, stored: stored, out: out)
                 }
-            } else if rows == tileRows {
-                fourRows(SIMD8<Float>.self, aRows, b, bias + column, stored: stored, out: out)
             } else {
-                oneRow(SIMD8<Float>.self, aRows, b, bias + column, stored: stored, out: out)
+                switch rows {
+                case 6: sixRows(SIMD8<Float>.self, aRows, b, bias + column, stored: stored, out: out)
+                case 4: fourRows(SIMD8<Float>.self, aRows, b, bias + column, stored: stored, out: out)
+                default: oneRow(SIMD8<Float>.self, aRows, b, bias + column, stored: stored, out: out)
+                }
             }
+        }
+
+        /// Six rows of one panel as `Vector`s (one panel row each).
+        @inline(__always)
+        private func sixRows<Vector: FloatVector>(
+            _: Vector.Type, _ aRows: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ bias: UnsafePointer<Float>,
+            stored: Int, out: UnsafeMutablePointer<Float>
+        ) {
+            let start = Self.load(Vector.self, bias, count: stored)
+            var sum0 = start
+            var sum1 = start
+            var sum2 = start
+            var sum3 = start
+            var sum4 = start
+            var sum5 = start
+            // Offsets stay inside the operands the caller checked; wrapping arithmetic keeps overflow checks out.
+            var x = aRows
+            var w = UnsafeRawPointer(b)
+            let stride = MemoryLayout<Vector>.size
+            for _ in 0..<k {
+                let weights = Vector.load(w, byteOffset: 0)
+                Vector.multiplyAdd(&sum0, Vector(broadcasting: x[0]), weights)
+                Vector.multiplyAdd(&sum1, Vector(broadcasting: x[lda]), weights)
+                Vector.multiplyAdd(&sum2, Vector(broadcasting: x[lda &* 2]), weights)
+                Vector.multiplyAdd(&sum3, Vector(broadcasting: x[lda &* 3]), weights)
+                Vector.multiplyAdd(&sum4, Vector(broadcasting: x[lda &* 4]), weights)
+                Vector.multiplyAdd(&sum5, Vector(broadcasting: x[lda &* 5]), weights)
+                x += 1
+                w += stride
+            }
+            let lowerBound = Vector(broadcasting: lower)
+            let upperBound = Vector(broadcasting: upper)
+            store(sum0.clamped(lower: lowerBound, upper: upperBound), out, stored)
+            store(sum1.clamped(lower: lowerBound, upper: upperBound), out + ldc, stored)
+            store(sum2.clamped(lower: lowerBound, upper: upperBound), out + ldc &* 2, stored)
+            store(sum3.clamped(lower: lowerBound, upper: upperBound), out + ldc &* 3, stored)
+            store(sum4.clamped(lower: lowerBound, upper: upperBound), out + ldc &* 4, stored)
+            store(sum5.clamped(lower: lowerBound, upper: upperBound), out + ldc &* 5, stored)
         }
 
         /// Four rows of one panel as `Vector`s (one panel row each).
