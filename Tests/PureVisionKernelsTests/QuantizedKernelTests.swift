@@ -43,8 +43,9 @@ import Testing
             minimumWeights: false),
     ]
 
-    /// The Swift path's two arithmetics (the float one exact for every case here).
-    static let swiftArithmetics: [QuantizedGEMMArithmetic] = [.integer, .exactFloat]
+    /// The Swift path's arithmetics: int16, and float through GEMM and through the micro-kernel (exact for every
+    /// case here).
+    static let swiftArithmetics: [QuantizedGEMMArithmetic] = [.integer, .exactFloat, .exactFloatMicroKernel]
 
     @Test(arguments: convCases, [1, 3])
     func convMatchesReferenceTwin(_ c: ConvCase, threads: Int) {
@@ -79,7 +80,8 @@ import Testing
                 geometry: g, filter: filter, bias: bias, inputZeroPoint: -7, outputZeroPoint: 5,
                 multipliers: multipliers, range: range, rounding: rounding, threadCount: threads,
                 arithmetic: arithmetic)
-            #expect(kernel.multipliesInFloat == (arithmetic == .exactFloat))
+            #expect(kernel.multipliesInFloat == (arithmetic != .integer))
+            #expect(kernel.multipliesWithMicroKernel == (arithmetic == .exactFloatMicroKernel))
             let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
             defer { scratch.deallocate() }
             let pool = ThreadPool(threadCount: threads)
@@ -154,7 +156,8 @@ import Testing
         let kernel = QuantizedConv2DKernel(
             geometry: g, weight: { Int32(filter[$0]) - 120 }, bias: bias, inputZeroPoint: 140, outputZeroPoint: 128,
             multipliers: multipliers, range: range, unsigned: true, threadCount: threads, arithmetic: arithmetic)
-        #expect(kernel.multipliesInFloat == (arithmetic == .exactFloat))
+        #expect(kernel.multipliesInFloat == (arithmetic != .integer))
+        #expect(kernel.multipliesWithMicroKernel == (arithmetic == .exactFloatMicroKernel))
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
         defer { scratch.deallocate() }
         var actual = [Int8](repeating: 0, count: expected.count)
@@ -195,6 +198,11 @@ import Testing
         let multipliers = [QuantizedMultiplier(0.5, floatScale: 0.5)]
         let range = QuantizedRange(lower: -128, upper: 127)
         for rounding in [RequantizationRounding.ruy, .xnnpack] {
+            for arithmetic in [QuantizedGEMMArithmetic.exactFloat, .exactFloatMicroKernel] {
+                checkAtBound(rounding: rounding, arithmetic: arithmetic)
+            }
+        }
+        func checkAtBound(rounding: RequantizationRounding, arithmetic: QuantizedGEMMArithmetic) {
             var expected = [Int8](repeating: 0, count: pixels * out)
             Reference.quantizedConv2D(
                 geometry: g, input: input, filter: filter, bias: bias, inputZeroPoint: 0, outputZeroPoint: 0,
@@ -202,13 +210,14 @@ import Testing
             let kernel = QuantizedConv2DKernel(
                 geometry: g, filter: filter, bias: bias, inputZeroPoint: 0, outputZeroPoint: 0,
                 multipliers: multipliers,
-                range: range, rounding: rounding, arithmetic: .exactFloat)
+                range: range, rounding: rounding, arithmetic: arithmetic)
             #expect(kernel.multipliesInFloat == floatAllowed)
+            #expect(kernel.multipliesWithMicroKernel == (floatAllowed && arithmetic == .exactFloatMicroKernel))
             let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
             defer { scratch.deallocate() }
             var actual = [Int8](repeating: 0, count: expected.count)
             kernel.run(input: input, output: &actual, scratch: scratch, pool: ThreadPool(threadCount: 1))
-            #expect(actual == expected, "depth \(depth) \(rounding)")
+            #expect(actual == expected, "depth \(depth) \(rounding) \(arithmetic)")
             #expect(Set(expected).count > 10, "the remainders reach the output")
             #expect(expected.filter { $0 == -128 || $0 == 127 }.isEmpty, "no output saturates")
         }

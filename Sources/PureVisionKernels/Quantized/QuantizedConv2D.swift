@@ -49,8 +49,8 @@ extension QuantizedMultiplier {
 /// accumulating the even and odd channels of each pixel in int32, and requantizes each accumulator to int8 (ruy's
 /// rounding) with the channel's multiplier, output zero point and clamp.
 ///
-/// Without generated code the multiplication can instead run in float through ``GEMM`` (BLAS): see
-/// ``QuantizedGEMMArithmetic``.
+/// Without generated code the multiplication can instead run in float through ``GEMM`` (BLAS) or the Swift
+/// micro-kernel (``PanelGEMM``): see ``QuantizedGEMMArithmetic``.
 public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Sendable {
     /// The convolution's shapes.
     public let geometry: Conv2DGeometry
@@ -89,14 +89,19 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
     /// Generated gather of whole interior tiles for the VNNI code (else the Swift copies), when the CPU and geometry
     /// allow it (see ``QuantizedGatherCode``); made for `generated`'s `rowBytes`.
     let generatedGather: QuantizedGatherCode?
-    /// The weights as float, `[depth][outputChannels]`, when the Swift path multiplies in float (see
-    /// ``QuantizedGEMMArithmetic``); then ``tile`` output pixels are gathered and multiplied per GEMM call.
+    /// The weights as float, `[depth][outputChannels]`, when the Swift path multiplies in float through ``GEMM``
+    /// (see ``QuantizedGEMMArithmetic``); then ``tile`` output pixels are gathered and multiplied per GEMM call.
     let floatWeights: UnsafeMutablePointer<Float>?
+    /// The weights as float packed for ``PanelGEMM``, when the Swift path multiplies in float through the
+    /// micro-kernel (in place of ``floatWeights``).
+    let floatPanels: PackedPanels?
+    /// `outputChannels` zeros: the micro-kernel's bias (the integer bias terms are added when requantizing).
+    let floatZeros: [Float]
 
     /// Bytes of scratch each thread uses: its gathered rows, and for generated code a tile of output rows (for a
     /// tile with fewer pixels than ``tile``) and the tail panel's buffer.
     var scratchPerThread: Int {
-        if floatWeights != nil { return (tile * (depth + geometry.outputChannels) * 4 + 63) / 64 * 64 }
+        if multipliesInFloat { return (tile * (depth + geometry.outputChannels) * 4 + 63) / 64 * 64 }
         return (tile * paddedDepth * 2 + (generated == nil ? 0 : tile * geometry.outputChannels + 6 * 16) + 63) / 64
             * 64
     }
@@ -107,17 +112,20 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
     /// Whether runs use generated machine code (else the Swift SIMD loops or the float GEMM).
     public var usesGeneratedCode: Bool { generated != nil }
 
-    /// The code runs use: generated, a float GEMM (``multipliesInFloat``: CBLAS, or ``GEMM``'s Swift loops without
-    /// it), or the Swift integer loops.
+    /// The code runs use: generated, a float GEMM through CBLAS, or Swift SIMD (the float micro-kernel, ``GEMM``'s
+    /// loops without CBLAS, or the integer loops).
     public var kernelFamily: KernelFamily {
-        usesGeneratedCode ? .generated : multipliesInFloat && GEMM.isBLASAvailable ? .blas : .swiftSIMD
+        usesGeneratedCode ? .generated : floatWeights != nil && GEMM.isBLASAvailable ? .blas : .swiftSIMD
     }
 
     /// The generated code's multiply-adds, or nil without generated code.
     public var generatedInstructions: GeneratedInstructionSet? { generated?.instructions }
 
-    /// Whether runs multiply in float through ``GEMM`` (see ``QuantizedGEMMArithmetic``).
-    public var multipliesInFloat: Bool { floatWeights != nil }
+    /// Whether runs multiply in float, through ``GEMM`` or the Swift micro-kernel (see ``QuantizedGEMMArithmetic``).
+    public var multipliesInFloat: Bool { floatWeights != nil || floatPanels != nil }
+
+    /// Whether runs multiply in float through the Swift micro-kernel (``PanelGEMM``).
+    package var multipliesWithMicroKernel: Bool { floatPanels != nil }
 
     /// Whether whole interior tiles are gathered by generated code (``QuantizedGatherCode``).
     package var usesGeneratedGather: Bool { generatedGather != nil }
@@ -222,15 +230,19 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
             generated = nil
         }
         let inputMagnitude = max(128, Int64(self.inputZeroPoint.magnitude))
-        let floatPath =
+        let floatGEMM =
             generated == nil
-            && arithmetic.multipliesInFloat(
-                exact: largestMagnitudeSum * inputMagnitude <= Self.largestExactFloatSum, pixels: pixels)
+            ? arithmetic.floatGEMM(
+                exact: largestMagnitudeSum * inputMagnitude <= Self.largestExactFloatSum, pixels: pixels,
+                depth: depth, outputs: outputs) : nil
+        let floatPath = floatGEMM != nil
         lanes = RequantizationLanes(
             multipliers: { perChannel[$0] }, rounding: { _ in rounding }, channels: outputs,
             zeroPoint: outputZeroPoint, range: range, layout: floatPath ? .inOrder : .evenOdd)
         // Each path keeps only its own copy of the weights.
-        floatWeights = floatPath ? Self.floatWeights(weight, depth: depth, outputs: outputs) : nil
+        floatWeights = floatGEMM == .blas ? Self.floatWeights(weight, depth: depth, outputs: outputs) : nil
+        floatPanels = floatGEMM == .microKernel ? Self.floatPanels(weight, depth: depth, outputs: outputs) : nil
+        floatZeros = floatGEMM == .microKernel ? [Float](repeating: 0, count: outputs) : []
         let packsInt16 = generated == nil && !floatPath
         weights = .allocate(capacity: packsInt16 ? blockCount * paddedDepth * 8 : 0)
         if packsInt16 {
@@ -296,8 +308,8 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
         let first = byColumns ? 0 : tiles * task / taskCount
         let last = byColumns ? tiles : tiles * (task + 1) / taskCount
         let base = UnsafeMutableRawPointer(scratch) + thread * scratchPerThread
-        if let floatWeights {
-            runFloatTiles(first: first, last: last, input, output, weights: floatWeights, slot: base)
+        if multipliesInFloat {
+            runFloatTiles(first: first, last: last, input, output, slot: base)
             return
         }
         let rows = base.assumingMemoryBound(to: Int16.self)

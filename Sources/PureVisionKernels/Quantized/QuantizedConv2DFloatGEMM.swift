@@ -5,29 +5,50 @@
 /// How ``QuantizedConv2DKernel`` multiplies when it does not run generated code.
 ///
 /// The float path is exact: the kernel multiplies `x − 128` or `x` (within ±128, as is the padding's zero point) by
-/// weights `w` as float through ``GEMM`` (BLAS: OpenBLAS on Linux, Accelerate on Apple platforms). Every product and
-/// every partial sum, in whatever order the library adds them, is an integer of magnitude at most `128 · Σ|w|` over
-/// the channel's weights; the kernel takes this path only when that bound is at most 2^24 for every channel, where
-/// float represents each such integer, so each addition and fused multiply-add rounds to itself and the result equals
-/// the int32 accumulation. (A BLAS that reduced precision below float32 would break this; neither library does by
-/// default.) The accumulators are then converted to int32 and requantized as the integer path does.
+/// weights `w` as float, through ``GEMM`` (BLAS: OpenBLAS on Linux, Accelerate on Apple platforms) or the Swift
+/// micro-kernel (``PanelGEMM``). Every product and every partial sum, in whatever order the library adds them, is an
+/// integer of magnitude at most `128 · Σ|w|` over the channel's weights; the kernel takes this path only when that
+/// bound is at most 2^24 for every channel, where float represents each such integer, so each addition and fused
+/// multiply-add rounds to itself and the result equals the int32 accumulation. (A BLAS that reduced precision below
+/// float32 would break this; neither library does by default; the micro-kernel adds in `k` order.) The accumulators are
+/// then converted to int32 and requantized as the integer path does.
 public enum QuantizedGEMMArithmetic: Sendable, Hashable {
-    /// Float through BLAS where it is exact, a BLAS library is loaded and the convolution has at least
-    /// ``QuantizedConv2DKernel/smallestFloatGEMMPixels`` output pixels (a one-row layer reads 4-byte weights for one
-    /// use each, twice the int16 path's bytes); int16 multiply-adds otherwise.
+    /// Float where it is exact and the convolution has at least ``QuantizedConv2DKernel/smallestFloatGEMMPixels``
+    /// output pixels (a one-row layer reads 4-byte weights for one use each, twice the int16 path's bytes): through
+    /// the Swift micro-kernel (``PanelGEMM``) where it runs and the shape is one ``Conv2DKernel`` also gives it, else
+    /// through BLAS when a BLAS library is loaded; int16 multiply-adds otherwise.
     case automatic
     /// int16 multiply-adds (SSE2 `pmaddwd`) in Swift SIMD.
     case integer
-    /// Float wherever it is exact, whatever the size and even through the portable loops when no BLAS is loaded
-    /// (for tests); int16 where it would not be exact.
+    /// Float through ``GEMM`` (BLAS, or its portable loops when no BLAS is loaded) wherever it is exact, whatever the
+    /// size (for tests); int16 where it would not be exact.
     case exactFloat
+    /// Float through the Swift micro-kernel (``PanelGEMM``) wherever it is exact, whatever the target or the size (for
+    /// tests); int16 where it would not be exact.
+    case exactFloatMicroKernel
 
-    /// Whether a convolution with `pixels` output pixels multiplies in float; `exact` from the kernel's bound.
-    func multipliesInFloat(exact: Bool, pixels: Int) -> Bool {
+    /// How a convolution multiplies in float, or nil when it multiplies in int16.
+    enum FloatGEMM {
+        /// ``GEMM``: BLAS, or its portable loops.
+        case blas
+        /// ``PanelGEMM`` over weights packed at load.
+        case microKernel
+    }
+
+    /// How a convolution of `pixels` output pixels, `depth` products per output and `outputs` channels multiplies
+    /// in float, or nil for int16; `exact` from the kernel's bound.
+    func floatGEMM(exact: Bool, pixels: Int, depth: Int, outputs: Int) -> FloatGEMM? {
+        guard exact else { return nil }
         switch self {
-        case .automatic: exact && GEMM.isBLASAvailable && pixels >= QuantizedConv2DKernel.smallestFloatGEMMPixels
-        case .integer: false
-        case .exactFloat: exact
+        case .automatic:
+            guard pixels >= QuantizedConv2DKernel.smallestFloatGEMMPixels else { return nil }
+            if SwiftKernelTarget.runsMicroKernels && !Conv2DKernel.prefersBLAS(m: pixels, n: outputs, k: depth) {
+                return .microKernel
+            }
+            return GEMM.isBLASAvailable ? .blas : nil
+        case .integer: return nil
+        case .exactFloat: return .blas
+        case .exactFloatMicroKernel: return .microKernel
         }
     }
 }
@@ -54,6 +75,13 @@ extension QuantizedConv2DKernel {
         return result
     }
 
+    /// The weights packed for ``PanelGEMM``, from the `[depth][outputs]` float matrix ``floatWeights`` makes.
+    static func floatPanels(_ weight: (Int) -> Int32, depth: Int, outputs: Int) -> PackedPanels {
+        let matrix = floatWeights(weight, depth: depth, outputs: outputs)
+        defer { matrix.deallocate() }
+        return PackedPanels(k: depth, n: outputs, b: matrix, rowStride: outputs, columnStride: 1)
+    }
+
     /// Output pixels per GEMM call and tasks per run for the float path: as many pixels as fit the budget, cut into
     /// several tasks per thread when threads share the run.
     static func floatTiles(pixels: Int, depth: Int, outputs: Int, threads: Int) -> (tile: Int, tasks: Int) {
@@ -67,10 +95,11 @@ extension QuantizedConv2DKernel {
     }
 
     /// Tiles `first ..< last` of a run on the float path: gather (or convert) each tile's receptive fields as float
-    /// into `slot`, multiply them by `weights` into the accumulators after them, requantize into `output`.
+    /// into `slot`, multiply them by the float weights (``floatWeights`` through ``GEMM``, or ``floatPanels`` through
+    /// ``PanelGEMM``) into the accumulators after them, requantize into `output`.
     func runFloatTiles(
         first: Int, last: Int, _ input: UnsafePointer<Int8>, _ output: UnsafeMutablePointer<Int8>,
-        weights: UnsafePointer<Float>, slot: UnsafeMutableRawPointer
+        slot: UnsafeMutableRawPointer
     ) {
         let g = geometry
         let outputs = g.outputChannels
@@ -87,11 +116,18 @@ extension QuantizedConv2DKernel {
             } else {
                 for p in 0..<count { gatherFloat(pixel: start + p, input: input, into: rows + p * depth) }
             }
-            // Zeroed here and accumulated into: OpenBLAS's own zeroing for β = 0 is a slower separate pass.
-            sums.update(repeating: 0, count: count * outputs)
-            GEMM.multiply(
-                m: count, n: outputs, k: depth, a: rows, lda: depth, b: weights, ldb: outputs, layout: .kByN, c: sums,
-                ldc: outputs, accumulate: true)
+            if let floatPanels {
+                // Each sum starts at 0 and adds its integer products: exact in any order (see the arithmetic).
+                PanelGEMM.multiply(
+                    rows: count, a: rows, lda: depth, panels: floatPanels, panelRange: 0..<floatPanels.widths.count,
+                    bias: floatZeros, clamp: .none, c: sums, ldc: outputs)
+            } else if let floatWeights {
+                // Zeroed here and accumulated into: OpenBLAS's own zeroing for β = 0 is a slower separate pass.
+                sums.update(repeating: 0, count: count * outputs)
+                GEMM.multiply(
+                    m: count, n: outputs, k: depth, a: rows, lda: depth, b: floatWeights, ldb: outputs,
+                    layout: .kByN, c: sums, ldc: outputs, accumulate: true)
+            }
             for p in 0..<count {
                 requantize(sums + p * outputs, into: output + (start + p) * outputs)
             }
