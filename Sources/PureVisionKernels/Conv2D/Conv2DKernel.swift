@@ -137,7 +137,7 @@ public struct Conv2DKernel: Sendable {
         let usesPanels =
             generated == nil
             && (!GEMM.isBLASAvailable
-                || (microKernel ?? (SwiftKernelTarget.runsMicroKernels && !Self.prefersBLAS(m: m, n: n, k: k))))
+                || (microKernel ?? Self.choosesMicroKernel(m: m, n: n, k: k)))
         let panels = usesPanels ? PackedPanels(k: k, n: n, b: filter, rowStride: 1, columnStride: k) : nil
         self.panels = panels
         self.packedFilter =
@@ -206,6 +206,13 @@ public struct Conv2DKernel: Sendable {
     /// with at most 256 output pixels ran faster in Swift).
     static func prefersBLAS(m: Int, n: Int, k: Int) -> Bool {
         !(m <= 256 || (k <= 32 && n <= 32))
+    }
+
+    /// Whether a product of `m × k` by `k × n` without generated code runs on ``PanelGEMM`` rather than CBLAS, when
+    /// both are available: where the micro-kernels run and the shape does not favour BLAS. The float and the 8-bit
+    /// convolutions choose alike.
+    static func choosesMicroKernel(m: Int, n: Int, k: Int) -> Bool {
+        SwiftKernelTarget.runsMicroKernels && !prefersBLAS(m: m, n: n, k: k)
     }
 
     /// `count` panels cut into `parts` consecutive runs as equal as whole panels allow ([] when `parts` is 0).

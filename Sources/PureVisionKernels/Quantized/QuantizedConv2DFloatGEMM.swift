@@ -42,7 +42,7 @@ public enum QuantizedGEMMArithmetic: Sendable, Hashable {
         switch self {
         case .automatic:
             guard pixels >= QuantizedConv2DKernel.smallestFloatGEMMPixels else { return nil }
-            if SwiftKernelTarget.runsMicroKernels && !Conv2DKernel.prefersBLAS(m: pixels, n: outputs, k: depth) {
+            if Conv2DKernel.choosesMicroKernel(m: pixels, n: outputs, k: depth) {
                 return .microKernel
             }
             return GEMM.isBLASAvailable ? .blas : nil
