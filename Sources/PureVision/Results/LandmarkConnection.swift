@@ -1,5 +1,5 @@
 /// An edge between two landmarks of one hand, face or body, by index, for drawing: the pairs of MediaPipe's
-/// connection sets (`FaceLandmarksConnections`, `PoseConnection.poseLandmarks`).
+/// connection sets (`FaceLandmarksConnections`, `LandmarkConnection.poseLandmarks`).
 public struct LandmarkConnection: Sendable, Hashable, Codable {
     /// The landmark the edge starts at.
     public var start: Int
@@ -16,5 +16,5 @@ public struct LandmarkConnection: Sendable, Hashable, Codable {
 /// An edge between two of the 478 face landmarks (`FaceLandmarksConnections`).
 public typealias FaceLandmarkConnection = LandmarkConnection
 
-/// An edge between two of the 33 pose landmarks (`PoseConnection.poseLandmarks`).
+/// An edge between two of the 33 pose landmarks (`LandmarkConnection.poseLandmarks`).
 public typealias PoseConnection = LandmarkConnection
