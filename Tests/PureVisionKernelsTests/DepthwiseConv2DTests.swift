@@ -128,6 +128,33 @@ struct DepthwiseConv2DTests {
         }
     }
 
+    /// The Swift loops give their twin's bits (``DepthwiseConv2DKernel/arithmetic``: XNNPACK's fused, column-first
+    /// sums where the target fuses, LiteRT's elsewhere) on every case and thread count.
+    @Test(arguments: cases)
+    func kernelMatchesItsArithmeticTwinBitForBit(_ c: Case) {
+        let g = c.geometry
+        let shape = g.convolution
+        var random = SplitMixSource(seed: stableSeed(g) + 13)
+        let input = random.floats(shape.batch * shape.inputHeight * shape.inputWidth * shape.inputChannels)
+        let filter = random.floats(shape.window.kernelHeight * shape.window.kernelWidth * shape.outputChannels)
+        let bias = c.hasBias ? random.floats(shape.outputChannels) : nil
+        let kernel = DepthwiseConv2DKernel(geometry: g, filter: filter, bias: bias, clamp: c.clamp)
+        #expect(kernel.arithmetic == (SwiftKernelTarget.fusesMultiplyAdd ? .xnnpack : .liteRT))
+        var expected = [Float](
+            repeating: .nan, count: shape.batch * shape.outputHeight * shape.outputWidth * shape.outputChannels)
+        expected.withUnsafeMutableBufferPointer { out in
+            guard let pointer = out.baseAddress else { return }
+            Reference.depthwiseConv2D(
+                geometry: g, input: input, filter: filter, bias: bias, output: pointer, clamp: c.clamp,
+                arithmetic: kernel.arithmetic)
+        }
+        for pool in testPools {
+            let actual = DepthwiseConv2DTests.runKernel(kernel, input: input, pool: pool)
+            #expect(
+                actual.map(\.bitPattern) == expected.map(\.bitPattern), "\(c) threads=\(pool.threadCount)")
+        }
+    }
+
     /// 3×3 SAME depthwise of an all-ones 3×3 input counts in-bounds taps (corners 4, edges 6, centre 9), scaled per
     /// output channel by its weight; multiplier 2 gives channel pairs per input channel.
     @Test(arguments: [false, true])

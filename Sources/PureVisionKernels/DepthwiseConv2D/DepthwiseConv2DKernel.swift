@@ -2,17 +2,19 @@
 ///
 /// Runs a loop over output pixels with the channels innermost (contiguous in input, filter and output): with
 /// depth multiplier 1, each block of channels of a pixel starts from the bias and accumulates all in-bounds taps in
-/// filter row order in vector registers, and is clamped at its one store. Where all taps of a pixel are inside the
-/// input and the channels come in fours, four pixels share each weight load, in blocks of 16 channels where the
-/// target has the registers for 8 vector accumulators of 8 floats (AVX, or arm64's 32 NEON registers), else of 8.
-/// Each output row gets the ``OutputEpilogue`` (a fused residual ADD, PRELU or activation) while still in L1; rows
-/// are split over the pool's threads. Needs no scratch.
+/// vector registers, and is clamped at its one store. Where the target fuses multiply-adds (arm64, x86 built for
+/// FMA3) each tap is one fused multiply-add, filter column by filter column: XNNPACK's arithmetic, the one MediaPipe
+/// runs. Elsewhere each product is rounded, then added, row by row, as LiteRT's builtin kernel does
+/// (``arithmetic``). Where all taps of a pixel are inside the input and the channels come in fours, four pixels
+/// share each weight load, in blocks of 16 channels where the target has the registers for 8 vector accumulators of
+/// 8 floats (AVX, or arm64's 32 NEON registers), else of 8. Each output row gets the ``OutputEpilogue`` (a fused
+/// residual ADD, PRELU or activation) while still in L1; rows are split over the pool's threads. Needs no scratch.
 ///
 /// With `generatesMachineCode` on a CPU with AVX2 + FMA, a multiplier-1 convolution with at least 8 channels
 /// runs its rows (clamp fused) through AVX2 code generated at load (`DepthwiseConv2DMachineCode`) instead, in
-/// XNNPACK's tap order and rounding (``Reference/Arithmetic/xnnpack``), where the Swift loop rounds as LiteRT does;
-/// the epilogue still runs in Swift. When that code sweeps rows (wide layers: each channel step goes over all rows
-/// of a range), the rows go one range per thread, and the epilogue follows once all of the range's rows are done.
+/// XNNPACK's tap order and rounding (``Reference/Arithmetic/xnnpack``); the epilogue still runs in Swift. When that
+/// code sweeps rows (wide layers: each channel step goes over all rows of a range), the rows go one range per
+/// thread, and the epilogue follows once all of the range's rows are done.
 public struct DepthwiseConv2DKernel: Sendable {
     /// The geometry this kernel was prepared for.
     public let geometry: DepthwiseConv2DGeometry
@@ -56,6 +58,12 @@ public struct DepthwiseConv2DKernel: Sendable {
     /// Whether runs use generated machine code (false when it was not asked for, or the CPU or geometry does not
     /// allow it).
     public var usesGeneratedCode: Bool { machineCode != nil }
+
+    /// The rounding and tap order of this kernel's sums, which its scalar twin reproduces bit for bit: XNNPACK's
+    /// where generated code runs or the Swift loops fuse their multiply-adds, else LiteRT's.
+    public var arithmetic: Reference.Arithmetic {
+        machineCode != nil || DepthwiseTaps.fusesTaps ? .xnnpack : .liteRT
+    }
 
     /// The code runs use: generated, or the Swift loops.
     public var kernelFamily: KernelFamily { machineCode != nil ? .generated : .swiftSIMD }
@@ -206,15 +214,23 @@ public struct DepthwiseConv2DKernel: Sendable {
             taps.accumulate(biases: biases, out: out, channels: channels)
         } else {
             out.update(from: biases, count: channels)
-            for ky in taps.rows {
-                let inputRow = image + (iy0 + ky * g.window.dilationHeight) * taps.inputRowStride
-                for kx in taps.columns {
-                    let pixel = inputRow + (ix0 + kx * g.window.dilationWidth) * inputChannels
+            let fused = DepthwiseTaps.fusesTaps
+            let (outer, inner) = fused ? (taps.columns, taps.rows) : (taps.rows, taps.columns)
+            for first in outer {
+                for second in inner {
+                    let (ky, kx) = fused ? (second, first) : (first, second)
+                    let pixel =
+                        image + (iy0 + ky * g.window.dilationHeight) * taps.inputRowStride
+                        + (ix0 + kx * g.window.dilationWidth) * inputChannels
                     let w = weights + (ky * g.window.kernelWidth + kx) * channels
                     for ic in 0..<inputChannels {
                         let value = pixel[ic]
                         let base = ic * multiplier
-                        for m in 0..<multiplier { out[base + m] += value * w[base + m] }
+                        for m in 0..<multiplier {
+                            out[base + m] =
+                                fused
+                                ? out[base + m].addingProduct(value, w[base + m]) : out[base + m] + value * w[base + m]
+                        }
                     }
                 }
             }
@@ -247,6 +263,28 @@ private struct DepthwiseTaps {
     /// ``SwiftKernelTarget/runsMicroKernels``), else by a pass over each finished output row, which on SSE2 measured
     /// faster than the compare-and-select at every store.
     static var clampsAtStore: Bool { SwiftKernelTarget.runsMicroKernels }
+
+    /// Whether each tap is one fused multiply-add, filter column by filter column (`kx` outer, `ky` inner): where
+    /// the target fuses (``SwiftKernelTarget/fusesMultiplyAdd``), which is XNNPACK's arithmetic
+    /// (``Reference/Arithmetic/xnnpack``), the one MediaPipe runs; elsewhere each product is rounded, then added,
+    /// row by row, as LiteRT's builtin kernel does (``Reference/Arithmetic/liteRT``).
+    static var fusesTaps: Bool { SwiftKernelTarget.fusesMultiplyAdd }
+
+    /// Calls `body(input, weight)` with the addresses of channel `c` of each in-bounds tap, in the order of
+    /// ``fusesTaps``.
+    @inline(__always)
+    private func forEachTap(channel c: Int, _ body: (UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
+        let (outer, inner) = Self.fusesTaps ? (columns, rows) : (rows, columns)
+        for first in outer {
+            for second in inner {
+                let (ky, kx) = Self.fusesTaps ? (second, first) : (first, second)
+                body(
+                    image + (rowOrigin + ky * dilationHeight) * inputRowStride + c
+                        + (columnOrigin + kx * dilationWidth) * inputPixelStride,
+                    weights + ky * weightRowStride + kx * weightTapStride + c)
+            }
+        }
+    }
 
     /// `accumulate` for four output pixels at once, `pixelStride` floats apart in the input and `channels` apart in
     /// `out`, with `channels` a multiple of 4. Each block of 4 channels keeps four accumulators in registers and
@@ -294,22 +332,43 @@ private struct DepthwiseTaps {
         var sum2 = bias
         var sum3 = bias
         // Offsets were bounds-checked by the caller; wrapping arithmetic keeps overflow checks out of the loop.
-        let tapStep = dilationWidth &* inputPixelStride
-        for ky in rows {
-            let inputOffset: Int =
-                (rowOrigin &+ ky &* dilationHeight) &* inputRowStride &+ c
-                &+ columnOrigin &* inputPixelStride
-            let weightOffset: Int = ky &* weightRowStride &+ c
-            var x = UnsafeRawPointer(image + inputOffset)
-            var w = UnsafeRawPointer(weights + weightOffset)
-            for _ in columns {
-                let weight = Vector.load(w, byteOffset: 0)
-                Vector.addProduct(&sum0, Vector.load(x, byteOffset: 0), weight)
-                Vector.addProduct(&sum1, Vector.load(x, byteOffset: pixelBytes), weight)
-                Vector.addProduct(&sum2, Vector.load(x, byteOffset: 2 &* pixelBytes), weight)
-                Vector.addProduct(&sum3, Vector.load(x, byteOffset: 3 &* pixelBytes), weight)
-                x += tapStep &* 4
-                w += weightTapStride &* 4
+        if Self.fusesTaps {
+            // XNNPACK's order: filter column by filter column, one fused multiply-add per tap.
+            let rowStep = dilationHeight &* inputRowStride
+            for kx in columns {
+                let inputOffset: Int =
+                    rowOrigin &* inputRowStride &+ c &+ (columnOrigin &+ kx &* dilationWidth) &* inputPixelStride
+                    &+ rows.lowerBound &* rowStep
+                var x = UnsafeRawPointer(image + inputOffset)
+                var w = UnsafeRawPointer(weights + (rows.lowerBound &* weightRowStride &+ kx &* weightTapStride &+ c))
+                for _ in rows {
+                    let weight = Vector.load(w, byteOffset: 0)
+                    Vector.multiplyAdd(&sum0, Vector.load(x, byteOffset: 0), weight)
+                    Vector.multiplyAdd(&sum1, Vector.load(x, byteOffset: pixelBytes), weight)
+                    Vector.multiplyAdd(&sum2, Vector.load(x, byteOffset: 2 &* pixelBytes), weight)
+                    Vector.multiplyAdd(&sum3, Vector.load(x, byteOffset: 3 &* pixelBytes), weight)
+                    x += rowStep &* 4
+                    w += weightRowStride &* 4
+                }
+            }
+        } else {
+            let tapStep = dilationWidth &* inputPixelStride
+            for ky in rows {
+                let inputOffset: Int =
+                    (rowOrigin &+ ky &* dilationHeight) &* inputRowStride &+ c
+                    &+ columnOrigin &* inputPixelStride
+                let weightOffset: Int = ky &* weightRowStride &+ c
+                var x = UnsafeRawPointer(image + inputOffset)
+                var w = UnsafeRawPointer(weights + weightOffset)
+                for _ in columns {
+                    let weight = Vector.load(w, byteOffset: 0)
+                    Vector.addProduct(&sum0, Vector.load(x, byteOffset: 0), weight)
+                    Vector.addProduct(&sum1, Vector.load(x, byteOffset: pixelBytes), weight)
+                    Vector.addProduct(&sum2, Vector.load(x, byteOffset: 2 &* pixelBytes), weight)
+                    Vector.addProduct(&sum3, Vector.load(x, byteOffset: 3 &* pixelBytes), weight)
+                    x += tapStep &* 4
+                    w += weightTapStride &* 4
+                }
             }
         }
         let o = UnsafeMutableRawPointer(out + c)
@@ -346,14 +405,7 @@ private struct DepthwiseTaps {
         }
         while c < channels {
             var sum = biases[c]
-            for ky in rows {
-                let inputRow = image + (rowOrigin + ky * dilationHeight) * inputRowStride + c
-                let weightRow = weights + ky * weightRowStride + c
-                for kx in columns {
-                    let x = inputRow[(columnOrigin + kx * dilationWidth) * inputPixelStride]
-                    sum += x * weightRow[kx * weightTapStride]
-                }
-            }
+            forEachTap(channel: c) { x, w in sum = Self.fusesTaps ? sum.addingProduct(x[0], w[0]) : sum + x[0] * w[0] }
             out[c] = Self.clampsAtStore ? min(max(sum, lower), upper) : sum
             c += 1
         }
@@ -366,14 +418,11 @@ private struct DepthwiseTaps {
         _: Vector.Type, from c: Int, biases: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>
     ) {
         var sum = Vector.load(UnsafeRawPointer(biases + c), byteOffset: 0)
-        for ky in rows {
-            let inputRow = image + (rowOrigin + ky * dilationHeight) * inputRowStride + c
-            let weightRow = weights + ky * weightRowStride + c
-            for kx in columns {
-                let x = UnsafeRawPointer(inputRow + (columnOrigin + kx * dilationWidth) * inputPixelStride)
-                let w = UnsafeRawPointer(weightRow + kx * weightTapStride)
-                Vector.addProduct(&sum, Vector.load(x, byteOffset: 0), Vector.load(w, byteOffset: 0))
-            }
+        forEachTap(channel: c) { x, w in
+            let (x, w) = (
+                Vector.load(UnsafeRawPointer(x), byteOffset: 0), Vector.load(UnsafeRawPointer(w), byteOffset: 0)
+            )
+            if Self.fusesTaps { Vector.multiplyAdd(&sum, x, w) } else { Vector.addProduct(&sum, x, w) }
         }
         if Self.clampsAtStore {
             sum = sum.clamped(lower: Vector(broadcasting: lower), upper: Vector(broadcasting: upper))
