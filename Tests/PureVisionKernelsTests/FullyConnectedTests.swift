@@ -33,7 +33,7 @@ struct FullyConnectedTests {
     /// The reference's output for case `c` in `arithmetic`, and the kernel's on each test pool. The caller's
     /// weights are overwritten after preparation, so the kernel must have copied them.
     static func outputs(
-        _ c: Case, arithmetic: Reference.Arithmetic, generatesMachineCode: Bool
+        _ c: Case, arithmetic: Reference.Arithmetic, generatesMachineCode: Bool, microKernel: Bool? = nil
     ) -> (expected: [Float], actual: [(threads: Int, values: [Float])], usesGeneratedCode: Bool) {
         var random = SplitMixSource(seed: UInt64(c.batch * 100_003 + c.inputSize * 101 + c.outputSize))
         let input = random.floats(c.batch * c.inputSize)
@@ -50,7 +50,8 @@ struct FullyConnectedTests {
         let kernels = testPools.map { pool in
             FullyConnectedKernel(
                 batch: c.batch, inputSize: c.inputSize, outputSize: c.outputSize, weights: weights, bias: bias,
-                clamp: c.clamp, generatesMachineCode: generatesMachineCode, threadCount: pool.threadCount)
+                clamp: c.clamp, generatesMachineCode: generatesMachineCode, threadCount: pool.threadCount,
+                microKernel: microKernel)
         }
         for index in weights.indices { weights[index] = .nan }
         let actual = zip(testPools, kernels).map { pool, kernel in
@@ -67,13 +68,31 @@ struct FullyConnectedTests {
         return (expected, actual, kernels.allSatisfy(\.usesGeneratedCode))
     }
 
-    /// The Swift path (CBLAS) against the reference in LiteRT's arithmetic, within float rounding.
+    /// The CBLAS path against the reference in LiteRT's arithmetic, within float rounding.
     @Test(arguments: cases)
     func kernelMatchesReference(_ c: Case) {
-        let (expected, actual, _) = Self.outputs(c, arithmetic: .liteRT, generatesMachineCode: false)
+        let (expected, actual, _) = Self.outputs(
+            c, arithmetic: .liteRT, generatesMachineCode: false, microKernel: false)
         let tolerance = 1e-5 * Float(c.inputSize).squareRoot()
         for (threads, values) in actual {
             expectNearlyEqual(values, expected, tolerance: tolerance, "\(c) threads=\(threads)")
+        }
+    }
+
+    /// The Swift micro-kernel path (``PanelGEMM``), on every pool: where the target fuses multiply-adds, equal bit
+    /// for bit to the reference in XNNPACK's arithmetic (bias first, one fused multiply-add per input feature, in
+    /// order), as the generated code is; elsewhere within float rounding of it.
+    @Test(arguments: cases)
+    func microKernelMatchesXNNPACKReference(_ c: Case) {
+        let (expected, actual, _) = Self.outputs(
+            c, arithmetic: .xnnpack, generatesMachineCode: false, microKernel: true)
+        let tolerance = 1e-5 * Float(c.inputSize).squareRoot()
+        for (threads, values) in actual {
+            if SwiftKernelTarget.fusesMultiplyAdd {
+                #expect(values.map(\.bitPattern) == expected.map(\.bitPattern), "\(c) threads=\(threads)")
+            } else {
+                expectNearlyEqual(values, expected, tolerance: tolerance, "\(c) threads=\(threads)")
+            }
         }
     }
 

@@ -200,12 +200,15 @@ public struct Conv2DKernel: Sendable {
         }
     }
 
-    /// Whether a product of `m × k` by `k × n` runs faster through CBLAS than through ``PanelGEMM``: BLAS packs both
-    /// operands on every call, which pays off only with many rows to share it, and its kernels lose to the
-    /// micro-kernel when `k` and `n` are both small (measured on OpenBLAS; every output of a bench model's 1×1 layer
-    /// with at most 256 output pixels ran faster in Swift).
+    /// Whether a product of `m × k` by `k × n` runs faster through CBLAS than through ``PanelGEMM``.
+    ///
+    /// Never on OpenBLAS: the micro-kernel ran every convolution of the bench models as fast or faster, at one and at
+    /// two threads (x86 built for AVX2 + FMA), and it sums in XNNPACK's order where OpenBLAS sums in its own.
+    /// Accelerate's `sgemm` runs on the matrix unit of recent Apple chips, which cannot be measured here, so there the
+    /// earlier rule stays: BLAS for many rows (it packs both operands on every call, which pays off only when many
+    /// rows share it) unless `k` and `n` are both small.
     static func prefersBLAS(m: Int, n: Int, k: Int) -> Bool {
-        !(m <= 256 || (k <= 32 && n <= 32))
+        GEMM.callsAccelerate && !(m <= 256 || (k <= 32 && n <= 32))
     }
 
     /// Whether a product of `m × k` by `k × n` without generated code runs on ``PanelGEMM`` rather than CBLAS, when

@@ -10,6 +10,10 @@
 /// (``Reference/Arithmetic/xnnpack``). With one row and several threads, the output features are cut into slices of
 /// whole 16-feature panels, each with code of its own, which the threads share out (a classifier head is a
 /// matrix-vector product that reads megabytes of weights once); otherwise one call on the calling thread.
+///
+/// Without generated code, where the Swift micro-kernels run and the shape does not favour BLAS
+/// (``Conv2DKernel``'s rule), the weights are packed at load for ``PanelGEMM``, whose sums are the generated code's:
+/// bias first, then the inputs in order. The threads share out runs of whole panels.
 public struct FullyConnectedKernel: Sendable {
     /// Rows of input and output.
     public let batch: Int
@@ -26,13 +30,16 @@ public struct FullyConnectedKernel: Sendable {
     /// The generated GEMM of each slice of output features, when prepared with it (then ``weights`` and ``bias`` are
     /// empty): `(first feature, code)`.
     private let generated: [(start: Int, code: Conv2DGEMMCode)]
+    /// The weights packed for ``PanelGEMM`` when runs use it (then ``weights`` is empty).
+    private let panels: PackedPanels?
 
     /// Whether runs use the generated AVX2/FMA code rather than CBLAS.
     public var usesGeneratedCode: Bool { !generated.isEmpty }
 
-    /// The code runs use: generated, CBLAS, or (without a BLAS library) ``GEMM``'s Swift loops.
+    /// The code runs use: generated, CBLAS, or the Swift micro-kernel (or, without a BLAS library on a target
+    /// where the micro-kernels do not run, ``GEMM``'s Swift loops).
     public var kernelFamily: KernelFamily {
-        usesGeneratedCode ? .generated : GEMM.isBLASAvailable ? .blas : .swiftSIMD
+        usesGeneratedCode ? .generated : panels == nil && GEMM.isBLASAvailable ? .blas : .swiftSIMD
     }
 
     /// Output features the generated code is cut into for threads (1 without generated code).
@@ -52,6 +59,19 @@ public struct FullyConnectedKernel: Sendable {
         batch: Int, inputSize: Int, outputSize: Int,
         weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, clamp: ClampRange,
         generatesMachineCode: Bool = false, threadCount: Int = 1
+    ) {
+        self.init(
+            batch: batch, inputSize: inputSize, outputSize: outputSize, weights: weights, bias: bias, clamp: clamp,
+            generatesMachineCode: generatesMachineCode, threadCount: threadCount, microKernel: nil)
+    }
+
+    /// The public initializer with the Swift path's choice made by the caller: `microKernel` true runs ``PanelGEMM``
+    /// and false CBLAS (or ``GEMM``'s loops) wherever no generated code runs; nil chooses as the public initializer
+    /// does. For tests, which check both on every target.
+    package init(
+        batch: Int, inputSize: Int, outputSize: Int,
+        weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, clamp: ClampRange,
+        generatesMachineCode: Bool = false, threadCount: Int = 1, microKernel: Bool?
     ) {
         precondition(
             batch > 0 && inputSize > 0 && outputSize > 0,
@@ -83,9 +103,18 @@ public struct FullyConnectedKernel: Sendable {
         } else {
             generated = []
         }
+        let usesPanels =
+            generated.isEmpty
+            && (microKernel ?? Conv2DKernel.choosesMicroKernel(m: batch, n: outputSize, k: inputSize))
+        panels =
+            usesPanels
+            ? PackedPanels(k: inputSize, n: outputSize, b: weights, rowStride: 1, columnStride: inputSize) : nil
         if generated.isEmpty {
-            self.weights = Array(UnsafeBufferPointer(start: weights, count: outputSize * inputSize))
-            self.bias = bias.map { Array(UnsafeBufferPointer(start: $0, count: outputSize)) } ?? []
+            self.weights =
+                usesPanels ? [] : Array(UnsafeBufferPointer(start: weights, count: outputSize * inputSize))
+            self.bias =
+                bias.map { Array(UnsafeBufferPointer(start: $0, count: outputSize)) }
+                ?? (usesPanels ? [Float](repeating: 0, count: outputSize) : [])
         } else {
             (self.weights, self.bias) = ([], [])
         }
@@ -121,6 +150,19 @@ public struct FullyConnectedKernel: Sendable {
         let inputSize = inputSize
         let outputSize = outputSize
         let clamp = clamp
+        if let panels {
+            bias.withUnsafeBufferPointer { biasBuffer in
+                guard let biasPointer = biasBuffer.baseAddress else { return }
+                // Each output is summed alike however the panels are cut, so the cut may follow the pool.
+                let minimumPanels = max(1, Self.minimumChunkWork / (batch * inputSize * PackedPanels.maximumWidth))
+                pool.parallelRanges(
+                    panels.widths.count, minimumChunk: minimumPanels,
+                    PanelRuns(
+                        batch: batch, input: input, panels: panels, bias: biasPointer, clamp: clamp,
+                        output: output))
+            }
+            return
+        }
         weights.withUnsafeBufferPointer { weightBuffer in
             bias.withUnsafeBufferPointer { biasBuffer in
                 guard let weightPointer = weightBuffer.baseAddress else { return }
@@ -148,6 +190,22 @@ public struct FullyConnectedKernel: Sendable {
         func run(task: Int) {
             let slice = slices[task]
             slice.code.run(a: input, lda: inputSize, c: output + slice.start, rows: 1, residual: nil)
+        }
+    }
+
+    /// A run's panels, in ranges: one ``PanelGEMM`` call per range.
+    private struct PanelRuns: ParallelRangeBody {
+        let batch: Int
+        let input: UnsafePointer<Float>
+        let panels: PackedPanels
+        let bias: UnsafePointer<Float>
+        let clamp: ClampRange
+        let output: UnsafeMutablePointer<Float>
+
+        func run(range: Range<Int>) {
+            PanelGEMM.multiply(
+                rows: batch, a: input, lda: panels.k, panels: panels, panelRange: range, bias: bias, clamp: clamp,
+                c: output, ldc: panels.n)
         }
     }
 

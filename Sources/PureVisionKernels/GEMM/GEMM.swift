@@ -21,6 +21,16 @@ public enum GEMMRightLayout: Sendable, Hashable {
 /// `OpenBLASLibrary`; Accelerate on Apple), single-threaded so that the kernels' `ThreadPool` does all the
 /// splitting; a portable Swift loop nest runs when no BLAS library is available.
 public enum GEMM {
+    /// Whether the BLAS behind ``multiply(m:n:k:a:lda:b:ldb:layout:c:ldc:accumulate:)`` is Accelerate (Apple
+    /// platforms) rather than OpenBLAS (Linux).
+    package static var callsAccelerate: Bool {
+        #if canImport(Accelerate)
+            true
+        #else
+            false
+        #endif
+    }
+
     /// Overwrites `c` with `A · B`, or adds `A · B` to it when `accumulate` is true (so a caller can prefill `c`
     /// with a bias and skip a separate pass).
     ///
