@@ -270,6 +270,12 @@ private struct DepthwiseTaps {
     /// row by row, as LiteRT's builtin kernel does (``Reference/Arithmetic/liteRT``).
     static var fusesTaps: Bool { SwiftKernelTarget.fusesMultiplyAdd }
 
+    /// `sum += x · w` as one tap: fused where ``fusesTaps``, else a rounded product added.
+    @inline(__always)
+    private static func addTap<Vector: FloatVector>(_ sum: inout Vector, _ x: Vector, _ w: Vector) {
+        if fusesTaps { Vector.multiplyAdd(&sum, x, w) } else { Vector.addProduct(&sum, x, w) }
+    }
+
     /// Calls `body(input, weight)` with the addresses of channel `c` of each in-bounds tap, in the order of
     /// ``fusesTaps``.
     @inline(__always)
@@ -331,44 +337,31 @@ private struct DepthwiseTaps {
         var sum1 = bias
         var sum2 = bias
         var sum3 = bias
+        // Filter column by filter column where taps fuse (XNNPACK's order), else row by row (LiteRT's): the outer
+        // loop walks one of the two, the inner the other.
+        let fused = Self.fusesTaps
+        let (outer, inner) = fused ? (columns, rows) : (rows, columns)
+        let rowStep = dilationHeight &* inputRowStride
+        let columnStep = dilationWidth &* inputPixelStride
+        let (outerStep, innerStep) = fused ? (columnStep, rowStep) : (rowStep, columnStep)
+        let (outerWeightStep, innerWeightStep) =
+            fused ? (weightTapStride, weightRowStride) : (weightRowStride, weightTapStride)
         // Offsets were bounds-checked by the caller; wrapping arithmetic keeps overflow checks out of the loop.
-        if Self.fusesTaps {
-            // XNNPACK's order: filter column by filter column, one fused multiply-add per tap.
-            let rowStep = dilationHeight &* inputRowStride
-            for kx in columns {
-                let inputOffset: Int =
-                    rowOrigin &* inputRowStride &+ c &+ (columnOrigin &+ kx &* dilationWidth) &* inputPixelStride
-                    &+ rows.lowerBound &* rowStep
-                var x = UnsafeRawPointer(image + inputOffset)
-                var w = UnsafeRawPointer(weights + (rows.lowerBound &* weightRowStride &+ kx &* weightTapStride &+ c))
-                for _ in rows {
-                    let weight = Vector.load(w, byteOffset: 0)
-                    Vector.multiplyAdd(&sum0, Vector.load(x, byteOffset: 0), weight)
-                    Vector.multiplyAdd(&sum1, Vector.load(x, byteOffset: pixelBytes), weight)
-                    Vector.multiplyAdd(&sum2, Vector.load(x, byteOffset: 2 &* pixelBytes), weight)
-                    Vector.multiplyAdd(&sum3, Vector.load(x, byteOffset: 3 &* pixelBytes), weight)
-                    x += rowStep &* 4
-                    w += weightRowStride &* 4
-                }
-            }
-        } else {
-            let tapStep = dilationWidth &* inputPixelStride
-            for ky in rows {
-                let inputOffset: Int =
-                    (rowOrigin &+ ky &* dilationHeight) &* inputRowStride &+ c
-                    &+ columnOrigin &* inputPixelStride
-                let weightOffset: Int = ky &* weightRowStride &+ c
-                var x = UnsafeRawPointer(image + inputOffset)
-                var w = UnsafeRawPointer(weights + weightOffset)
-                for _ in columns {
-                    let weight = Vector.load(w, byteOffset: 0)
-                    Vector.addProduct(&sum0, Vector.load(x, byteOffset: 0), weight)
-                    Vector.addProduct(&sum1, Vector.load(x, byteOffset: pixelBytes), weight)
-                    Vector.addProduct(&sum2, Vector.load(x, byteOffset: 2 &* pixelBytes), weight)
-                    Vector.addProduct(&sum3, Vector.load(x, byteOffset: 3 &* pixelBytes), weight)
-                    x += tapStep &* 4
-                    w += weightTapStride &* 4
-                }
+        let firstInput: Int =
+            (rowOrigin &+ rows.lowerBound &* dilationHeight) &* inputRowStride &+ c
+            &+ (columnOrigin &+ columns.lowerBound &* dilationWidth) &* inputPixelStride
+        let firstWeight: Int = rows.lowerBound &* weightRowStride &+ columns.lowerBound &* weightTapStride &+ c
+        for step in 0..<outer.count {
+            var x = UnsafeRawPointer(image + (firstInput &+ step &* outerStep))
+            var w = UnsafeRawPointer(weights + (firstWeight &+ step &* outerWeightStep))
+            for _ in inner {
+                let weight = Vector.load(w, byteOffset: 0)
+                Self.addTap(&sum0, Vector.load(x, byteOffset: 0), weight)
+                Self.addTap(&sum1, Vector.load(x, byteOffset: pixelBytes), weight)
+                Self.addTap(&sum2, Vector.load(x, byteOffset: 2 &* pixelBytes), weight)
+                Self.addTap(&sum3, Vector.load(x, byteOffset: 3 &* pixelBytes), weight)
+                x += innerStep &* 4
+                w += innerWeightStep &* 4
             }
         }
         let o = UnsafeMutableRawPointer(out + c)
@@ -422,7 +415,7 @@ private struct DepthwiseTaps {
             let (x, w) = (
                 Vector.load(UnsafeRawPointer(x), byteOffset: 0), Vector.load(UnsafeRawPointer(w), byteOffset: 0)
             )
-            if Self.fusesTaps { Vector.multiplyAdd(&sum, x, w) } else { Vector.addProduct(&sum, x, w) }
+            Self.addTap(&sum, x, w)
         }
         if Self.clampsAtStore {
             sum = sum.clamped(lower: Vector(broadcasting: lower), upper: Vector(broadcasting: upper))

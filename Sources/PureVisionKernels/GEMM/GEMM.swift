@@ -21,16 +21,6 @@ public enum GEMMRightLayout: Sendable, Hashable {
 /// `OpenBLASLibrary`; Accelerate on Apple), single-threaded so that the kernels' `ThreadPool` does all the
 /// splitting; a portable Swift loop nest runs when no BLAS library is available.
 public enum GEMM {
-    /// Whether the BLAS behind ``multiply(m:n:k:a:lda:b:ldb:layout:c:ldc:accumulate:)`` is Accelerate (Apple
-    /// platforms) rather than OpenBLAS (Linux).
-    package static var callsAccelerate: Bool {
-        #if canImport(Accelerate)
-            true
-        #else
-            false
-        #endif
-    }
-
     /// Overwrites `c` with `A · B`, or adds `A · B` to it when `accumulate` is true (so a caller can prefill `c`
     /// with a bias and skip a separate pass).
     ///
@@ -171,6 +161,8 @@ public enum GEMM {
     extension GEMM {
         /// Accelerate is part of the SDK: always there.
         package static var isBLASAvailable: Bool { true }
+        /// Whether the BLAS behind ``multiply(m:n:k:a:lda:b:ldb:layout:c:ldc:accumulate:)`` is Accelerate: yes.
+        package static var callsAccelerate: Bool { true }
     }
     // Through CPureVisionAccelerate, where ACCELERATE_NEW_LAPACK selects the current interface (the classic
     // `cblas_sgemm` / `cblas_sgemv` are deprecated since iOS 16.4 / macOS 13.3). Row-major only, like every call here.
@@ -195,6 +187,9 @@ public enum GEMM {
     extension GEMM {
         /// Whether an OpenBLAS library could be opened (see `OpenBLASLibrary`); without one, the portable loops run.
         package static var isBLASAvailable: Bool { OpenBLASLibrary.functions != nil }
+        /// Whether the BLAS behind ``multiply(m:n:k:a:lda:b:ldb:layout:c:ldc:accumulate:)`` is Accelerate: no,
+        /// OpenBLAS.
+        package static var callsAccelerate: Bool { false }
 
         /// How many threads the loaded OpenBLAS would use for one call; 1 means it started none of its own.
         package static var blasThreadCount: Int? { OpenBLASLibrary.functions.map { Int($0.threadCount()) } }
