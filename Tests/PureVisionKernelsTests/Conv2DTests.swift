@@ -156,6 +156,44 @@ struct Conv2DTests {
         }
     }
 
+    /// The Swift micro-kernel path gives its scalar twin's bits on every case and pool, whether it gathers the
+    /// pixels' receptive fields (im2col) or reads interior pixels in place: XNNPACK's arithmetic where the target
+    /// fuses multiply-adds, LiteRT's order from the bias elsewhere.
+    @Test(arguments: cases)
+    func microKernelMatchesItsTwinBitForBit(_ c: Case) {
+        let g = c.geometry
+        var random = SplitMixSource(seed: stableSeed(g) + 17)
+        let input = random.floats(g.batch * g.inputHeight * g.inputWidth * g.inputChannels)
+        let filter = random.floats(g.outputChannels * g.window.kernelHeight * g.window.kernelWidth * g.inputChannels)
+        let bias = c.hasBias ? random.floats(g.outputChannels) : nil
+        let outputCount = g.batch * g.outputHeight * g.outputWidth * g.outputChannels
+        var expected = [Float](repeating: .nan, count: outputCount)
+        expected.withUnsafeMutableBufferPointer { out in
+            guard let pointer = out.baseAddress else { return }
+            Reference.conv2D(
+                geometry: g, input: input, filter: filter, bias: bias, output: pointer, clamp: c.clamp,
+                arithmetic: PanelGEMMTests.arithmetic)
+        }
+        for pool in testPools {
+            let kernel = Conv2DKernel(
+                geometry: g, filter: filter, bias: bias, clamp: c.clamp, threadCount: pool.threadCount,
+                microKernel: true)
+            var scratch = [Float](repeating: .nan, count: max(1, kernel.scratchFloatCount))
+            var actual = [Float](repeating: .nan, count: outputCount)
+            actual.withUnsafeMutableBufferPointer { out in
+                scratch.withUnsafeMutableBufferPointer { scratchBuffer in
+                    guard let pointer = out.baseAddress, let scratchPointer = scratchBuffer.baseAddress else { return }
+                    kernel.run(input: input, output: pointer, scratch: scratchPointer, pool: pool)
+                }
+            }
+            let mismatch = actual.indices.first { actual[$0].bitPattern != expected[$0].bitPattern }
+            #expect(
+                mismatch == nil,
+                "\(c) threads=\(pool.threadCount): first mismatch \(mismatch.map { "\($0): \(actual[$0]) vs \(expected[$0])" } ?? "")"
+            )
+        }
+    }
+
     /// Kernels prepared for a pool size cut the output into a multiple of that many blocks once the work is large
     /// enough; every such partition (odd row counts, 1×1 direct and k×k im2col) matches the reference.
     @Test(arguments: [(17, 13, 9, 31, 3), (16, 16, 88, 88, 1), (7, 11, 5, 67, 5), (64, 64, 3, 24, 5)])

@@ -48,6 +48,40 @@ struct PanelGEMMTests {
             mismatch == nil, "first mismatch at \(mismatch.map { "\($0): \(actual[$0]) vs \(expected[$0])" } ?? "")")
     }
 
+    /// Rows of `A` given as runs (a convolution read in place: one run per filter row) give the bits of the same
+    /// rows given contiguously, on every row count around the tile sizes.
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 13, 17])
+    func rowRunsGiveTheContiguousSums(rows m: Int) {
+        let (count, length, gap, n) = (3, 7, 5, 21)
+        let k = count * length
+        let runStride = length + gap
+        let lda = 2
+        var random = SplitMixSource(seed: UInt64(m * 31 + 5))
+        // Row i's run r starts at i * lda + r * runStride: rows overlap, as neighbouring pixels' patches do.
+        let a = random.floats((m - 1) * lda + (count - 1) * runStride + length)
+        let b = random.floats(k * n)
+        let bias = random.floats(n)
+        let panels = b.withUnsafeBufferPointer {
+            PackedPanels(k: k, n: n, b: $0.baseAddress!, rowStride: n, columnStride: 1)
+        }
+        var gathered = [Float](repeating: 0, count: m * k)
+        for i in 0..<m {
+            for r in 0..<count {
+                for p in 0..<length { gathered[i * k + r * length + p] = a[i * lda + r * runStride + p] }
+            }
+        }
+        let clamp = ClampRange(lower: -0.5, upper: 0.75)
+        var expected = [Float](repeating: .nan, count: m * n)
+        PanelGEMM.multiply(
+            rows: m, a: gathered, lda: k, panels: panels, panelRange: 0..<panels.widths.count, bias: bias,
+            clamp: clamp, c: &expected, ldc: n)
+        var actual = [Float](repeating: .nan, count: m * n)
+        PanelGEMM.multiply(
+            rows: m, a: a, lda: lda, panels: panels, panelRange: 0..<panels.widths.count, bias: bias, clamp: clamp,
+            c: &actual, ldc: n, runs: (count: count, length: length, stride: runStride))
+        #expect(actual.map(\.bitPattern) == expected.map(\.bitPattern))
+    }
+
     /// Panels run one range at a time write exactly their columns, with the sums of a run over all panels.
     @Test func panelRangesWriteTheirColumns() {
         let (m, n, k) = (7, 45, 19)

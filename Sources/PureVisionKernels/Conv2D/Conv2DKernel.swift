@@ -63,6 +63,10 @@ public struct Conv2DKernel: Sendable {
     /// Whether the input is used directly as the GEMM's left matrix (a 1×1 convolution reading pixels in place, or a
     /// kernel covering the whole input).
     private let isDirect: Bool
+    /// Whether the Swift micro-kernel reads the receptive fields of interior pixels in place, one run per filter
+    /// row, and gathers only the pixels near the border (a k×k convolution with undilated columns and a row's worth
+    /// of interior pixels).
+    private let panelsReadInPlace: Bool
     /// Output pixels per GEMM block.
     private let blockRows: Int
     /// Scratch slots: one per thread that may run blocks at once.
@@ -140,6 +144,8 @@ public struct Conv2DKernel: Sendable {
                 || (microKernel ?? Self.choosesMicroKernel(m: m, n: n, k: k)))
         let panels = usesPanels ? PackedPanels(k: k, n: n, b: filter, rowStride: 1, columnStride: k) : nil
         self.panels = panels
+        panelsReadInPlace =
+            usesPanels && !isDirect && g.window.dilationWidth == 1 && g.interiorColumns.count >= PanelGEMM.tileRows
         self.packedFilter =
             generated != nil || usesPanels
             ? []
@@ -489,6 +495,14 @@ public struct Conv2DKernel: Sendable {
                 }
                 return
             }
+            if let panels = kernel.panels, kernel.panelsReadInPlace {
+                kernel.runPanelsInPlace(
+                    panels, input: input, output: output, bias: bias, firstRow: firstRow, rows: rows, slot: slot)
+                if !kernel.epilogue.isEmpty {
+                    kernel.epilogue.apply(rows: rows, channels: n, output: out, residual: blockResidual)
+                }
+                return
+            }
             let left: UnsafePointer<Float>
             if kernel.isDirect {
                 left = input + firstRow * k
@@ -539,13 +553,60 @@ public struct Conv2DKernel: Sendable {
         let n = g.outputChannels
         let k = g.window.kernelHeight * g.window.kernelWidth * g.inputChannels
         let residualStride = epilogue.residualChannels(outputChannels: n)
-        func gathered(_ first: Int, _ count: Int) {
-            guard count > 0 else { return }
-            gatherPatches(input: input, firstRow: first, rows: count, into: slot)
+        forEachPixelRun(firstRow: firstRow, rows: rows, input: input) { first, count, pixels in
+            let a: UnsafePointer<Float>
+            let lda: Int
+            let code: Conv2DGEMMCode
+            if let pixels {
+                (a, lda, code) = (pixels, g.window.strideWidth * g.inputChannels, inPlace)
+            } else {
+                gatherPatches(input: input, firstRow: first, rows: count, into: slot)
+                (a, lda, code) = (UnsafePointer(slot), k, blocks)
+            }
             runGenerated(
-                blocks, a: slot, lda: k, output: output + first * n, rows: count,
+                code, a: a, lda: lda, output: output + first * n, rows: count,
                 residual: residual.map { $0 + first * residualStride }, bias: bias)
         }
+    }
+
+    /// Output pixels `firstRow ..< firstRow + rows` with the Swift micro-kernel, as ``runInPlace``: the pixels whose
+    /// receptive fields lie inside the input read it in place (one run of `A` per filter row), the others are
+    /// gathered into `slot`. The same sums as gathering every pixel. Applies no epilogue.
+    private func runPanelsInPlace(
+        _ panels: PackedPanels, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+        bias: UnsafePointer<Float>, firstRow: Int, rows: Int, slot: UnsafeMutablePointer<Float>
+    ) {
+        let g = geometry
+        let n = g.outputChannels
+        let k = panels.k
+        let filterRows: PanelGEMM.RowRuns = (
+            count: g.window.kernelHeight, length: g.window.kernelWidth * g.inputChannels,
+            stride: g.window.dilationHeight * g.inputWidth * g.inputChannels
+        )
+        let allPanels = 0..<panels.widths.count
+        forEachPixelRun(firstRow: firstRow, rows: rows, input: input) { first, count, pixels in
+            if let pixels {
+                PanelGEMM.multiply(
+                    rows: count, a: pixels, lda: g.window.strideWidth * g.inputChannels, panels: panels,
+                    panelRange: allPanels, bias: bias, clamp: clamp, c: output + first * n, ldc: n, runs: filterRows)
+            } else {
+                gatherPatches(input: input, firstRow: first, rows: count, into: slot)
+                PanelGEMM.multiply(
+                    rows: count, a: slot, lda: k, panels: panels, panelRange: allPanels, bias: bias, clamp: clamp,
+                    c: output + first * n, ldc: n)
+            }
+        }
+    }
+
+    /// Cuts output pixels `firstRow ..< firstRow + rows` into runs within output rows and calls `body(first, count,
+    /// pixels)` for each in order: `pixels` is the input pixel under the first one's top-left tap when every tap of
+    /// the run's pixels lies inside the input (the ``Conv2DGeometry/interiorColumns`` of a row whose filter rows are
+    /// all inside), else nil.
+    private func forEachPixelRun(
+        firstRow: Int, rows: Int, input: UnsafePointer<Float>,
+        _ body: (_ first: Int, _ count: Int, _ pixels: UnsafePointer<Float>?) -> Void
+    ) {
+        let g = geometry
         let imagePixels = g.outputHeight * g.outputWidth
         let interiorColumns = g.interiorColumns
         var row = firstRow
@@ -558,17 +619,16 @@ public struct Conv2DKernel: Sendable {
             let iy = oy * g.window.strideHeight - g.window.paddingTop
             let lower = max(ox, interiorColumns.lowerBound)
             let upper = min(ox + rowEnd - row, interiorColumns.upperBound)
-            if iy >= 0 && iy + g.window.kernelHeight <= g.inputHeight && lower < upper {
-                gathered(row, lower - ox)
-                let first = row + lower - ox
+            if iy >= 0 && iy + (g.window.kernelHeight - 1) * g.window.dilationHeight < g.inputHeight && lower < upper {
+                if lower > ox { body(row, lower - ox, nil) }
                 let ix = lower * g.window.strideWidth - g.window.paddingLeft
-                runGenerated(
-                    inPlace, a: input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels,
-                    lda: g.window.strideWidth * g.inputChannels, output: output + first * n, rows: upper - lower,
-                    residual: residual.map { $0 + first * residualStride }, bias: bias)
-                gathered(row + upper - ox, rowEnd - (row + upper - ox))
+                body(
+                    row + lower - ox, upper - lower,
+                    input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * g.inputChannels)
+                let after = row + upper - ox
+                if after < rowEnd { body(after, rowEnd - after, nil) }
             } else {
-                gathered(row, rowEnd - row)
+                body(row, rowEnd - row, nil)
             }
             row = rowEnd
         }
@@ -589,46 +649,60 @@ public struct Conv2DKernel: Sendable {
         input: UnsafePointer<Float>, firstRow: Int, rows: Int, into patches: UnsafeMutablePointer<Float>
     ) {
         let g = geometry
+        let window = g.window
         let cin = g.inputChannels
-        let k = g.window.kernelHeight * g.window.kernelWidth * cin
-        let rowSpan = g.window.kernelWidth * cin
-        var b = firstRow / (g.outputHeight * g.outputWidth)
-        var oy = (firstRow / g.outputWidth) % g.outputHeight
-        var ox = firstRow % g.outputWidth
-        for row in 0..<rows {
-            let patch = patches + row * k
-            let image = input + b * g.inputHeight * g.inputWidth * cin
-            let iy0 = oy * g.window.strideHeight - g.window.paddingTop
-            let ix0 = ox * g.window.strideWidth - g.window.paddingLeft
-            let columnsInside = ix0 >= 0 && ix0 + (g.window.kernelWidth - 1) * g.window.dilationWidth < g.inputWidth
-            for ky in 0..<g.window.kernelHeight {
-                let target = patch + ky * rowSpan
-                let iy = iy0 + ky * g.window.dilationHeight
-                if iy < 0 || iy >= g.inputHeight {
-                    target.update(repeating: 0, count: rowSpan)
-                    continue
-                }
-                let inputRow = image + iy * g.inputWidth * cin
-                if columnsInside && g.window.dilationWidth == 1 {
-                    target.update(from: inputRow + ix0 * cin, count: rowSpan)
-                    continue
-                }
-                for kx in 0..<g.window.kernelWidth {
-                    let ix = ix0 + kx * g.window.dilationWidth
-                    if ix < 0 || ix >= g.inputWidth {
-                        (target + kx * cin).update(repeating: 0, count: cin)
-                    } else {
-                        (target + kx * cin).update(from: inputRow + ix * cin, count: cin)
+        let (kernelHeight, kernelWidth) = (window.kernelHeight, window.kernelWidth)
+        let (strideHeight, strideWidth) = (window.strideHeight, window.strideWidth)
+        let (dilationHeight, dilationWidth) = (window.dilationHeight, window.dilationWidth)
+        let (inputHeight, inputWidth) = (g.inputHeight, g.inputWidth)
+        let (outputHeight, outputWidth) = (g.outputHeight, g.outputWidth)
+        let rowSpan = kernelWidth * cin
+        let k = kernelHeight * rowSpan
+        let inputRowFloats = inputWidth * cin
+        let imageFloats = inputHeight * inputRowFloats
+        let lastTapColumn = (kernelWidth - 1) * dilationWidth
+        var b = firstRow / (outputHeight * outputWidth)
+        var oy = (firstRow / outputWidth) % outputHeight
+        var ox = firstRow % outputWidth
+        // Every offset below lies inside `input` or `patches` (the geometry is valid and the caller's block is in
+        // range); wrapping arithmetic keeps overflow checks out of this per-pixel loop.
+        var patch = patches
+        for _ in 0..<rows {
+            let image = input + b &* imageFloats
+            let ix0 = ox &* strideWidth &- window.paddingLeft
+            let columnsInside = dilationWidth == 1 && ix0 >= 0 && ix0 &+ lastTapColumn < inputWidth
+            var target = patch
+            var iy = oy &* strideHeight &- window.paddingTop
+            for _ in 0..<kernelHeight {
+                if iy < 0 || iy >= inputHeight {
+                    zeroShortFloatRun(target, count: rowSpan)
+                } else if columnsInside {
+                    copyShortFloatRun(from: image + (iy &* inputRowFloats &+ ix0 &* cin), to: target, count: rowSpan)
+                } else {
+                    let inputRow = image + iy &* inputRowFloats
+                    var ix = ix0
+                    var tap = target
+                    for _ in 0..<kernelWidth {
+                        if ix < 0 || ix >= inputWidth {
+                            zeroShortFloatRun(tap, count: cin)
+                        } else {
+                            copyShortFloatRun(from: inputRow + ix &* cin, to: tap, count: cin)
+                        }
+                        ix &+= dilationWidth
+                        tap += cin
                     }
                 }
+                target += rowSpan
+                iy &+= dilationHeight
             }
-            ox += 1
-            if ox == g.outputWidth {
+            patch += k
+            ox &+= 1
+            if ox == outputWidth {
                 ox = 0
-                oy += 1
-                if oy == g.outputHeight {
+                oy &+= 1
+                if oy == outputHeight {
                     oy = 0
-                    b += 1
+                    b &+= 1
                 }
             }
         }

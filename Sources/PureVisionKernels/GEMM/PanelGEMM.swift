@@ -96,6 +96,11 @@ package enum PanelGEMM {
     /// Tile rows of the micro-kernel: 6 where its 12 accumulators of a 16-wide panel stay in registers (AVX's 16
     /// ymm, NEON's 32 q), else 4.
     package static var tileRows: Int { SwiftKernelTarget.runsMicroKernels ? 6 : 4 }
+    /// Where each row of `A` lies: `count` runs of `length` contiguous floats, `stride` floats apart (`count ×
+    /// length` is `k`). One run for a plain matrix; a convolution read in place, without gathering its patches
+    /// (im2col), has one run per filter row, each a filter row's taps and channels.
+    package typealias RowRuns = (count: Int, length: Int, stride: Int)
+
     /// Packed floats up to which a block runs its row tiles outermost (each tile sweeps every panel, which stay in
     /// L1 / L2); above it, panels go outermost so that one panel stays in L1 while every row tile reads it.
     static let rowsOutermostFloats = 1 << 14
@@ -103,34 +108,55 @@ package enum PanelGEMM {
     /// `C[i, j] = clamp(bias[j] + Σ_p A[i, p] · B[p, j])` for `rows` rows and the columns of panels `panelRange`.
     ///
     /// - Parameters:
-    ///   - a: `A`, element `(i, p)` at `a[i * lda + p]`.
+    ///   - a: `A`, element `(i, p)` at `a[i * lda + p]`, or with `runs`, at `a[i * lda + (p / length) * stride +
+    ///     p % length]`.
     ///   - bias: `n` floats indexed by column (only the columns of `panelRange` are read).
     ///   - c: `C`, element `(i, j)` at `c[i * ldc + j]`; only columns `< n` of the panels are written. Must not
     ///     overlap `a`.
+    ///   - runs: how a row of `A` lies in memory (by default `k` contiguous floats); the sums are the same either
+    ///     way.
     package static func multiply(
         rows: Int, a: UnsafePointer<Float>, lda: Int, panels: PackedPanels, panelRange: Range<Int>,
-        bias: UnsafePointer<Float>, clamp: ClampRange, c: UnsafeMutablePointer<Float>, ldc: Int
+        bias: UnsafePointer<Float>, clamp: ClampRange, c: UnsafeMutablePointer<Float>, ldc: Int,
+        runs: RowRuns? = nil
     ) {
-        precondition(rows >= 0 && lda >= panels.k && ldc >= panels.n, "PanelGEMM: bad dimensions")
+        let runs = runs ?? (count: 1, length: panels.k, stride: panels.k)
+        precondition(
+            runs.count >= 0 && runs.length >= 0 && runs.count * runs.length == panels.k
+                && (runs.count <= 1 || runs.stride >= runs.length),
+            "PanelGEMM: row runs \(runs) do not make k = \(panels.k)")
+        precondition(
+            rows >= 0 && ldc >= panels.n && (runs.count > 1 || lda >= panels.k), "PanelGEMM: bad dimensions")
         precondition(
             panelRange.lowerBound >= 0 && panelRange.upperBound <= panels.widths.count, "PanelGEMM: bad panel range")
         guard rows > 0, !panelRange.isEmpty else { return }
         panels.withPanels { floats, offsets in
             let tiles = Tiles(
-                a: a, lda: lda, k: panels.k, n: panels.n, floats: floats, offsets: offsets, panels: panels,
+                a: a, lda: lda, runs: runs, n: panels.n,
+                floats: floats, offsets: offsets, panels: panels,
                 bias: bias, lower: clamp.lower, upper: clamp.upper, c: c, ldc: ldc)
             let tile = tileRows
             let fullTiles = rows / tile
-            // The rows after the full tiles: one 4-row tile where at least 4 remain, then one row at a time.
             let tailStart = fullTiles * tile
-            let fourTail = tile > 4 && rows - tailStart >= 4
-            let singleStart = tailStart + (fourTail ? 4 : 0)
+            let remainder = rows - tailStart
+            // The rows after the full tiles: 2, 3 or 5 of them as one more full tile ending at the last row (it
+            // stores again rows the previous tile stored, the same sums); 4 or more as a 4-row tile; the rest one
+            // row at a time.
+            let tail: (first: Int, rows: Int)?
+            if tile == 6 && fullTiles > 0 && (remainder == 2 || remainder == 3 || remainder == 5) {
+                tail = (rows - tile, tile)
+            } else if tile > 4 && remainder >= 4 {
+                tail = (tailStart, 4)
+            } else {
+                tail = nil
+            }
+            let singleStart = tail.map { max(tailStart, $0.first + $0.rows) } ?? tailStart
             if panels.floatCount <= rowsOutermostFloats {
                 for index in 0..<fullTiles {
                     for panel in panelRange { tiles.run(panel: panel, firstRow: index * tile, rows: tile) }
                 }
-                if fourTail {
-                    for panel in panelRange { tiles.run(panel: panel, firstRow: tailStart, rows: 4) }
+                if let tail {
+                    for panel in panelRange { tiles.run(panel: panel, firstRow: tail.first, rows: tail.rows) }
                 }
                 for row in singleStart..<rows {
                     for panel in panelRange { tiles.run(panel: panel, firstRow: row, rows: 1) }
@@ -138,7 +164,7 @@ package enum PanelGEMM {
             } else {
                 for panel in panelRange {
                     for index in 0..<fullTiles { tiles.run(panel: panel, firstRow: index * tile, rows: tile) }
-                    if fourTail { tiles.run(panel: panel, firstRow: tailStart, rows: 4) }
+                    if let tail { tiles.run(panel: panel, firstRow: tail.first, rows: tail.rows) }
                     for row in singleStart..<rows { tiles.run(panel: panel, firstRow: row, rows: 1) }
                 }
             }
@@ -149,7 +175,7 @@ package enum PanelGEMM {
     private struct Tiles {
         let a: UnsafePointer<Float>
         let lda: Int
-        let k: Int
+        let runs: RowRuns
         let n: Int
         let floats: UnsafePointer<Float>
         let offsets: UnsafePointer<Int>
@@ -199,19 +225,21 @@ package enum PanelGEMM {
             var sum4 = start
             var sum5 = start
             // Offsets stay inside the operands the caller checked; wrapping arithmetic keeps overflow checks out.
-            var x = aRows
             var w = UnsafeRawPointer(b)
             let stride = MemoryLayout<Vector>.size
-            for _ in 0..<k {
-                let weights = Vector.load(w, byteOffset: 0)
-                Vector.multiplyAdd(&sum0, Vector(broadcasting: x[0]), weights)
-                Vector.multiplyAdd(&sum1, Vector(broadcasting: x[lda]), weights)
-                Vector.multiplyAdd(&sum2, Vector(broadcasting: x[lda &* 2]), weights)
-                Vector.multiplyAdd(&sum3, Vector(broadcasting: x[lda &* 3]), weights)
-                Vector.multiplyAdd(&sum4, Vector(broadcasting: x[lda &* 4]), weights)
-                Vector.multiplyAdd(&sum5, Vector(broadcasting: x[lda &* 5]), weights)
-                x += 1
-                w += stride
+            for run in 0..<runs.count {
+                var x = aRows + run &* runs.stride
+                for _ in 0..<runs.length {
+                    let weights = Vector.load(w, byteOffset: 0)
+                    Vector.multiplyAdd(&sum0, Vector(broadcasting: x[0]), weights)
+                    Vector.multiplyAdd(&sum1, Vector(broadcasting: x[lda]), weights)
+                    Vector.multiplyAdd(&sum2, Vector(broadcasting: x[lda &* 2]), weights)
+                    Vector.multiplyAdd(&sum3, Vector(broadcasting: x[lda &* 3]), weights)
+                    Vector.multiplyAdd(&sum4, Vector(broadcasting: x[lda &* 4]), weights)
+                    Vector.multiplyAdd(&sum5, Vector(broadcasting: x[lda &* 5]), weights)
+                    x += 1
+                    w += stride
+                }
             }
             let lowerBound = Vector(broadcasting: lower)
             let upperBound = Vector(broadcasting: upper)
@@ -235,17 +263,19 @@ package enum PanelGEMM {
             var sum2 = start
             var sum3 = start
             // Offsets stay inside the operands the caller checked; wrapping arithmetic keeps overflow checks out.
-            var x = aRows
             var w = UnsafeRawPointer(b)
             let stride = MemoryLayout<Vector>.size
-            for _ in 0..<k {
-                let weights = Vector.load(w, byteOffset: 0)
-                Vector.multiplyAdd(&sum0, Vector(broadcasting: x[0]), weights)
-                Vector.multiplyAdd(&sum1, Vector(broadcasting: x[lda]), weights)
-                Vector.multiplyAdd(&sum2, Vector(broadcasting: x[lda &* 2]), weights)
-                Vector.multiplyAdd(&sum3, Vector(broadcasting: x[lda &* 3]), weights)
-                x += 1
-                w += stride
+            for run in 0..<runs.count {
+                var x = aRows + run &* runs.stride
+                for _ in 0..<runs.length {
+                    let weights = Vector.load(w, byteOffset: 0)
+                    Vector.multiplyAdd(&sum0, Vector(broadcasting: x[0]), weights)
+                    Vector.multiplyAdd(&sum1, Vector(broadcasting: x[lda]), weights)
+                    Vector.multiplyAdd(&sum2, Vector(broadcasting: x[lda &* 2]), weights)
+                    Vector.multiplyAdd(&sum3, Vector(broadcasting: x[lda &* 3]), weights)
+                    x += 1
+                    w += stride
+                }
             }
             let lowerBound = Vector(broadcasting: lower)
             let upperBound = Vector(broadcasting: upper)
@@ -264,9 +294,12 @@ package enum PanelGEMM {
             var sum = Self.load(Vector.self, bias, count: stored)
             var w = UnsafeRawPointer(b)
             let stride = MemoryLayout<Vector>.size
-            for p in 0..<k {
-                Vector.multiplyAdd(&sum, Vector(broadcasting: aRow[p]), Vector.load(w, byteOffset: 0))
-                w += stride
+            for run in 0..<runs.count {
+                let x = aRow + run &* runs.stride
+                for p in 0..<runs.length {
+                    Vector.multiplyAdd(&sum, Vector(broadcasting: x[p]), Vector.load(w, byteOffset: 0))
+                    w += stride
+                }
             }
             store(sum.clamped(lower: Vector(broadcasting: lower), upper: Vector(broadcasting: upper)), out, stored)
         }
