@@ -49,9 +49,21 @@ struct Bench {
     ]
 
     func run() throws {
+        if !options.modelFiles.isEmpty {
+            let rows = options.modelFiles.map { path in
+                (name: ((path as NSString).lastPathComponent as NSString).deletingPathExtension, path: path)
+            }
+            try options.requireMatch(in: rows.map(\.name))
+            printHeader()
+            for row in rows where options.keeps(row.name) { try measureModel(row.name, path: row.path) }
+            return
+        }
         try options.requireMatch(in: Self.models + pipelines.map(\.name))
         printHeader()
-        for model in Self.models where options.keeps(model) { try measureModel(model) }
+        for model in Self.models where options.keeps(model) {
+            try measureModel(
+                model, path: (options.modelsDirectory as NSString).appendingPathComponent("\(model).tflite"))
+        }
         try measurePipelines()
     }
 
@@ -96,10 +108,9 @@ struct Bench {
         }
     }
 
-    /// Times model `name` at every thread count (alternating, see ``timeAlternating(_:)``) with random inputs in
-    /// [-1, 1), then profiles it per operator when asked.
-    private func measureModel(_ name: String) throws {
-        let path = (options.modelsDirectory as NSString).appendingPathComponent("\(name).tflite")
+    /// Times the model at `path`, reported as `name`, at every thread count (alternating, see
+    /// ``timeAlternating(_:)``) with random inputs in [-1, 1), then profiles it per operator when asked.
+    private func measureModel(_ name: String, path: String) throws {
         SystemInfo.resetPeakResident()
         let interpreters = try options.threadCounts.map { threads in
             var interpreterOptions = InterpreterOptions(

@@ -17,6 +17,9 @@ struct BenchOptions {
     static let minimumWarmupSeconds = 0.3
     var threadCounts = [1, 2]
     var modelsDirectory = "Models"
+    /// `--model FILE` (repeatable): time these `.tflite` files, each a row named after its file, in place of the
+    /// bench's models and pipelines.
+    var modelFiles: [String] = []
     /// Print each model's operators with their median time per invocation, slowest first (at most this many; 0 = off).
     var profileTop = 0
     /// Whether convolutions absorb their element-wise consumers, the zero PADs before them and a concatenation of
@@ -36,12 +39,14 @@ struct BenchOptions {
 
     static let usage = """
         usage: bench [--json [--times]] [--filter NAME] [--runs N] [--rounds R] [--warmup N] [--threads 1,2]
-                     [--models-dir DIR] [--profile [TOP]] [--unfused] [--no-codegen]
+                     [--models-dir DIR] [--model FILE]... [--profile [TOP]] [--unfused] [--no-codegen]
                      [--quantized-arithmetic xnnpack|litert]
                      [--soak [FRAMES]] [--peak]
           --rounds   the thread counts of each model or pipeline take turns in R rounds (default 5), each
                      running its share of the N timed runs after 2 untimed ones; 1 = one after the other
           --warmup   untimed runs first (default 5); warm-up also lasts at least 0.3 s
+          --model    time this .tflite file (repeatable), a row named after the file, instead of the bench's
+                     models and pipelines
           --times    with --json, add every timed run's latency in ms to each model's line ("times_ms")
           --profile  after each model's timing, time every operator per invocation and print the TOP (default 15)
                      slowest by median, plus totals per operator type
@@ -96,6 +101,7 @@ struct BenchOptions {
                 }
                 threadCounts = list
             case "--models-dir": modelsDirectory = try value(argument)
+            case "--model": modelFiles.append(try value(argument))
             case "--profile":
                 profileTop = 15
                 if let next = iterator.next() {
