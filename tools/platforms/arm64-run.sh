@@ -7,15 +7,14 @@
 #
 # For example, every intermediate tensor of a model on the arm64 Swift kernels against LiteRT-XNNPACK on x86:
 #
-#   TMPDIR=/tmp/purevision-arm64-run python3 tools/compare_tensors_xnnpack.py Models/palm_detection_full.tflite \
-#       --purevision tools/platforms/arm64-run.sh
+#   python3 tools/compare_tensors_xnnpack.py Models/palm_detection_full.tflite --purevision tools/platforms/arm64-run.sh
 #
 # (with the argument `purevision` implied when the first argument is not a product name, as there).
 #
-# How: the current directory and $TMPDIR (default /tmp/purevision-arm64-run) are bind-mounted at the same paths in
-# the arm64 root, with /proc and /dev, so that relative and temporary paths mean the same inside; the binary runs
-# from the package copy arm64.sh built ($W/pkg/.build-arm64) with QEMU_CPU=neoverse-n1, and the mounts are undone
-# when it ends. Environment: W (arm64.sh's work dir, default /tmp/purevision-arm64), QEMU_CPU, TMPDIR.
+# How: the current directory and /tmp are bind-mounted at the same paths in the arm64 root, with /proc and /dev, so
+# that relative and temporary paths (files elsewhere are not seen) mean the same inside; the binary runs from the
+# package copy arm64.sh built ($W/pkg/.build-arm64) with QEMU_CPU=neoverse-n1, and the mounts are undone when it
+# ends. Environment: W (arm64.sh's work dir, default /tmp/purevision-arm64), QEMU_CPU.
 # Exit status: the program's; 2 on a usage error or when the arm64 build is missing.
 set -euo pipefail
 
@@ -32,8 +31,6 @@ purevision | bench) product=$1; shift ;;
 *) product=purevision ;;
 esac
 [ -x "$BIN/$product" ] || { echo "arm64-run: no $BIN/$product; run tools/platforms/arm64.sh first" >&2; exit 2; }
-export TMPDIR=${TMPDIR:-/tmp/purevision-arm64-run}
-mkdir -p "$TMPDIR"
 here=$(pwd)
 
 mounts=()
@@ -50,8 +47,8 @@ bind() { # bind SRC|proc DST
 bind proc "$R/proc"
 bind /dev "$R/dev"
 bind "$W/pkg" "$R/pkg"
+bind /tmp "$R/tmp"
 bind "$here" "$R$here"
-bind "$TMPDIR" "$R$TMPDIR"
 
 quoted=$(printf ' %q' "$@")
 rc=0
