@@ -214,24 +214,15 @@ public struct DepthwiseConv2DKernel: Sendable {
             taps.accumulate(biases: biases, out: out, channels: channels)
         } else {
             out.update(from: biases, count: channels)
-            let fused = DepthwiseTaps.fusesTaps
-            let (outer, inner) = fused ? (taps.columns, taps.rows) : (taps.rows, taps.columns)
-            for first in outer {
-                for second in inner {
-                    let (ky, kx) = fused ? (second, first) : (first, second)
-                    let pixel =
-                        image + (iy0 + ky * g.window.dilationHeight) * taps.inputRowStride
-                        + (ix0 + kx * g.window.dilationWidth) * inputChannels
-                    let w = weights + (ky * g.window.kernelWidth + kx) * channels
-                    for ic in 0..<inputChannels {
-                        let value = pixel[ic]
-                        let base = ic * multiplier
-                        for m in 0..<multiplier {
-                            out[base + m] =
-                                fused
-                                ? out[base + m].addingProduct(value, w[base + m]) : out[base + m] + value * w[base + m]
-                        }
-                    }
+            DepthwiseTaps.forEachTap(rows: taps.rows, columns: taps.columns) { ky, kx in
+                let pixel =
+                    image + (iy0 + ky * g.window.dilationHeight) * taps.inputRowStride
+                    + (ix0 + kx * g.window.dilationWidth) * inputChannels
+                let w = weights + (ky * g.window.kernelWidth + kx) * channels
+                for ic in 0..<inputChannels {
+                    let value = pixel[ic]
+                    let base = ic * multiplier
+                    for m in 0..<multiplier { DepthwiseTaps.addTap(&out[base + m], value, w[base + m]) }
                 }
             }
             if DepthwiseTaps.clampsAtStore && !clamp.isIdentity {
@@ -276,19 +267,32 @@ private struct DepthwiseTaps {
         if fusesTaps { Vector.multiplyAdd(&sum, x, w) } else { Vector.addProduct(&sum, x, w) }
     }
 
+    /// ``addTap(_:_:_:)`` for one channel.
+    @inline(__always)
+    static func addTap(_ sum: inout Float, _ x: Float, _ w: Float) {
+        sum = fusesTaps ? sum.addingProduct(x, w) : sum + x * w
+    }
+
+    /// Calls `body(ky, kx)` for each tap of `rows × columns` in the order of ``fusesTaps``: filter column by filter
+    /// column where taps fuse, else row by row.
+    @inline(__always)
+    static func forEachTap(rows: Range<Int>, columns: Range<Int>, _ body: (_ ky: Int, _ kx: Int) -> Void) {
+        if fusesTaps {
+            for kx in columns { for ky in rows { body(ky, kx) } }
+        } else {
+            for ky in rows { for kx in columns { body(ky, kx) } }
+        }
+    }
+
     /// Calls `body(input, weight)` with the addresses of channel `c` of each in-bounds tap, in the order of
     /// ``fusesTaps``.
     @inline(__always)
     private func forEachTap(channel c: Int, _ body: (UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
-        let (outer, inner) = Self.fusesTaps ? (columns, rows) : (rows, columns)
-        for first in outer {
-            for second in inner {
-                let (ky, kx) = Self.fusesTaps ? (second, first) : (first, second)
-                body(
-                    image + (rowOrigin + ky * dilationHeight) * inputRowStride + c
-                        + (columnOrigin + kx * dilationWidth) * inputPixelStride,
-                    weights + ky * weightRowStride + kx * weightTapStride + c)
-            }
+        Self.forEachTap(rows: rows, columns: columns) { ky, kx in
+            body(
+                image + (rowOrigin + ky * dilationHeight) * inputRowStride + c
+                    + (columnOrigin + kx * dilationWidth) * inputPixelStride,
+                weights + ky * weightRowStride + kx * weightTapStride + c)
         }
     }
 
@@ -409,7 +413,7 @@ private struct DepthwiseTaps {
         }
         while c < channels {
             var sum = biases[c]
-            forEachTap(channel: c) { x, w in sum = Self.fusesTaps ? sum.addingProduct(x[0], w[0]) : sum + x[0] * w[0] }
+            forEachTap(channel: c) { x, w in Self.addTap(&sum, x[0], w[0]) }
             out[c] = Self.clampsAtStore ? min(max(sum, lower), upper) : sum
             c += 1
         }

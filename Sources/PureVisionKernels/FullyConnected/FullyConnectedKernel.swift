@@ -22,9 +22,10 @@ public struct FullyConnectedKernel: Sendable {
     /// Output features per row.
     public let outputSize: Int
 
-    /// Copy of the weights, `[outputSize, inputSize]`.
+    /// Copy of the weights, `[outputSize, inputSize]`, for CBLAS (empty when generated code or ``PanelGEMM`` runs).
     private let weights: [Float]
-    /// `[outputSize]`, or empty when the layer has no bias.
+    /// `[outputSize]`: the bias, zeros for ``PanelGEMM`` when the layer has none; empty when generated code runs, or
+    /// for CBLAS when the layer has no bias.
     private let bias: [Float]
     private let clamp: ClampRange
     /// The generated GEMM of each slice of output features, when prepared with it (then ``weights`` and ``bias`` are

@@ -150,7 +150,7 @@ package enum PanelGEMM {
             } else {
                 tail = nil
             }
-            let singleStart = tail.map { max(tailStart, $0.first + $0.rows) } ?? tailStart
+            let singleStart = tail.map { $0.first + $0.rows } ?? tailStart
             if panels.floatCount <= rowsOutermostFloats {
                 for index in 0..<fullTiles {
                     for panel in panelRange { tiles.run(panel: panel, firstRow: index * tile, rows: tile) }
