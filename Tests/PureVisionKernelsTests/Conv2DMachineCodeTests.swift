@@ -187,11 +187,7 @@ struct Conv2DMachineCodeTests {
             kernel.run(input: input, output: y, scratch: scratch, pool: pool)
         }
         // Bit for bit: the code starts at the bias and fuses each product in k order, as the twin does.
-        let mismatch = actual.indices.first { actual[$0].bitPattern != expected[$0].bitPattern }
-        #expect(
-            mismatch == nil,
-            "\(c) threads=\(pool.threadCount) \(instructions): \(mismatch.map { "element \($0): \(actual[$0]) vs \(expected[$0])" } ?? "")"
-        )
+        expectBitIdentical(actual, expected, "\(c) threads=\(pool.threadCount) \(instructions)")
         // The same kernel taking its bias with the run (prepared without it; a decoy bias runs first).
         let runtime = Conv2DKernel(
             geometry: g, filter: filter, bias: nil, clamp: c.clamp, threadCount: pool.threadCount,
@@ -206,9 +202,7 @@ struct Conv2DMachineCodeTests {
             runtime.run(input: input, output: y, bias: decoy, scratch: scratch, pool: pool)
             runtime.run(input: input, output: y, bias: runBias, scratch: scratch, pool: pool)
         }
-        let runMismatch = withRunBias.indices.first { withRunBias[$0].bitPattern != expected[$0].bitPattern }
-        #expect(
-            runMismatch == nil, "\(c) threads=\(pool.threadCount), bias at run time: element \(runMismatch ?? -1)")
+        expectBitIdentical(withRunBias, expected, "\(c) threads=\(pool.threadCount), bias at run time")
     }
 
     enum Chain: String, CaseIterable, Sendable {

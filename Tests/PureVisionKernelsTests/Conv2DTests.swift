@@ -178,19 +178,11 @@ struct Conv2DTests {
             let kernel = Conv2DKernel(
                 geometry: g, filter: filter, bias: bias, clamp: c.clamp, threadCount: pool.threadCount,
                 microKernel: true)
-            var scratch = [Float](repeating: .nan, count: max(1, kernel.scratchFloatCount))
-            var actual = [Float](repeating: .nan, count: outputCount)
-            actual.withUnsafeMutableBufferPointer { out in
-                scratch.withUnsafeMutableBufferPointer { scratchBuffer in
-                    guard let pointer = out.baseAddress, let scratchPointer = scratchBuffer.baseAddress else { return }
-                    kernel.run(input: input, output: pointer, scratch: scratchPointer, pool: pool)
-                }
+            let actual = OutputEpilogueTests.run(count: outputCount, scratch: kernel.scratchFloatCount, residual: nil) {
+                y, _, scratch in
+                kernel.run(input: input, output: y, scratch: scratch, pool: pool)
             }
-            let mismatch = actual.indices.first { actual[$0].bitPattern != expected[$0].bitPattern }
-            #expect(
-                mismatch == nil,
-                "\(c) threads=\(pool.threadCount): first mismatch \(mismatch.map { "\($0): \(actual[$0]) vs \(expected[$0])" } ?? "")"
-            )
+            expectBitIdentical(actual, expected, "\(c) threads=\(pool.threadCount)")
         }
     }
 

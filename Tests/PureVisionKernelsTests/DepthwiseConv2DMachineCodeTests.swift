@@ -143,9 +143,7 @@ struct DepthwiseConv2DMachineCodeTests {
                     == expectedInstructions(instructions, channels: g.convolution.outputChannels))
             for pool in pools {
                 let actual = DepthwiseConv2DTests.runKernel(kernel, input: input, pool: pool)
-                let firstDifference = actual.indices.first { actual[$0].bitPattern != expected[$0].bitPattern }
-                let detail = firstDifference.map { "element \($0): \(actual[$0]) vs \(expected[$0])" } ?? ""
-                #expect(firstDifference == nil, "\(c) threads=\(pool.threadCount) \(instructions): \(detail)")
+                expectBitIdentical(actual, expected, "\(c) threads=\(pool.threadCount) \(instructions)")
             }
         }
     }

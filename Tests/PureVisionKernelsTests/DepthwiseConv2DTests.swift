@@ -150,8 +150,7 @@ struct DepthwiseConv2DTests {
         }
         for pool in testPools {
             let actual = DepthwiseConv2DTests.runKernel(kernel, input: input, pool: pool)
-            #expect(
-                actual.map(\.bitPattern) == expected.map(\.bitPattern), "\(c) threads=\(pool.threadCount)")
+            expectBitIdentical(actual, expected, "\(c) threads=\(pool.threadCount)")
         }
     }
 

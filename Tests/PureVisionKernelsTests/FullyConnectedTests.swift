@@ -89,7 +89,7 @@ struct FullyConnectedTests {
         let tolerance = 1e-5 * Float(c.inputSize).squareRoot()
         for (threads, values) in actual {
             if SwiftKernelTarget.fusesMultiplyAdd {
-                #expect(values.map(\.bitPattern) == expected.map(\.bitPattern), "\(c) threads=\(threads)")
+                expectBitIdentical(values, expected, "\(c) threads=\(threads)")
             } else {
                 expectNearlyEqual(values, expected, tolerance: tolerance, "\(c) threads=\(threads)")
             }

@@ -38,6 +38,18 @@ func expectClose(
     }
 }
 
+/// Expects `actual` to equal `expected` bit for bit (a twin test's contract), naming the first element that differs.
+func expectBitIdentical(
+    _ actual: [Float], _ expected: [Float], _ context: String = "", sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(
+        actual.count == expected.count, "count \(actual.count) vs \(expected.count) \(context)",
+        sourceLocation: sourceLocation)
+    let common = 0..<min(actual.count, expected.count)
+    guard let index = common.first(where: { actual[$0].bitPattern != expected[$0].bitPattern }) else { return }
+    Issue.record("element \(index): \(actual[index]) vs \(expected[index]) \(context)", sourceLocation: sourceLocation)
+}
+
 /// A seed that depends only on `value`'s description (its fields), the same in every run — unlike `hashValue`, which
 /// Swift randomizes per process, so a failing case could not be reproduced.
 func stableSeed<T>(_ value: T) -> UInt64 {

@@ -43,9 +43,7 @@ struct PanelGEMMTests {
         PanelGEMM.multiply(
             rows: c.m, a: a, lda: lda, panels: panels, panelRange: 0..<panels.widths.count, bias: bias, clamp: clamp,
             c: &actual, ldc: ldc)
-        let mismatch = actual.indices.first { actual[$0].bitPattern != expected[$0].bitPattern }
-        #expect(
-            mismatch == nil, "first mismatch at \(mismatch.map { "\($0): \(actual[$0]) vs \(expected[$0])" } ?? "")")
+        expectBitIdentical(actual, expected, "\(c)")
     }
 
     /// Rows of `A` given as runs (a convolution read in place: one run per filter row) give the bits of the same
@@ -79,7 +77,7 @@ struct PanelGEMMTests {
         PanelGEMM.multiply(
             rows: m, a: a, lda: lda, panels: panels, panelRange: 0..<panels.widths.count, bias: bias, clamp: clamp,
             c: &actual, ldc: n, runs: (count: count, length: length, stride: runStride))
-        #expect(actual.map(\.bitPattern) == expected.map(\.bitPattern))
+        expectBitIdentical(actual, expected, "rows \(m)")
     }
 
     /// Panels run one range at a time write exactly their columns, with the sums of a run over all panels.
