@@ -1,17 +1,16 @@
-// One file per task, in this order: options (a `TaskOptions` subclass with MediaPipe's defaults and a weak
-// `…LiveStreamDelegate`), the delegate protocol, the result class (`NativeResultConvertible`: a `convenience init`
-// from the native result), and the task class, conforming to the `MediaPipeVisionTask` protocol of its verb, which
-// gives it `init(modelPath:)`, MediaPipe's calls taking `MPImage` and `close()`: it declares its `TaskCore` and
-// `init(options:)`, which maps the options and names the delegate's method. All nine tasks have this shape; a new
-// one adds its own folder and file the same way, its native conformances in `Core/NativeTaskConformances.swift`,
-// and its test file in Tests/PureVisionMediaPipeTests comparing with the native task.
+// One file per task, in this order: options (a `RunningModeTaskOptions` subclass, or one of `ClassifierTaskOptions` /
+// `HandTaskOptions` for the fields two tasks share, with MediaPipe's defaults and a weak `…LiveStreamDelegate`), the
+// delegate protocol, the result class (`NativeResultConvertible`: a `convenience init` from the native result), and the
+// task class, conforming to the `MediaPipeVisionTask` protocol of its verb, which gives it `init(modelPath:)`,
+// MediaPipe's calls taking `MPImage` and `close()`: it declares its `TaskCore` and `init(options:)`, which maps the
+// options and names the delegate's method. All nine tasks have this shape; a new one adds its own folder and file the
+// same way, its native conformances in `Core/NativeTaskConformances.swift`, and its test file in
+// Tests/PureVisionMediaPipeTests comparing with the native task.
 import Foundation
 import PureVision
 
 /// Options of a `FaceDetector`: MediaPipe's `FaceDetectorOptions` (`MPPFaceDetectorOptions`), with its defaults.
-public final class FaceDetectorOptions: TaskOptions {
-    /// How the detector is fed. Default `.image`.
-    public var runningMode: RunningMode = .image
+public final class FaceDetectorOptions: RunningModeTaskOptions {
     /// Detections scoring below this are dropped. Default 0.5.
     public var minDetectionConfidence: Float = 0.5
     /// Detections overlapping a better one by more than this IoU are merged into it. Default 0.3.

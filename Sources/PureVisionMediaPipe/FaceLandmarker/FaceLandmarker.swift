@@ -3,9 +3,7 @@ import PureVision
 
 /// Options of a `FaceLandmarker`: MediaPipe's `FaceLandmarkerOptions` (`MPPFaceLandmarkerOptions`), with its
 /// defaults.
-public final class FaceLandmarkerOptions: TaskOptions {
-    /// How the landmarker is fed. Default `.image`.
-    public var runningMode: RunningMode = .image
+public final class FaceLandmarkerOptions: RunningModeTaskOptions {
     /// The most faces reported. Default 1 (landmarks are smoothed over time only with 1, as in MediaPipe).
     public var numFaces: Int = 1
     /// Face detections scoring below this are ignored. Default 0.5.

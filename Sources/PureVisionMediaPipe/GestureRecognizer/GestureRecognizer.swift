@@ -3,17 +3,7 @@ import PureVision
 
 /// Options of a `GestureRecognizer`: MediaPipe's `GestureRecognizerOptions` (`MPPGestureRecognizerOptions`), with
 /// its defaults.
-public final class GestureRecognizerOptions: TaskOptions {
-    /// How the recognizer is fed. Default `.image`.
-    public var runningMode: RunningMode = .image
-    /// The most hands recognized. Default 1.
-    public var numHands: Int = 1
-    /// Palm detections scoring below this are ignored. Default 0.5.
-    public var minHandDetectionConfidence: Float = 0.5
-    /// A hand is reported only when its presence score exceeds this. Default 0.5.
-    public var minHandPresenceConfidence: Float = 0.5
-    /// Video and live stream: the overlap threshold for adding a newly detected hand to the tracked ones. Default 0.5.
-    public var minTrackingConfidence: Float = 0.5
+public final class GestureRecognizerOptions: HandTaskOptions {
     /// How the canned classifier (None, Closed_Fist, Open_Palm, Pointing_Up, Thumb_Down, Thumb_Up, Victory,
     /// ILoveYou) filters its categories. Default nil: the model's own settings, including its metadata's score
     /// threshold if it has one.

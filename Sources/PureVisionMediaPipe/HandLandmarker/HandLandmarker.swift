@@ -3,17 +3,7 @@ import PureVision
 
 /// Options of a `HandLandmarker`: MediaPipe's `HandLandmarkerOptions` (`MPPHandLandmarkerOptions`), with its
 /// defaults.
-public final class HandLandmarkerOptions: TaskOptions {
-    /// How the landmarker is fed. Default `.image`.
-    public var runningMode: RunningMode = .image
-    /// The most hands reported. Default 1.
-    public var numHands: Int = 1
-    /// Palm detections scoring below this are ignored. Default 0.5.
-    public var minHandDetectionConfidence: Float = 0.5
-    /// A hand is reported only when its presence score exceeds this. Default 0.5.
-    public var minHandPresenceConfidence: Float = 0.5
-    /// Video and live stream: the overlap threshold for adding a newly detected hand to the tracked ones. Default 0.5.
-    public var minTrackingConfidence: Float = 0.5
+public final class HandLandmarkerOptions: HandTaskOptions {
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var handLandmarkerLiveStreamDelegate: (any HandLandmarkerLiveStreamDelegate)?
 }

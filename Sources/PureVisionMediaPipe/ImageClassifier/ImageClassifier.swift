@@ -3,20 +3,7 @@ import PureVision
 
 /// Options of an `ImageClassifier`: MediaPipe's `ImageClassifierOptions` (`MPPImageClassifierOptions`), with its
 /// defaults.
-public final class ImageClassifierOptions: TaskOptions {
-    /// How the classifier is fed. Default `.image`.
-    public var runningMode: RunningMode = .image
-    /// The locale of the display names, when the model has localized labels. Default `"en"`.
-    public var displayNamesLocale: String = "en"
-    /// The most categories per head, best first; a negative value keeps all. Default −1.
-    public var maxResults: Int = -1
-    /// Categories scoring below this are dropped. Default 0, which (as in MediaPipe iOS) replaces the threshold in the
-    /// model's metadata.
-    public var scoreThreshold: Float = 0
-    /// Only these category names are kept (exclusive with `categoryDenylist`). Default empty.
-    public var categoryAllowlist: [String] = []
-    /// These category names are dropped (exclusive with `categoryAllowlist`). Default empty.
-    public var categoryDenylist: [String] = []
+public final class ImageClassifierOptions: ClassifierTaskOptions {
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var imageClassifierLiveStreamDelegate: (any ImageClassifierLiveStreamDelegate)?
 }

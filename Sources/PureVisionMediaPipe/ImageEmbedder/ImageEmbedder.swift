@@ -3,9 +3,7 @@ import PureVision
 
 /// Options of an `ImageEmbedder`: MediaPipe's `ImageEmbedderOptions` (`MPPImageEmbedderOptions`), with its
 /// defaults.
-public final class ImageEmbedderOptions: TaskOptions {
-    /// How the embedder is fed. Default `.image`.
-    public var runningMode: RunningMode = .image
+public final class ImageEmbedderOptions: RunningModeTaskOptions {
     /// Whether each embedding is scaled to unit L2 norm. Default false.
     public var l2Normalize: Bool = false
     /// Whether each embedding is returned as signed bytes (`quantizedEmbedding`) instead of floats. Default false.

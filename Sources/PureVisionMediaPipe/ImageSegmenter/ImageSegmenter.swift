@@ -3,9 +3,7 @@ import PureVision
 
 /// Options of an `ImageSegmenter`: MediaPipe's `ImageSegmenterOptions` (`MPPImageSegmenterOptions`), with its
 /// defaults.
-public final class ImageSegmenterOptions: TaskOptions {
-    /// How the segmenter is fed. Default `.image`.
-    public var runningMode: RunningMode = .image
+public final class ImageSegmenterOptions: RunningModeTaskOptions {
     /// The locale of the display names, when the model has localized labels. Default `"en"`.
     public var displayNamesLocale: String = "en"
     /// Whether results have one confidence mask per class. Default true.

@@ -3,20 +3,7 @@ import PureVision
 
 /// Options of an `ObjectDetector`: MediaPipe's `ObjectDetectorOptions` (`MPPObjectDetectorOptions`), with its
 /// defaults.
-public final class ObjectDetectorOptions: TaskOptions {
-    /// How the detector is fed. Default `.image`.
-    public var runningMode: RunningMode = .image
-    /// The locale of the display names, when the model has localized labels. Default `"en"`.
-    public var displayNamesLocale: String = "en"
-    /// The most detections reported, best first; a negative value keeps all. Default −1.
-    public var maxResults: Int = -1
-    /// Detections scoring below this are dropped. Default 0 (MediaPipe always sends its own threshold, so one in the
-    /// model's metadata never applies).
-    public var scoreThreshold: Float = 0
-    /// Only these category names are kept (exclusive with `categoryDenylist`). Default empty.
-    public var categoryAllowlist: [String] = []
-    /// These category names are dropped (exclusive with `categoryAllowlist`). Default empty.
-    public var categoryDenylist: [String] = []
+public final class ObjectDetectorOptions: ClassifierTaskOptions {
     /// Receives live-stream results (`.liveStream` mode only); held weakly, as in MediaPipe.
     public weak var objectDetectorLiveStreamDelegate: (any ObjectDetectorLiveStreamDelegate)?
 }

@@ -3,9 +3,7 @@ import PureVision
 
 /// Options of a `PoseLandmarker`: MediaPipe's `PoseLandmarkerOptions` (`MPPPoseLandmarkerOptions`), with its
 /// defaults.
-public final class PoseLandmarkerOptions: TaskOptions {
-    /// How the landmarker is fed. Default `.image`.
-    public var runningMode: RunningMode = .image
+public final class PoseLandmarkerOptions: RunningModeTaskOptions {
     /// The most poses reported. Default 1 (landmarks are smoothed over time only with 1, as in MediaPipe).
     public var numPoses: Int = 1
     /// Pose detections scoring below this are ignored. Default 0.5.
