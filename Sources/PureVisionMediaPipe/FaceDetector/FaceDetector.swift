@@ -1,11 +1,11 @@
 // One file per task, in this order: options (a `RunningModeTaskOptions` subclass, or one of `ClassifierTaskOptions` /
 // `HandTaskOptions` for the fields two tasks share, with MediaPipe's defaults and a weak `…LiveStreamDelegate`), the
-// delegate protocol, the result class (`NativeResultConvertible`: a `convenience init` from the native result), and the
-// task class, conforming to the `MediaPipeVisionTask` protocol of its verb, which gives it `init(modelPath:)`,
-// MediaPipe's calls taking `MPImage` and `close()`: it declares its `TaskCore` and `init(options:)`, which maps the
-// options and names the delegate's method. All nine tasks have this shape; a new one adds its own folder and file the
-// same way, its native conformances in `Core/NativeTaskConformances.swift`, and its test file in
-// Tests/PureVisionMediaPipeTests comparing with the native task.
+// delegate protocol, the result class (a `TaskResult` subclass, `NativeResultConvertible`: a `convenience init` from
+// the native result), and the task class, conforming to the `MediaPipeVisionTask` protocol of its verb, which gives it
+// `init(modelPath:)`, MediaPipe's calls taking `MPImage` and `close()`: it declares its `TaskCore` and
+// `init(options:)`, which maps the options and names the delegate's method. All nine tasks have this shape; a new one
+// adds its own folder and file the same way, its native conformances in `Core/NativeTaskConformances.swift`, and its
+// test file in Tests/PureVisionMediaPipeTests comparing with the native task.
 import Foundation
 import PureVision
 
@@ -32,17 +32,16 @@ public protocol FaceDetectorLiveStreamDelegate: AnyObject {
 }
 
 /// The faces found in one image or frame: MediaPipe's `FaceDetectorResult` (`MPPFaceDetectorResult`).
-public final class FaceDetectorResult: NativeResultConvertible {
+public final class FaceDetectorResult: TaskResult, NativeResultConvertible, @unchecked Sendable {
+    // @unchecked: as `TaskResult`'s, restated (Swift requires it); every stored property is an immutable value.
     /// One detection per face, best first: a pixel box, one category (the score) and six keypoints (right eye,
     /// left eye, nose tip, mouth, right ear tragion, left ear tragion — the subject's right and left).
     public let detections: [Detection]
-    /// The frame's timestamp (0 in image mode).
-    public let timestampInMilliseconds: Int
 
     /// Creates a result, as MediaPipe's `init(detections:timestampInMilliseconds:)`.
     public init(detections: [Detection], timestampInMilliseconds: Int) {
         self.detections = detections
-        self.timestampInMilliseconds = timestampInMilliseconds
+        super.init(timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// The same detections as PureVision's result.

@@ -72,7 +72,8 @@ public final class TransformMatrix: @unchecked Sendable {
 }
 
 /// The faces found in one image or frame: MediaPipe's `FaceLandmarkerResult` (`MPPFaceLandmarkerResult`).
-public final class FaceLandmarkerResult: NativeResultConvertible {
+public final class FaceLandmarkerResult: TaskResult, NativeResultConvertible, @unchecked Sendable {
+    // @unchecked: as `TaskResult`'s, restated (Swift requires it); every stored property is an immutable value.
     /// Per face, 478 landmarks normalized to the image: 0–467 the face mesh, 468–472 and 473–477 the irises.
     public let faceLandmarks: [[NormalizedLandmark]]
     /// Per face, the 52 blendshape scores in index order (head index 0, head name "", as MediaPipe fills them);
@@ -81,8 +82,6 @@ public final class FaceLandmarkerResult: NativeResultConvertible {
     /// Per face, the pose of the canonical face model (4×4, translation in centimetres); empty unless
     /// `outputFacialTransformationMatrixes`. MediaPipe skips a face whose landmarks are too compact to fit.
     public let facialTransformationMatrixes: [TransformMatrix]
-    /// The frame's timestamp (0 in image mode).
-    public let timestampInMilliseconds: Int
 
     /// Creates a result, as MediaPipe's
     /// `init(faceLandmarks:faceBlendshapes:facialTransformationMatrixes:timestampInMilliseconds:)`.
@@ -93,7 +92,7 @@ public final class FaceLandmarkerResult: NativeResultConvertible {
         self.faceLandmarks = faceLandmarks
         self.faceBlendshapes = faceBlendshapes
         self.facialTransformationMatrixes = facialTransformationMatrixes
-        self.timestampInMilliseconds = timestampInMilliseconds
+        super.init(timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// The same faces as PureVision's result.

@@ -31,7 +31,8 @@ public protocol GestureRecognizerLiveStreamDelegate: AnyObject {
 /// (`MPPGestureRecognizerResult`). The i-th entry of `handedness`, `landmarks` and `worldLandmarks` describes hand
 /// i; `gestures` has one list per hand that got a prediction, in hand order (as in MediaPipe, a hand whose
 /// categories were all filtered away has none, and then `gestures` is shorter than the hand lists).
-public final class GestureRecognizerResult: NativeResultConvertible {
+public final class GestureRecognizerResult: TaskResult, NativeResultConvertible, @unchecked Sendable {
+    // @unchecked: as `TaskResult`'s, restated (Swift requires it); every stored property is an immutable value.
     /// Per recognized hand, one category: the gesture's name in `categoryName`, its score, index −1.
     public let gestures: [[ResultCategory]]
     /// Per hand, one category: "Right" (index 0) or "Left" (index 1) with its score.
@@ -40,8 +41,6 @@ public final class GestureRecognizerResult: NativeResultConvertible {
     public let landmarks: [[NormalizedLandmark]]
     /// Per hand, the 21 landmarks in metres around the hand's approximate centre.
     public let worldLandmarks: [[Landmark]]
-    /// The frame's timestamp (0 in image mode).
-    public let timestampInMilliseconds: Int
 
     /// Creates a result, as MediaPipe's
     /// `init(gestures:handedness:landmarks:worldLandmarks:timestampInMilliseconds:)`.
@@ -53,7 +52,7 @@ public final class GestureRecognizerResult: NativeResultConvertible {
         self.handedness = handedness
         self.landmarks = landmarks
         self.worldLandmarks = worldLandmarks
-        self.timestampInMilliseconds = timestampInMilliseconds
+        super.init(timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// The same hands and gestures as PureVision's result.

@@ -22,15 +22,14 @@ public protocol HandLandmarkerLiveStreamDelegate: AnyObject {
 
 /// The hands found in one image or frame: MediaPipe's `HandLandmarkerResult` (`MPPHandLandmarkerResult`). The i-th
 /// entry of each array describes hand i.
-public final class HandLandmarkerResult: NativeResultConvertible {
+public final class HandLandmarkerResult: TaskResult, NativeResultConvertible, @unchecked Sendable {
+    // @unchecked: as `TaskResult`'s, restated (Swift requires it); every stored property is an immutable value.
     /// Per hand, 21 landmarks normalized to the image.
     public let landmarks: [[NormalizedLandmark]]
     /// Per hand, the 21 landmarks in metres around the hand's approximate centre.
     public let worldLandmarks: [[Landmark]]
     /// Per hand, one category: "Right" (index 0) or "Left" (index 1) with its score.
     public let handedness: [[ResultCategory]]
-    /// The frame's timestamp (0 in image mode).
-    public let timestampInMilliseconds: Int
 
     /// Creates a result, as MediaPipe's `init(landmarks:worldLandmarks:handedness:timestampInMilliseconds:)`.
     public init(
@@ -40,7 +39,7 @@ public final class HandLandmarkerResult: NativeResultConvertible {
         self.landmarks = landmarks
         self.worldLandmarks = worldLandmarks
         self.handedness = handedness
-        self.timestampInMilliseconds = timestampInMilliseconds
+        super.init(timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// The same hands as PureVision's result.

@@ -22,16 +22,15 @@ public protocol ImageClassifierLiveStreamDelegate: AnyObject {
 
 /// What an `ImageClassifier` found in one image or frame: MediaPipe's `ImageClassifierResult`
 /// (`MPPImageClassifierResult`).
-public final class ImageClassifierResult: NativeResultConvertible {
+public final class ImageClassifierResult: TaskResult, NativeResultConvertible, @unchecked Sendable {
+    // @unchecked: as `TaskResult`'s, restated (Swift requires it); every stored property is an immutable value.
     /// The classifications, one per head: `result.classificationResult.classifications[0].categories`.
     public let classificationResult: ClassificationResult
-    /// The frame's timestamp (0 in image mode).
-    public let timestampInMilliseconds: Int
 
     /// Creates a result, as MediaPipe's `init(classificationResult:timestampInMilliseconds:)`.
     public init(classificationResult: ClassificationResult, timestampInMilliseconds: Int) {
         self.classificationResult = classificationResult
-        self.timestampInMilliseconds = timestampInMilliseconds
+        super.init(timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// The same classifications as PureVision's result.

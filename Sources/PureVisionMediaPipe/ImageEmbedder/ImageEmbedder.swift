@@ -25,18 +25,17 @@ public protocol ImageEmbedderLiveStreamDelegate: AnyObject {
 }
 
 /// The embeddings of one image or frame: MediaPipe's `ImageEmbedderResult` (`MPPImageEmbedderResult`).
-public final class ImageEmbedderResult: NativeResultConvertible {
+public final class ImageEmbedderResult: TaskResult, NativeResultConvertible, @unchecked Sendable {
+    // @unchecked: as `TaskResult`'s, restated (Swift requires it); every stored property is an immutable value.
     /// The embeddings, one per model output: `result.embeddingResult.embeddings[0].floatEmbedding`.
     public let embeddingResult: EmbeddingResult
-    /// The frame's timestamp (0 in image mode).
-    public let timestampInMilliseconds: Int
 
     /// Creates a result, as MediaPipe's `init(embeddingResult:timestampInMilliseconds:)`; nil is stored as an
     /// empty `EmbeddingResult` with the same timestamp.
     public init(embeddingResult: EmbeddingResult?, timestampInMilliseconds: Int) {
         self.embeddingResult =
             embeddingResult ?? EmbeddingResult(embeddings: [], timestampInMilliseconds: timestampInMilliseconds)
-        self.timestampInMilliseconds = timestampInMilliseconds
+        super.init(timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// The same embeddings as PureVision's result.

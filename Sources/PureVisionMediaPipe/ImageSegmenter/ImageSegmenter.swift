@@ -29,15 +29,14 @@ public protocol ImageSegmenterLiveStreamDelegate: AnyObject {
 
 /// What an `ImageSegmenter` found in one image or frame: MediaPipe's `ImageSegmenterResult`
 /// (`MPPImageSegmenterResult`). Masks have the input image's stored size.
-public final class ImageSegmenterResult: NativeResultConvertible {
+public final class ImageSegmenterResult: TaskResult, NativeResultConvertible, @unchecked Sendable {
+    // @unchecked: as `TaskResult`'s, restated (Swift requires it); every stored property is an immutable value.
     /// One `.float32` mask per class, in label order; nil unless `shouldOutputConfidenceMasks`.
     public let confidenceMasks: [Mask]?
     /// The `.uInt8` category mask (a class index per pixel); nil unless `shouldOutputCategoryMask`.
     public let categoryMask: Mask?
     /// The model's quality scores, one per class (1 when the model gives none).
     public let qualityScores: [NSNumber]?
-    /// The frame's timestamp (0 in image mode).
-    public let timestampInMilliseconds: Int
 
     /// Creates a result, as MediaPipe's `init(confidenceMasks:categoryMask:qualityScores:timestampInMilliseconds:)`.
     public init(confidenceMasks: [Mask]?, categoryMask: Mask?, qualityScores: [NSNumber]?, timestampInMilliseconds: Int)
@@ -45,7 +44,7 @@ public final class ImageSegmenterResult: NativeResultConvertible {
         self.confidenceMasks = confidenceMasks
         self.categoryMask = categoryMask
         self.qualityScores = qualityScores
-        self.timestampInMilliseconds = timestampInMilliseconds
+        super.init(timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// The same masks as PureVision's result, copied into `Mask`s.

@@ -21,20 +21,19 @@ public protocol ObjectDetectorLiveStreamDelegate: AnyObject {
 }
 
 /// The objects found in one image or frame: MediaPipe's `ObjectDetectorResult` (`MPPObjectDetectorResult`).
-public final class ObjectDetectorResult: NativeResultConvertible {
+public final class ObjectDetectorResult: TaskResult, NativeResultConvertible, @unchecked Sendable {
+    // @unchecked: as `TaskResult`'s, restated (Swift requires it); every stored property is an immutable value.
     /// The detections, best first: a `CGRect` box in whole pixels of the stored image, the categories, no
     /// keypoints for MediaPipe's detectors.
     ///
     /// As in MediaPipe, a category named by the model's labels has index −1 (MediaPipe's graph replaces the class
     /// index by the label); PureVision's native result keeps the index.
     public let detections: [Detection]
-    /// The frame's timestamp (0 in image mode).
-    public let timestampInMilliseconds: Int
 
     /// Creates a result, as MediaPipe's `init(detections:timestampInMilliseconds:)`.
     public init(detections: [Detection], timestampInMilliseconds: Int) {
         self.detections = detections
-        self.timestampInMilliseconds = timestampInMilliseconds
+        super.init(timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// The same detections as PureVision's result, with MediaPipe's category indices.

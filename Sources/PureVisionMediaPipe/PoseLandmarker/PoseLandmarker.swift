@@ -33,15 +33,14 @@ public protocol PoseLandmarkerLiveStreamDelegate: AnyObject {
 
 /// The poses found in one image or frame: MediaPipe's `PoseLandmarkerResult` (`MPPPoseLandmarkerResult`). The i-th
 /// entry of each array describes pose i.
-public final class PoseLandmarkerResult: NativeResultConvertible {
+public final class PoseLandmarkerResult: TaskResult, NativeResultConvertible, @unchecked Sendable {
+    // @unchecked: as `TaskResult`'s, restated (Swift requires it); every stored property is an immutable value.
     /// Per pose, 33 landmarks normalized to the image, each with its visibility and presence.
     public let landmarks: [[NormalizedLandmark]]
     /// Per pose, the 33 landmarks in metres, origin between the hips, with visibility and presence.
     public let worldLandmarks: [[Landmark]]
     /// Per pose, a `.float32` mask the size of the input image; empty unless `shouldOutputSegmentationMasks`.
     public let segmentationMasks: [Mask]
-    /// The frame's timestamp (0 in image mode).
-    public let timestampInMilliseconds: Int
 
     /// Creates a result, as MediaPipe's `init(landmarks:worldLandmarks:segmentationMasks:timestampInMilliseconds:)`;
     /// nil masks are stored as none.
@@ -52,7 +51,7 @@ public final class PoseLandmarkerResult: NativeResultConvertible {
         self.landmarks = landmarks
         self.worldLandmarks = worldLandmarks
         self.segmentationMasks = segmentationMasks ?? []
-        self.timestampInMilliseconds = timestampInMilliseconds
+        super.init(timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// The same poses as PureVision's result, masks copied into `Mask`s.
