@@ -4,36 +4,24 @@
     import UIKit
 
     extension ImageOrientation {
-        /// The PureVision orientation of a `UIImage.Orientation` (the cases correspond one to one; an unknown future
-        /// case reads as `.up`). The MediaPipe and ML Kit layers take UIKit's orientation through it.
+        /// The PureVision orientations in the order of `UIImage.Orientation`'s raw values, 0 (`.up`) to 7
+        /// (`.rightMirrored`): the cases correspond one to one, and both conversions read this one table.
+        fileprivate static let uiKitOrder: [ImageOrientation] = [
+            .up, .down, .left, .right, .upMirrored, .downMirrored, .leftMirrored, .rightMirrored,
+        ]
+
+        /// The PureVision orientation of a `UIImage.Orientation` (an unknown future case reads as `.up`). The
+        /// MediaPipe and ML Kit layers take UIKit's orientation through it.
         package init(_ orientation: UIImage.Orientation) {
-            switch orientation {
-            case .up: self = .up
-            case .down: self = .down
-            case .left: self = .left
-            case .right: self = .right
-            case .upMirrored: self = .upMirrored
-            case .downMirrored: self = .downMirrored
-            case .leftMirrored: self = .leftMirrored
-            case .rightMirrored: self = .rightMirrored
-            @unknown default: self = .up
-            }
+            let index = orientation.rawValue
+            self = Self.uiKitOrder.indices.contains(index) ? Self.uiKitOrder[index] : .up
         }
     }
 
     extension UIImage.Orientation {
         /// The `UIImage.Orientation` of a PureVision orientation.
         package init(_ orientation: ImageOrientation) {
-            switch orientation {
-            case .up: self = .up
-            case .down: self = .down
-            case .left: self = .left
-            case .right: self = .right
-            case .upMirrored: self = .upMirrored
-            case .downMirrored: self = .downMirrored
-            case .leftMirrored: self = .leftMirrored
-            case .rightMirrored: self = .rightMirrored
-            }
+            self = UIImage.Orientation(rawValue: ImageOrientation.uiKitOrder.firstIndex(of: orientation) ?? 0) ?? .up
         }
     }
 #endif
