@@ -29,27 +29,37 @@ public final class Mask: @unchecked Sendable {
 
     private var count: Int { width * height }
 
-    /// MediaPipe's `init(uInt8Data:width:height:shouldCopy:)`. The data is always copied here (a PureVision mask never
-    /// refers to memory it does not own), whatever `shouldCopy` says.
-    public init(uInt8Data: UnsafePointer<UInt8>, width: Int, height: Int, shouldCopy: Bool) {
+    /// A mask of `width` × `height` (negative sizes count as 0) holding `bytes` or `floats`, exactly one of them: the
+    /// type it was made with.
+    private init(width: Int, height: Int, bytes: UnsafeMutablePointer<UInt8>?, floats: UnsafeMutablePointer<Float>?) {
         self.width = max(width, 0)
         self.height = max(height, 0)
-        dataType = .uInt8
-        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(self.width * self.height, 1))
-        storage.initialize(from: uInt8Data, count: self.width * self.height)
-        bytes = storage
-        floats = nil
+        dataType = bytes == nil ? .float32 : .uInt8
+        self.bytes = bytes
+        self.floats = floats
+    }
+
+    /// MediaPipe's `init(uInt8Data:width:height:shouldCopy:)`. The data is always copied here (a PureVision mask never
+    /// refers to memory it does not own), whatever `shouldCopy` says.
+    public convenience init(uInt8Data: UnsafePointer<UInt8>, width: Int, height: Int, shouldCopy: Bool) {
+        self.init(width: width, height: height, bytes: Self.copy(uInt8Data, width: width, height: height), floats: nil)
     }
 
     /// MediaPipe's `init(float32Data:width:height:shouldCopy:)`. The data is always copied here.
-    public init(float32Data: UnsafePointer<Float>, width: Int, height: Int, shouldCopy: Bool) {
-        self.width = max(width, 0)
-        self.height = max(height, 0)
-        dataType = .float32
-        let storage = UnsafeMutablePointer<Float>.allocate(capacity: max(self.width * self.height, 1))
-        storage.initialize(from: float32Data, count: self.width * self.height)
-        floats = storage
-        bytes = nil
+    public convenience init(float32Data: UnsafePointer<Float>, width: Int, height: Int, shouldCopy: Bool) {
+        self.init(
+            width: width, height: height, bytes: nil, floats: Self.copy(float32Data, width: width, height: height))
+    }
+
+    /// A copy of the `width · height` elements at `data` (negative sizes count as 0), in memory the mask owns: at
+    /// least one element, so that an empty mask's pointers are valid too.
+    private static func copy<Element>(_ data: UnsafePointer<Element>, width: Int, height: Int)
+        -> UnsafeMutablePointer<Element>
+    {
+        let count = max(width, 0) * max(height, 0)
+        let storage = UnsafeMutablePointer<Element>.allocate(capacity: max(count, 1))
+        storage.initialize(from: data, count: count)
+        return storage
     }
 
     /// A mask holding a copy of `values` (`width · height` bytes).
@@ -72,33 +82,39 @@ public final class Mask: @unchecked Sendable {
     /// The mask as bytes, 0…255 (converted from floats on first access for a `.float32` mask). Valid while the mask
     /// lives.
     public var uint8Data: UnsafePointer<UInt8> {
-        if let bytes { return UnsafePointer(bytes) }
-        lock.lock()
-        defer { lock.unlock() }
-        if let convertedBytes { return UnsafePointer(convertedBytes) }
-        let converted = UnsafeMutablePointer<UInt8>.allocate(capacity: max(count, 1))
-        if let floats {
+        data(stored: bytes, converted: \.convertedBytes) { converted in
+            guard let floats else { return }
             for i in 0..<count {
                 let scaled = floats[i] * 255
-                converted[i] = scaled.isNaN ? 0 : UInt8(min(max(scaled, 0), 255))  // truncated, as MediaPipe's C cast
+                // Truncated, as MediaPipe's C cast.
+                converted[i] = scaled.isNaN ? 0 : UInt8(min(max(scaled, 0), 255))
             }
         }
-        convertedBytes = converted
-        return UnsafePointer(converted)
     }
 
     /// The mask as floats, 0…1 (converted from bytes on first access for a `.uInt8` mask). Valid while the mask
     /// lives.
     public var float32Data: UnsafePointer<Float> {
-        if let floats { return UnsafePointer(floats) }
-        lock.lock()
-        defer { lock.unlock() }
-        if let convertedFloats { return UnsafePointer(convertedFloats) }
-        let converted = UnsafeMutablePointer<Float>.allocate(capacity: max(count, 1))
-        if let bytes {
+        data(stored: floats, converted: \.convertedFloats) { converted in
+            guard let bytes else { return }
             for i in 0..<count { converted[i] = Float(bytes[i]) / 255 }
         }
-        convertedFloats = converted
-        return UnsafePointer(converted)
+    }
+
+    /// The mask's elements as `Element`: `stored` when the mask was made with that type, else the conversion kept at
+    /// `converted`, which `convert` fills on first access (under `lock`, so that concurrent readers share one).
+    private func data<Element>(
+        stored: UnsafeMutablePointer<Element>?,
+        converted: ReferenceWritableKeyPath<Mask, UnsafeMutablePointer<Element>?>,
+        convert: (UnsafeMutablePointer<Element>) -> Void
+    ) -> UnsafePointer<Element> {
+        if let stored { return UnsafePointer(stored) }
+        lock.lock()
+        defer { lock.unlock() }
+        if let kept = self[keyPath: converted] { return UnsafePointer(kept) }
+        let storage = UnsafeMutablePointer<Element>.allocate(capacity: max(count, 1))
+        convert(storage)
+        self[keyPath: converted] = storage
+        return UnsafePointer(storage)
     }
 }
