@@ -87,12 +87,8 @@ public struct FaceAnalyzerOptions: Sendable {
     /// Checks the values a caller can get wrong.
     /// - Throws: `VisionTaskError.invalidOption` naming the option.
     public func validate() throws(VisionTaskError) {
-        guard minFaceSize.isFinite, (0...1).contains(minFaceSize) else {
-            throw .invalidOption(name: "minFaceSize", reason: "must be in [0, 1], got \(minFaceSize)")
-        }
-        guard threadCount >= 1 else {
-            throw .invalidOption(name: "threadCount", reason: "must be ≥ 1, got \(threadCount)")
-        }
+        try OptionChecks.fractions([("minFaceSize", minFaceSize)])
+        try OptionChecks.atLeastOne(threadCount, name: "threadCount")
         guard !modelDirectory.isEmpty else {
             throw .invalidOption(name: "modelDirectory", reason: "must name the directory holding the face models")
         }

@@ -21,12 +21,10 @@ public final class FaceDetector: DetectionTask {
     /// - Throws: `VisionTaskError` for options out of range, a missing or unsupported model, or a result handler
     ///   that does not fit the running mode.
     public init(options: FaceDetectorOptions) throws(VisionTaskError) {
-        for (name, value) in [
+        try OptionChecks.fractions([
             ("minDetectionConfidence", options.minDetectionConfidence),
             ("minSuppressionThreshold", options.minSuppressionThreshold),
-        ] where !(0...1).contains(value) {
-            throw .invalidOption(name: name, reason: "must be in [0, 1], got \(value)")
-        }
+        ])
         self.options = options
         let pipeline = try FaceDetectionPipeline(options: options)
         runner = try VisionTaskRunner(

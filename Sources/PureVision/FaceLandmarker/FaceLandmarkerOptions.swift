@@ -43,14 +43,12 @@ public struct FaceLandmarkerOptions: Sendable {
     }
 
     func validate() throws(VisionTaskError) {
-        guard numFaces >= 1 else { throw .invalidOption(name: "numFaces", reason: "must be ≥ 1, got \(numFaces)") }
-        for (name, value) in [
+        try OptionChecks.atLeastOne(numFaces, name: "numFaces")
+        try OptionChecks.fractions([
             ("minFaceDetectionConfidence", minFaceDetectionConfidence),
             ("minFacePresenceConfidence", minFacePresenceConfidence),
             ("minTrackingConfidence", minTrackingConfidence),
-        ] where !(0...1).contains(value) {
-            throw .invalidOption(name: name, reason: "must be in [0, 1], got \(value)")
-        }
+        ])
     }
 }
 

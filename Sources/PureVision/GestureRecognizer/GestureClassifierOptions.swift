@@ -36,17 +36,9 @@ public struct GestureClassifierOptions: Sendable, Hashable {
 
     /// Checks the options that do not depend on the model; `name` is the option's name in errors.
     func validate(name: String) throws(VisionTaskError) {
-        guard maxResults != 0 else {
-            throw .invalidOption(name: "\(name).maxResults", reason: "value must be != 0 (−1 keeps all categories)")
-        }
-        guard categoryAllowlist.isEmpty || categoryDenylist.isEmpty else {
-            throw .invalidOption(
-                name: "\(name).categoryAllowlist",
-                reason: "categoryAllowlist and categoryDenylist are mutually exclusive")
-        }
-        if let scoreThreshold, scoreThreshold.isNaN {
-            throw .invalidOption(name: "\(name).scoreThreshold", reason: "must be a number, got NaN")
-        }
+        try ClassifierOptionChecks.validate(
+            maxResults: maxResults, categoryAllowlist: categoryAllowlist, categoryDenylist: categoryDenylist,
+            scoreThreshold: scoreThreshold, kept: "categories", namePrefix: name + ".")
     }
 
     var settings: ClassificationHead.Settings {

@@ -48,13 +48,11 @@ public struct HandLandmarkerOptions: Sendable {
     }
 
     func validate() throws(VisionTaskError) {
-        guard numHands >= 1 else { throw .invalidOption(name: "numHands", reason: "must be ≥ 1, got \(numHands)") }
-        for (name, value) in [
+        try OptionChecks.atLeastOne(numHands, name: "numHands")
+        try OptionChecks.fractions([
             ("minHandDetectionConfidence", minHandDetectionConfidence),
             ("minHandPresenceConfidence", minHandPresenceConfidence),
-        ] where !(0...1).contains(value) {
-            throw .invalidOption(name: name, reason: "must be in [0, 1], got \(value)")
-        }
+        ])
         guard minTrackingConfidence > 0, minTrackingConfidence <= 1 else {
             throw .invalidOption(
                 name: "minTrackingConfidence", reason: "must be in (0, 1], got \(minTrackingConfidence)")

@@ -39,14 +39,12 @@ public struct PoseLandmarkerOptions: Sendable {
     }
 
     func validate() throws(VisionTaskError) {
-        guard numPoses >= 1 else { throw .invalidOption(name: "numPoses", reason: "must be ≥ 1, got \(numPoses)") }
-        for (name, value) in [
+        try OptionChecks.atLeastOne(numPoses, name: "numPoses")
+        try OptionChecks.fractions([
             ("minPoseDetectionConfidence", minPoseDetectionConfidence),
             ("minPosePresenceConfidence", minPosePresenceConfidence),
             ("minTrackingConfidence", minTrackingConfidence),
-        ] where !(0...1).contains(value) {
-            throw .invalidOption(name: name, reason: "must be in [0, 1], got \(value)")
-        }
+        ])
     }
 }
 

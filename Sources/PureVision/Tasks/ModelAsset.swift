@@ -22,9 +22,7 @@ struct LoadedModel: Sendable {
     /// refuse, keeps the arithmetic of LiteRT's builtin kernels, which the engine reproduces for every operator.
     /// A task with several models passes them one `pool` of `threadCount` threads (see ``sharedPool(threadCount:)``).
     static func load(bytes: [UInt8], threadCount: Int, pool: ThreadPool? = nil) throws(VisionTaskError) -> LoadedModel {
-        guard threadCount >= 1 else {
-            throw .invalidOption(name: "threadCount", reason: "must be ≥ 1, got \(threadCount)")
-        }
+        try OptionChecks.atLeastOne(threadCount, name: "threadCount")
         let model: TFLiteModel
         do { model = try TFLiteModel(bytes: bytes) } catch { throw .model("\(error)") }
         do {
