@@ -86,9 +86,10 @@ package struct PackedPanels: Sendable {
 /// ``PackedPanels``, for the convolutions on the path that runs without generated code (iOS, arm64, x86 without the
 /// generator) where a BLAS call costs more than it saves: few output rows, or small `k` and `n`.
 ///
-/// The micro-kernel computes a tile of 4 rows × one panel (16 columns: 8 accumulators of 8 floats, 16 NEON or 16
-/// AVX registers' worth split as the target allows) from the bias, one broadcast `A` element and one panel row per
-/// step of `k`, and clamps at the only store. Each sum starts at the bias and adds the products in `k` order, one
+/// The micro-kernel computes a tile of up to ``tileRows`` rows × one panel (16 columns: two vectors of 8 floats per
+/// row, split into as many registers as the target has lanes) from the bias, one broadcast `A` element per row and
+/// one panel row per step of `k`, and clamps at the only store; the rows a product leaves after its whole tiles go
+/// in tiles of 4 and 5 (see ``RowTiling``). Each sum starts at the bias and adds the products in `k` order, one
 /// ``FloatVector/multiplyAdd(_:_:_:)`` each: exactly ``Reference/conv2D`` with `.xnnpack` arithmetic where the target
 /// fuses multiply-adds, with `.liteRT` arithmetic where it does not; a row's sums do not depend on how the rows or
 /// panels are cut.
@@ -135,41 +136,88 @@ package enum PanelGEMM {
                 a: a, lda: lda, runs: runs, n: panels.n,
                 floats: floats, offsets: offsets, panels: panels,
                 bias: bias, lower: clamp.lower, upper: clamp.upper, c: c, ldc: ldc)
-            let tile = tileRows
-            let fullTiles = rows / tile
-            let tailStart = fullTiles * tile
-            let remainder = rows - tailStart
-            // The rows after the full tiles: 2, 3 or 5 of them as one more full tile ending at the last row (it
-            // stores again rows the previous tile stored, the same sums); 4 or more as a 4-row tile; the rest one
-            // row at a time.
-            let tail: (first: Int, rows: Int)?
-            if tile == 6 && fullTiles > 0 && (remainder == 2 || remainder == 3 || remainder == 5) {
-                tail = (rows - tile, tile)
-            } else if tile > 4 && remainder >= 4 {
-                tail = (tailStart, 4)
-            } else {
-                tail = nil
-            }
-            let singleStart = tail.map { $0.first + $0.rows } ?? tailStart
+            let tiling = RowTiling(rows: rows, tile: tileRows)
             if panels.floatCount <= rowsOutermostFloats {
-                for index in 0..<fullTiles {
-                    for panel in panelRange { tiles.run(panel: panel, firstRow: index * tile, rows: tile) }
-                }
-                if let tail {
-                    for panel in panelRange { tiles.run(panel: panel, firstRow: tail.first, rows: tail.rows) }
-                }
-                for row in singleStart..<rows {
-                    for panel in panelRange { tiles.run(panel: panel, firstRow: row, rows: 1) }
+                tiling.forEachTile { first, count in
+                    for panel in panelRange { tiles.run(panel: panel, firstRow: first, rows: count) }
                 }
             } else {
                 for panel in panelRange {
-                    for index in 0..<fullTiles { tiles.run(panel: panel, firstRow: index * tile, rows: tile) }
-                    if let tail { tiles.run(panel: panel, firstRow: tail.first, rows: tail.rows) }
-                    for row in singleStart..<rows { tiles.run(panel: panel, firstRow: row, rows: 1) }
+                    tiling.forEachTile { first, count in tiles.run(panel: panel, firstRow: first, rows: count) }
                 }
             }
         }
     }
+
+    /// How the rows of a product are cut into tiles: whole tiles of ``tileRows`` rows, then up to three shorter ones.
+    ///
+    /// A tile of fewer than 4 rows has too few independent sums to keep the multiply-add units busy (each sum waits
+    /// for its previous multiply-add), so with 6-row tiles the rows left over are covered by tiles of 4 and 5 rows,
+    /// giving back one or two 6-row tiles where needed: 13 rows are 5 + 4 + 4, 49 are 6 × 6 + 5 + 4 + 4. Every row
+    /// is computed once, and alike in any tile.
+    struct RowTiling {
+        /// Rows of a whole tile.
+        let tile: Int
+        /// Whole tiles, first.
+        let fullTiles: Int
+        /// The shorter tiles after them, in order; 0 where there is none.
+        let tail: (Int, Int, Int)
+
+        init(rows: Int, tile: Int) {
+            self.tile = tile
+            var full = rows / tile
+            let remainder = rows % tile
+            if tile != 6 || remainder == 0 {
+                tail = (remainder, 0, 0)
+            } else if rows < 6 {
+                tail = (rows, 0, 0)
+            } else {
+                switch remainder {
+                case 4, 5: tail = (remainder, 0, 0)
+                case 3:
+                    full -= 1
+                    tail = (5, 4, 0)
+                case 2:
+                    full -= 1
+                    tail = (4, 4, 0)
+                default:  // 1
+                    if full >= 2 {
+                        full -= 2
+                        tail = (5, 4, 4)
+                    } else {
+                        full = 0
+                        tail = (4, 3, 0)
+                    }
+                }
+            }
+            fullTiles = full
+        }
+
+        /// Calls `body(firstRow, rows)` for each tile, in row order.
+        @inline(__always)
+        func forEachTile(_ body: (Int, Int) -> Void) {
+            var first = 0
+            for _ in 0..<fullTiles {
+                body(first, tile)
+                first += tile
+            }
+            if tail.0 > 0 { body(first, tail.0) }
+            if tail.1 > 0 { body(first + tail.0, tail.1) }
+            if tail.2 > 0 { body(first + tail.0 + tail.1, tail.2) }
+        }
+    }
+
+    /// A tile's row count as a type, for ``Tiles`` to specialize its loop on.
+    protocol TileHeight {
+        /// Rows of the tile, 1 to 6.
+        static var rows: Int { get }
+    }
+    enum OneRow: TileHeight { static var rows: Int { 1 } }
+    enum TwoRows: TileHeight { static var rows: Int { 2 } }
+    enum ThreeRows: TileHeight { static var rows: Int { 3 } }
+    enum FourRows: TileHeight { static var rows: Int { 4 } }
+    enum FiveRows: TileHeight { static var rows: Int { 5 } }
+    enum SixRows: TileHeight { static var rows: Int { 6 } }
 
     /// One product's operands, shared by its tiles.
     private struct Tiles {
@@ -186,7 +234,7 @@ package enum PanelGEMM {
         let c: UnsafeMutablePointer<Float>
         let ldc: Int
 
-        /// Rows `firstRow ..< firstRow + rows` (`rows` is 6, 4 or 1) of panel `panel`.
+        /// Rows `firstRow ..< firstRow + rows` (`rows` from 1 to 6) of panel `panel`.
         @inline(__always)
         func run(panel: Int, firstRow: Int, rows: Int) {
             let width = panels.widths[panel]
@@ -196,27 +244,38 @@ package enum PanelGEMM {
             let aRows = a + firstRow * lda
             let out = c + firstRow * ldc + column
             if width == PackedPanels.maximumWidth {
-                typealias Wide = FloatVectorPair<SIMD8<Float>>
-                switch rows {
-                case 6: sixRows(Wide.self, aRows, b, bias + column, stored: stored, out: out)
-                case 4: fourRows(Wide.self, aRows, b, bias + column, stored: stored, out: out)
-                default: oneRow(Wide.self, aRows, b, bias + column, stored: stored, out: out)
-                }
+                rowTile(
+                    FloatVectorPair<SIMD8<Float>>.self, rows: rows, aRows, b, bias + column, stored: stored, out: out)
             } else {
-                switch rows {
-                case 6: sixRows(SIMD8<Float>.self, aRows, b, bias + column, stored: stored, out: out)
-                case 4: fourRows(SIMD8<Float>.self, aRows, b, bias + column, stored: stored, out: out)
-                default: oneRow(SIMD8<Float>.self, aRows, b, bias + column, stored: stored, out: out)
-                }
+                rowTile(SIMD8<Float>.self, rows: rows, aRows, b, bias + column, stored: stored, out: out)
             }
         }
 
-        /// Six rows of one panel as `Vector`s (one panel row each).
+        /// `rows` (1 to 6) rows of one panel as `Vector`s (one panel row each), through ``multiplyRows(_:_:_:_:_:stored:out:)``
+        /// specialized for that count.
         @inline(__always)
-        private func sixRows<Vector: FloatVector>(
-            _: Vector.Type, _ aRows: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ bias: UnsafePointer<Float>,
-            stored: Int, out: UnsafeMutablePointer<Float>
+        private func rowTile<Vector: FloatVector>(
+            _: Vector.Type, rows: Int, _ aRows: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
+            _ bias: UnsafePointer<Float>, stored: Int, out: UnsafeMutablePointer<Float>
         ) {
+            switch rows {
+            case 6: multiplyRows(SixRows.self, Vector.self, aRows, b, bias, stored: stored, out: out)
+            case 5: multiplyRows(FiveRows.self, Vector.self, aRows, b, bias, stored: stored, out: out)
+            case 4: multiplyRows(FourRows.self, Vector.self, aRows, b, bias, stored: stored, out: out)
+            case 3: multiplyRows(ThreeRows.self, Vector.self, aRows, b, bias, stored: stored, out: out)
+            case 2: multiplyRows(TwoRows.self, Vector.self, aRows, b, bias, stored: stored, out: out)
+            default: multiplyRows(OneRow.self, Vector.self, aRows, b, bias, stored: stored, out: out)
+            }
+        }
+
+        /// `Height.rows` rows of one panel. The count is a type's constant, so each specialization keeps the code of
+        /// its own rows only, with no test in the loop.
+        @inline(__always)
+        private func multiplyRows<Height: TileHeight, Vector: FloatVector>(
+            _: Height.Type, _: Vector.Type, _ aRows: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
+            _ bias: UnsafePointer<Float>, stored: Int, out: UnsafeMutablePointer<Float>
+        ) {
+            let count = Height.rows
             let start = Self.load(Vector.self, bias, count: stored)
             var sum0 = start
             var sum1 = start
@@ -232,11 +291,11 @@ package enum PanelGEMM {
                 for _ in 0..<runs.length {
                     let weights = Vector.load(w, byteOffset: 0)
                     Vector.multiplyAdd(&sum0, Vector(broadcasting: x[0]), weights)
-                    Vector.multiplyAdd(&sum1, Vector(broadcasting: x[lda]), weights)
-                    Vector.multiplyAdd(&sum2, Vector(broadcasting: x[lda &* 2]), weights)
-                    Vector.multiplyAdd(&sum3, Vector(broadcasting: x[lda &* 3]), weights)
-                    Vector.multiplyAdd(&sum4, Vector(broadcasting: x[lda &* 4]), weights)
-                    Vector.multiplyAdd(&sum5, Vector(broadcasting: x[lda &* 5]), weights)
+                    if count > 1 { Vector.multiplyAdd(&sum1, Vector(broadcasting: x[lda]), weights) }
+                    if count > 2 { Vector.multiplyAdd(&sum2, Vector(broadcasting: x[lda &* 2]), weights) }
+                    if count > 3 { Vector.multiplyAdd(&sum3, Vector(broadcasting: x[lda &* 3]), weights) }
+                    if count > 4 { Vector.multiplyAdd(&sum4, Vector(broadcasting: x[lda &* 4]), weights) }
+                    if count > 5 { Vector.multiplyAdd(&sum5, Vector(broadcasting: x[lda &* 5]), weights) }
                     x += 1
                     w += stride
                 }
@@ -244,64 +303,11 @@ package enum PanelGEMM {
             let lowerBound = Vector(broadcasting: lower)
             let upperBound = Vector(broadcasting: upper)
             store(sum0.clamped(lower: lowerBound, upper: upperBound), out, stored)
-            store(sum1.clamped(lower: lowerBound, upper: upperBound), out + ldc, stored)
-            store(sum2.clamped(lower: lowerBound, upper: upperBound), out + ldc &* 2, stored)
-            store(sum3.clamped(lower: lowerBound, upper: upperBound), out + ldc &* 3, stored)
-            store(sum4.clamped(lower: lowerBound, upper: upperBound), out + ldc &* 4, stored)
-            store(sum5.clamped(lower: lowerBound, upper: upperBound), out + ldc &* 5, stored)
-        }
-
-        /// Four rows of one panel as `Vector`s (one panel row each).
-        @inline(__always)
-        private func fourRows<Vector: FloatVector>(
-            _: Vector.Type, _ aRows: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ bias: UnsafePointer<Float>,
-            stored: Int, out: UnsafeMutablePointer<Float>
-        ) {
-            let start = Self.load(Vector.self, bias, count: stored)
-            var sum0 = start
-            var sum1 = start
-            var sum2 = start
-            var sum3 = start
-            // Offsets stay inside the operands the caller checked; wrapping arithmetic keeps overflow checks out.
-            var w = UnsafeRawPointer(b)
-            let stride = MemoryLayout<Vector>.size
-            for run in 0..<runs.count {
-                var x = aRows + run &* runs.stride
-                for _ in 0..<runs.length {
-                    let weights = Vector.load(w, byteOffset: 0)
-                    Vector.multiplyAdd(&sum0, Vector(broadcasting: x[0]), weights)
-                    Vector.multiplyAdd(&sum1, Vector(broadcasting: x[lda]), weights)
-                    Vector.multiplyAdd(&sum2, Vector(broadcasting: x[lda &* 2]), weights)
-                    Vector.multiplyAdd(&sum3, Vector(broadcasting: x[lda &* 3]), weights)
-                    x += 1
-                    w += stride
-                }
-            }
-            let lowerBound = Vector(broadcasting: lower)
-            let upperBound = Vector(broadcasting: upper)
-            store(sum0.clamped(lower: lowerBound, upper: upperBound), out, stored)
-            store(sum1.clamped(lower: lowerBound, upper: upperBound), out + ldc, stored)
-            store(sum2.clamped(lower: lowerBound, upper: upperBound), out + ldc &* 2, stored)
-            store(sum3.clamped(lower: lowerBound, upper: upperBound), out + ldc &* 3, stored)
-        }
-
-        /// One row of one panel.
-        @inline(__always)
-        private func oneRow<Vector: FloatVector>(
-            _: Vector.Type, _ aRow: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ bias: UnsafePointer<Float>,
-            stored: Int, out: UnsafeMutablePointer<Float>
-        ) {
-            var sum = Self.load(Vector.self, bias, count: stored)
-            var w = UnsafeRawPointer(b)
-            let stride = MemoryLayout<Vector>.size
-            for run in 0..<runs.count {
-                let x = aRow + run &* runs.stride
-                for p in 0..<runs.length {
-                    Vector.multiplyAdd(&sum, Vector(broadcasting: x[p]), Vector.load(w, byteOffset: 0))
-                    w += stride
-                }
-            }
-            store(sum.clamped(lower: Vector(broadcasting: lower), upper: Vector(broadcasting: upper)), out, stored)
+            if count > 1 { store(sum1.clamped(lower: lowerBound, upper: upperBound), out + ldc, stored) }
+            if count > 2 { store(sum2.clamped(lower: lowerBound, upper: upperBound), out + ldc &* 2, stored) }
+            if count > 3 { store(sum3.clamped(lower: lowerBound, upper: upperBound), out + ldc &* 3, stored) }
+            if count > 4 { store(sum4.clamped(lower: lowerBound, upper: upperBound), out + ldc &* 4, stored) }
+            if count > 5 { store(sum5.clamped(lower: lowerBound, upper: upperBound), out + ldc &* 5, stored) }
         }
 
         /// The first `count` lanes of a `Vector` from `pointer`, zeros after them.
