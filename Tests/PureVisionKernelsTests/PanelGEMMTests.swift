@@ -9,10 +9,11 @@ struct PanelGEMMTests {
         var testDescription: String { "m\(m) n\(n) k\(k)" }
     }
 
-    /// Rows around the 4- and 6-row tiles (and the 4-row tail after 6-row ones), columns around the 8- and 16-wide panels, `k` from none to odd lengths; one shape
-    /// large enough that the panels go outermost.
+    /// Rows around the 4- and 6-row tiles and every remainder after 6-row ones (which 4- and 5-row tiles cover),
+    /// columns around the 8- and 16-wide panels, `k` from none to odd lengths; one shape large enough that the panels
+    /// go outermost.
     static let cases: [Case] =
-        [1, 3, 4, 5, 6, 7, 9, 10, 11, 13].flatMap { m in
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14].flatMap { m in
             [1, 7, 8, 9, 16, 17, 24, 25, 33].flatMap { n in
                 [0, 1, 5, 16].map { k in Case(m: m, n: n, k: k) }
             }
@@ -44,6 +45,29 @@ struct PanelGEMMTests {
             rows: c.m, a: a, lda: lda, panels: panels, panelRange: 0..<panels.widths.count, bias: bias, clamp: clamp,
             c: &actual, ldc: ldc)
         expectBitIdentical(actual, expected, "\(c)")
+    }
+
+    /// The row tiles cover every row once, in order; a tile of fewer than 4 rows (whose sums wait on each other) only
+    /// when there are fewer than 8 rows; every tile but the tail's at most 3 the full height.
+    @Test func rowTilesCoverEveryRowOnce() {
+        for tile in [4, 6] {
+            for rows in 0...64 {
+                let tiling = PanelGEMM.RowTiling(rows: rows, tile: tile)
+                var next = 0
+                var sizes: [Int] = []
+                tiling.forEachTile { first, count in
+                    #expect(first == next, "tile \(tile), rows \(rows)")
+                    next = first + count
+                    sizes.append(count)
+                }
+                #expect(next == rows, "tile \(tile), rows \(rows)")
+                #expect(sizes.allSatisfy { $0 >= 1 && $0 <= tile }, "tile \(tile), rows \(rows): \(sizes)")
+                #expect(sizes.dropFirst(tiling.fullTiles).count <= 3, "tile \(tile), rows \(rows): \(sizes)")
+                if tile == 6 && rows >= 8 {
+                    #expect(sizes.allSatisfy { $0 >= 4 }, "rows \(rows): \(sizes)")
+                }
+            }
+        }
     }
 
     /// Rows of `A` given as runs (a convolution read in place: one run per filter row) give the bits of the same

@@ -155,15 +155,16 @@ package enum PanelGEMM {
     /// for its previous multiply-add), so with 6-row tiles the rows left over are covered by tiles of 4 and 5 rows,
     /// giving back one or two 6-row tiles where needed: 13 rows are 5 + 4 + 4, 49 are 6 × 6 + 5 + 4 + 4. Every row
     /// is computed once, and alike in any tile.
-    struct RowTiling {
+    package struct RowTiling {
         /// Rows of a whole tile.
-        let tile: Int
+        package let tile: Int
         /// Whole tiles, first.
-        let fullTiles: Int
+        package let fullTiles: Int
         /// The shorter tiles after them, in order; 0 where there is none.
-        let tail: (Int, Int, Int)
+        package let tail: (Int, Int, Int)
 
-        init(rows: Int, tile: Int) {
+        /// The tiles of `rows` rows with whole tiles of `tile` rows (``tileRows``).
+        package init(rows: Int, tile: Int) {
             self.tile = tile
             var full = rows / tile
             let remainder = rows % tile
@@ -195,7 +196,7 @@ package enum PanelGEMM {
 
         /// Calls `body(firstRow, rows)` for each tile, in row order.
         @inline(__always)
-        func forEachTile(_ body: (Int, Int) -> Void) {
+        package func forEachTile(_ body: (Int, Int) -> Void) {
             var first = 0
             for _ in 0..<fullTiles {
                 body(first, tile)
