@@ -10,11 +10,11 @@ struct PanelGEMMTests {
     }
 
     /// Rows around the 4- and 6-row tiles and every remainder after 6-row ones (which 4- and 5-row tiles cover),
-    /// columns around the 8- and 16-wide panels, `k` from none to odd lengths; one shape large enough that the panels
+    /// columns around the 8-, 16- and 24-wide panels (and 24-wide ones followed by 16-wide ones), `k` from none to odd lengths; one shape large enough that the panels
     /// go outermost.
     static let cases: [Case] =
         [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14].flatMap { m in
-            [1, 7, 8, 9, 16, 17, 24, 25, 33].flatMap { n in
+            [1, 7, 8, 9, 16, 17, 24, 25, 33, 40, 56].flatMap { n in
                 [0, 1, 5, 16].map { k in Case(m: m, n: n, k: k) }
             }
         } + [Case(m: 11, n: 70, k: 301), Case(m: 6, n: 130, k: 131)]
@@ -106,7 +106,7 @@ struct PanelGEMMTests {
 
     /// Panels run one range at a time write exactly their columns, with the sums of a run over all panels.
     @Test func panelRangesWriteTheirColumns() {
-        let (m, n, k) = (7, 45, 19)
+        let (m, n, k) = (7, 61, 19)
         var random = SplitMixSource(seed: 45)
         let a = random.floats(m * k)
         let b = random.floats(k * n)
@@ -114,7 +114,7 @@ struct PanelGEMMTests {
         let panels = b.withUnsafeBufferPointer {
             PackedPanels(k: k, n: n, b: $0.baseAddress!, rowStride: n, columnStride: 1)
         }
-        #expect(panels.widths == [16, 16, 16])
+        #expect(panels.widths == [24, 24, 16])
         var whole = [Float](repeating: 0, count: m * n)
         PanelGEMM.multiply(
             rows: m, a: a, lda: k, panels: panels, panelRange: 0..<3, bias: bias, clamp: .none, c: &whole, ldc: n)

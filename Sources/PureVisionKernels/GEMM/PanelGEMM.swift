@@ -2,14 +2,15 @@
 ///
 /// Panel `p` holds columns `columnStarts[p] ..< columnStarts[p] + widths[p]` as `k` rows of `widths[p]` contiguous
 /// floats, so a micro-kernel reads one row of a panel as one or two vectors and the whole panel in one forward
-/// sweep. Panels are 16 columns wide; the last is 8 wide when at most 8 columns remain, and columns past `n` are
+/// sweep. Panels are 24 columns wide, with 16- and 8-wide ones at the end so that no 8-wide panel follows a wider
+/// one unless 8 columns are all that is left (25 to 32 columns left are two 16-wide panels); columns past `n` are
 /// zeros (their sums are computed and never stored).
 package struct PackedPanels: Sendable {
     /// Rows of `B`.
     package let k: Int
     /// Columns of `B`.
     package let n: Int
-    /// Each panel's width: 16, or 8 for a narrow last panel.
+    /// Each panel's width: 24, 16 or 8.
     package let widths: [Int]
     /// Each panel's first column.
     package let columnStarts: [Int]
@@ -19,7 +20,7 @@ package struct PackedPanels: Sendable {
     private let floats: [Float]
 
     /// The widest panel.
-    package static let maximumWidth = 16
+    package static let maximumWidth = 24
 
     /// Packs `B` given as a `k × n` matrix whose element `(p, j)` is at `b[j * columnStride + p * rowStride]`:
     /// `rowStride: n, columnStride: 1` for a row-major `[k, n]`, `rowStride: 1, columnStride: k` for OHWI
@@ -34,7 +35,8 @@ package struct PackedPanels: Sendable {
         var column = 0
         var offset = 0
         while column < n {
-            let width = n - column <= 8 ? 8 : Self.maximumWidth
+            let remaining = n - column
+            let width = remaining <= 8 ? 8 : remaining <= 16 || (25...32).contains(remaining) ? 16 : 24
             widths.append(width)
             starts.append(column)
             offsets.append(offset)
@@ -86,17 +88,21 @@ package struct PackedPanels: Sendable {
 /// ``PackedPanels``, for the convolutions on the path that runs without generated code (iOS, arm64, x86 without the
 /// generator) where a BLAS call costs more than it saves: few output rows, or small `k` and `n`.
 ///
-/// The micro-kernel computes a tile of up to ``tileRows`` rows × one panel (16 columns: two vectors of 8 floats per
-/// row, split into as many registers as the target has lanes) from the bias, one broadcast `A` element per row and
-/// one panel row per step of `k`, and clamps at the only store; the rows a product leaves after its whole tiles go
-/// in tiles of 4 and 5 (see ``RowTiling``). Each sum starts at the bias and adds the products in `k` order, one
+/// The micro-kernel computes a tile of rows × one panel (24, 16 or 8 columns: three, two or one vectors of 8 floats
+/// per row, split into as many registers as the target has lanes) from the bias, one broadcast `A` element per row
+/// and one panel row per step of `k`, and clamps at the only store. A 24-wide panel goes in tiles of
+/// ``wideTileRows`` rows, the narrower ones in tiles of ``tileRows``, the rows left after whole tiles in tiles of 4
+/// and 5 (see ``RowTiling``). Each sum starts at the bias and adds the products in `k` order, one
 /// ``FloatVector/multiplyAdd(_:_:_:)`` each: exactly ``Reference/conv2D`` with `.xnnpack` arithmetic where the target
 /// fuses multiply-adds, with `.liteRT` arithmetic where it does not; a row's sums do not depend on how the rows or
 /// panels are cut.
 package enum PanelGEMM {
-    /// Tile rows of the micro-kernel: 6 where its 12 accumulators of a 16-wide panel stay in registers (AVX's 16
-    /// ymm, NEON's 32 q), else 4.
+    /// Tile rows of the micro-kernel on 16- and 8-wide panels: 6 where its 12 accumulators of a 16-wide panel stay
+    /// in registers (AVX's 16 ymm, NEON's 32 q), else 4.
     package static var tileRows: Int { SwiftKernelTarget.runsMicroKernels ? 6 : 4 }
+    /// Tile rows on 24-wide panels: 4, whose 12 accumulators of 8 floats fill AVX's 16 ymm registers as 6 rows of
+    /// 16 do, with 19 instead of 20 loads, broadcasts and multiply-adds per 12 multiply-adds (NEON: 24 of 32 q).
+    package static let wideTileRows = 4
     /// Where each row of `A` lies: `count` runs of `length` contiguous floats, `stride` floats apart (`count ×
     /// length` is `k`). One run for a plain matrix; a convolution read in place, without gathering its patches
     /// (im2col), has one run per filter row, each a filter row's taps and channels.
@@ -136,25 +142,44 @@ package enum PanelGEMM {
                 a: a, lda: lda, runs: runs, n: panels.n,
                 floats: floats, offsets: offsets, panels: panels,
                 bias: bias, lower: clamp.lower, upper: clamp.upper, c: c, ldc: ldc)
+            // 24-wide panels in 4-row tiles, the narrower ones (at most two, at the end) in tiles of `tileRows`.
+            let wideTiling = RowTiling(rows: rows, tile: wideTileRows)
             let tiling = RowTiling(rows: rows, tile: tileRows)
+            let widths = panels.widths
+            var widePanels = panelRange
+            while let last = widePanels.last, widths[last] != PackedPanels.maximumWidth {
+                widePanels = widePanels.lowerBound..<last
+            }
+            let narrowPanels = widePanels.upperBound..<panelRange.upperBound
             if panels.floatCount <= rowsOutermostFloats {
-                tiling.forEachTile { first, count in
-                    for panel in panelRange { tiles.run(panel: panel, firstRow: first, rows: count) }
+                if !widePanels.isEmpty {
+                    wideTiling.forEachTile { first, count in
+                        for panel in widePanels { tiles.run(panel: panel, firstRow: first, rows: count) }
+                    }
+                }
+                if !narrowPanels.isEmpty {
+                    tiling.forEachTile { first, count in
+                        for panel in narrowPanels { tiles.run(panel: panel, firstRow: first, rows: count) }
+                    }
                 }
             } else {
                 for panel in panelRange {
-                    tiling.forEachTile { first, count in tiles.run(panel: panel, firstRow: first, rows: count) }
+                    (widths[panel] == PackedPanels.maximumWidth ? wideTiling : tiling).forEachTile { first, count in
+                        tiles.run(panel: panel, firstRow: first, rows: count)
+                    }
                 }
             }
         }
     }
 
-    /// How the rows of a product are cut into tiles: whole tiles of ``tileRows`` rows, then up to three shorter ones.
+    /// How the rows of a product are cut into tiles: whole tiles of ``tileRows`` (or ``wideTileRows``) rows, then up
+    /// to three shorter ones.
     ///
-    /// A tile of fewer than 4 rows has too few independent sums to keep the multiply-add units busy (each sum waits
-    /// for its previous multiply-add), so with 6-row tiles the rows left over are covered by tiles of 4 and 5 rows,
-    /// giving back one or two 6-row tiles where needed: 13 rows are 5 + 4 + 4, 49 are 6 × 6 + 5 + 4 + 4. Every row
-    /// is computed once, and alike in any tile.
+    /// A tile with few rows has too few independent sums to keep the multiply-add units busy (each sum waits for its
+    /// previous multiply-add), so with 6-row tiles the rows left over are covered by tiles of 4 and 5 rows, giving
+    /// back one or two 6-row tiles where needed: 13 rows are 5 + 4 + 4, 49 are 6 × 6 + 5 + 4 + 4. With 4-row tiles
+    /// (of 24-wide panels, three vectors a row) a lone last row gives back one tile for 3 + 2 rows: 49 are 11 × 4 +
+    /// 3 + 2. Every row is computed once, and alike in any tile.
     package struct RowTiling {
         /// Rows of a whole tile.
         package let tile: Int
@@ -168,7 +193,11 @@ package enum PanelGEMM {
             self.tile = tile
             var full = rows / tile
             let remainder = rows % tile
-            if tile != 6 || remainder == 0 {
+            if tile == 4 && remainder == 1 && full >= 1 {
+                // A lone row of a 4-row tiling as 3 + 2 rows: nine and six independent sums instead of three.
+                full -= 1
+                tail = (3, 2, 0)
+            } else if tile != 6 || remainder == 0 {
                 tail = (remainder, 0, 0)
             } else if rows < 6 {
                 tail = (rows, 0, 0)
@@ -245,6 +274,9 @@ package enum PanelGEMM {
             let aRows = a + firstRow * lda
             let out = c + firstRow * ldc + column
             if width == PackedPanels.maximumWidth {
+                rowTile(
+                    FloatVectorTriple<SIMD8<Float>>.self, rows: rows, aRows, b, bias + column, stored: stored, out: out)
+            } else if width == 16 {
                 rowTile(
                     FloatVectorPair<SIMD8<Float>>.self, rows: rows, aRows, b, bias + column, stored: stored, out: out)
             } else {

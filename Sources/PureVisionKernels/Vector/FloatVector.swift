@@ -133,3 +133,65 @@ package struct FloatVectorPair<Half: FloatVector>: FloatVector {
         high.store(pointer, byteOffset: byteOffset + MemoryLayout<Half>.stride)
     }
 }
+
+/// Three vectors side by side in memory, as three independent accumulators.
+package struct FloatVectorTriple<Part: FloatVector>: FloatVector {
+    /// The first `Part` in memory.
+    package var first: Part
+    /// The second `Part` in memory.
+    package var second: Part
+    /// The third `Part` in memory.
+    package var third: Part
+
+    @inline(__always)
+    package init(first: Part, second: Part, third: Part) {
+        self.first = first
+        self.second = second
+        self.third = third
+    }
+
+    @inline(__always)
+    package init(broadcasting value: Float) {
+        self.init(
+            first: Part(broadcasting: value), second: Part(broadcasting: value), third: Part(broadcasting: value))
+    }
+
+    @inline(__always)
+    package static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self) {
+        Part.addProduct(&sum.first, x.first, w.first)
+        Part.addProduct(&sum.second, x.second, w.second)
+        Part.addProduct(&sum.third, x.third, w.third)
+    }
+
+    @inline(__always)
+    package static func multiplyAdd(_ sum: inout Self, _ x: Self, _ w: Self) {
+        Part.multiplyAdd(&sum.first, x.first, w.first)
+        Part.multiplyAdd(&sum.second, x.second, w.second)
+        Part.multiplyAdd(&sum.third, x.third, w.third)
+    }
+
+    @inline(__always)
+    package func clamped(lower: Self, upper: Self) -> Self {
+        Self(
+            first: first.clamped(lower: lower.first, upper: upper.first),
+            second: second.clamped(lower: lower.second, upper: upper.second),
+            third: third.clamped(lower: lower.third, upper: upper.third))
+    }
+
+    @inline(__always)
+    package static func load(_ pointer: UnsafeRawPointer, byteOffset: Int) -> Self {
+        let size = MemoryLayout<Part>.stride
+        return Self(
+            first: Part.load(pointer, byteOffset: byteOffset),
+            second: Part.load(pointer, byteOffset: byteOffset + size),
+            third: Part.load(pointer, byteOffset: byteOffset + 2 * size))
+    }
+
+    @inline(__always)
+    package func store(_ pointer: UnsafeMutableRawPointer, byteOffset: Int) {
+        let size = MemoryLayout<Part>.stride
+        first.store(pointer, byteOffset: byteOffset)
+        second.store(pointer, byteOffset: byteOffset + size)
+        third.store(pointer, byteOffset: byteOffset + 2 * size)
+    }
+}
