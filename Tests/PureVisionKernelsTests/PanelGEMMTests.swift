@@ -124,7 +124,7 @@ struct PanelGEMMTests {
             PanelGEMM.multiply(
                 rows: m, a: a, lda: k, panels: panels, panelRange: panel..<(panel + 1), bias: bias, clamp: .none,
                 c: &pieces, ldc: n)
-            columnsRun.formUnion(panels.columnStarts[panel]..<min(n, panels.columnStarts[panel] + 16))
+            columnsRun.formUnion(panels.columnStarts[panel]..<min(n, panels.columnStarts[panel] + panels.widths[panel]))
             // Every row of exactly the columns of the panels run so far, nothing else.
             let written = pieces.indices.filter { !pieces[$0].isNaN }
             #expect(written == pieces.indices.filter { columnsRun.contains($0 % n) }, "after panel \(panel)")
