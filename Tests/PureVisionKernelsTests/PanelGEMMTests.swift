@@ -114,7 +114,7 @@ struct PanelGEMMTests {
         let panels = b.withUnsafeBufferPointer {
             PackedPanels(k: k, n: n, b: $0.baseAddress!, rowStride: n, columnStride: 1)
         }
-        #expect(panels.widths == [24, 24, 16])
+        #expect(panels.widths == [24, 24, 16] && panels.widePanelCount == 2)
         var whole = [Float](repeating: 0, count: m * n)
         PanelGEMM.multiply(
             rows: m, a: a, lda: k, panels: panels, panelRange: 0..<3, bias: bias, clamp: .none, c: &whole, ldc: n)

@@ -309,7 +309,7 @@ private struct DepthwiseTaps {
         if SwiftKernelTarget.runsMicroKernels {
             while c &+ 16 <= channels {
                 accumulateFourPixels(
-                    FloatVectorPair<SIMD8<Float>>.self, from: c, biases: biases, out: out, channels: channels,
+                    FloatVector16.self, from: c, biases: biases, out: out, channels: channels,
                     pixelStride: pixelStride)
                 c &+= 16
             }
@@ -400,11 +400,11 @@ private struct DepthwiseTaps {
         var c = 0
         // 32 channels as four SIMD8 sums: eight independent SIMD4 accumulator chains.
         while c + 32 <= channels {
-            accumulate(FloatVectorPair<FloatVectorPair<SIMD8<Float>>>.self, from: c, biases: biases, out: out)
+            accumulate(FloatVector32.self, from: c, biases: biases, out: out)
             c += 32
         }
         while c + 16 <= channels {
-            accumulate(FloatVectorPair<SIMD8<Float>>.self, from: c, biases: biases, out: out)
+            accumulate(FloatVector16.self, from: c, biases: biases, out: out)
             c += 16
         }
         while c + 4 <= channels {

@@ -12,6 +12,8 @@ package struct PackedPanels: Sendable {
     package let n: Int
     /// Each panel's width: 24, 16 or 8.
     package let widths: [Int]
+    /// The leading 24-wide panels; the ones after them (at most two) are narrower.
+    package let widePanelCount: Int
     /// Each panel's first column.
     package let columnStarts: [Int]
     /// Each panel's first float in ``floats``.
@@ -44,6 +46,7 @@ package struct PackedPanels: Sendable {
             offset += width * k
         }
         self.widths = widths
+        widePanelCount = widths.prefix { $0 == Self.maximumWidth }.count
         self.columnStarts = starts
         self.offsets = offsets
         // At least one float, so that the storage has an address even when `k` is 0.
@@ -142,33 +145,24 @@ package enum PanelGEMM {
                 a: a, lda: lda, runs: runs, n: panels.n,
                 floats: floats, offsets: offsets, panels: panels,
                 bias: bias, lower: clamp.lower, upper: clamp.upper, c: c, ldc: ldc)
-            // 24-wide panels in 4-row tiles, the narrower ones (at most two, at the end) in tiles of `tileRows`.
-            let wideTiling = RowTiling(rows: rows, tile: wideTileRows)
-            let tiling = RowTiling(rows: rows, tile: tileRows)
-            let widths = panels.widths
-            var widePanels = panelRange
-            while let last = widePanels.last, widths[last] != PackedPanels.maximumWidth {
-                widePanels = widePanels.lowerBound..<last
-            }
-            let narrowPanels = widePanels.upperBound..<panelRange.upperBound
-            if panels.floatCount <= rowsOutermostFloats {
-                if !widePanels.isEmpty {
-                    wideTiling.forEachTile { first, count in
-                        for panel in widePanels { tiles.run(panel: panel, firstRow: first, rows: count) }
-                    }
-                }
-                if !narrowPanels.isEmpty {
+            // Row tiles outermost (each sweeps the range's panels) or panels outermost (each read by every tile).
+            let rowsOutermost = panels.floatCount <= rowsOutermostFloats
+            func run(_ range: Range<Int>, in tiling: RowTiling) {
+                guard !range.isEmpty else { return }
+                if rowsOutermost {
                     tiling.forEachTile { first, count in
-                        for panel in narrowPanels { tiles.run(panel: panel, firstRow: first, rows: count) }
+                        for panel in range { tiles.run(panel: panel, firstRow: first, rows: count) }
                     }
-                }
-            } else {
-                for panel in panelRange {
-                    (widths[panel] == PackedPanels.maximumWidth ? wideTiling : tiling).forEachTile { first, count in
-                        tiles.run(panel: panel, firstRow: first, rows: count)
+                } else {
+                    for panel in range {
+                        tiling.forEachTile { first, count in tiles.run(panel: panel, firstRow: first, rows: count) }
                     }
                 }
             }
+            // 24-wide panels in 4-row tiles, the narrower ones (at most two, at the end) in tiles of `tileRows`.
+            let wide = panels.widePanelCount
+            run(panelRange.clamped(to: 0..<wide), in: RowTiling(rows: rows, tile: wideTileRows))
+            run(panelRange.clamped(to: wide..<panels.widths.count), in: RowTiling(rows: rows, tile: tileRows))
         }
     }
 
@@ -275,10 +269,10 @@ package enum PanelGEMM {
             let out = c + firstRow * ldc + column
             if width == PackedPanels.maximumWidth {
                 rowTile(
-                    FloatVectorTriple<SIMD8<Float>>.self, rows: rows, aRows, b, bias + column, stored: stored, out: out)
+                    FloatVector24.self, rows: rows, aRows, b, bias + column, stored: stored, out: out)
             } else if width == 16 {
                 rowTile(
-                    FloatVectorPair<SIMD8<Float>>.self, rows: rows, aRows, b, bias + column, stored: stored, out: out)
+                    FloatVector16.self, rows: rows, aRows, b, bias + column, stored: stored, out: out)
             } else {
                 rowTile(SIMD8<Float>.self, rows: rows, aRows, b, bias + column, stored: stored, out: out)
             }

@@ -83,34 +83,34 @@ extension SIMD8: FloatVector where Scalar == Float {
     }
 }
 
-/// Two vectors side by side in memory, as two independent accumulators.
-package struct FloatVectorPair<Half: FloatVector>: FloatVector {
-    /// The first `Half` in memory.
-    package var low: Half
-    /// The second `Half` in memory.
-    package var high: Half
+/// Two vectors side by side in memory, as independent accumulators: `Low`'s lanes, then `High`'s.
+package struct FloatVectorPair<Low: FloatVector, High: FloatVector>: FloatVector {
+    /// The first vector in memory.
+    package var low: Low
+    /// The second vector in memory, right after `low`.
+    package var high: High
 
     @inline(__always)
-    package init(low: Half, high: Half) {
+    package init(low: Low, high: High) {
         self.low = low
         self.high = high
     }
 
     @inline(__always)
     package init(broadcasting value: Float) {
-        self.init(low: Half(broadcasting: value), high: Half(broadcasting: value))
+        self.init(low: Low(broadcasting: value), high: High(broadcasting: value))
     }
 
     @inline(__always)
     package static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self) {
-        Half.addProduct(&sum.low, x.low, w.low)
-        Half.addProduct(&sum.high, x.high, w.high)
+        Low.addProduct(&sum.low, x.low, w.low)
+        High.addProduct(&sum.high, x.high, w.high)
     }
 
     @inline(__always)
     package static func multiplyAdd(_ sum: inout Self, _ x: Self, _ w: Self) {
-        Half.multiplyAdd(&sum.low, x.low, w.low)
-        Half.multiplyAdd(&sum.high, x.high, w.high)
+        Low.multiplyAdd(&sum.low, x.low, w.low)
+        High.multiplyAdd(&sum.high, x.high, w.high)
     }
 
     @inline(__always)
@@ -123,75 +123,20 @@ package struct FloatVectorPair<Half: FloatVector>: FloatVector {
     @inline(__always)
     package static func load(_ pointer: UnsafeRawPointer, byteOffset: Int) -> Self {
         Self(
-            low: Half.load(pointer, byteOffset: byteOffset),
-            high: Half.load(pointer, byteOffset: byteOffset + MemoryLayout<Half>.stride))
+            low: Low.load(pointer, byteOffset: byteOffset),
+            high: High.load(pointer, byteOffset: byteOffset + MemoryLayout<Low>.stride))
     }
 
     @inline(__always)
     package func store(_ pointer: UnsafeMutableRawPointer, byteOffset: Int) {
         low.store(pointer, byteOffset: byteOffset)
-        high.store(pointer, byteOffset: byteOffset + MemoryLayout<Half>.stride)
+        high.store(pointer, byteOffset: byteOffset + MemoryLayout<Low>.stride)
     }
 }
 
-/// Three vectors side by side in memory, as three independent accumulators.
-package struct FloatVectorTriple<Part: FloatVector>: FloatVector {
-    /// The first `Part` in memory.
-    package var first: Part
-    /// The second `Part` in memory.
-    package var second: Part
-    /// The third `Part` in memory.
-    package var third: Part
-
-    @inline(__always)
-    package init(first: Part, second: Part, third: Part) {
-        self.first = first
-        self.second = second
-        self.third = third
-    }
-
-    @inline(__always)
-    package init(broadcasting value: Float) {
-        self.init(
-            first: Part(broadcasting: value), second: Part(broadcasting: value), third: Part(broadcasting: value))
-    }
-
-    @inline(__always)
-    package static func addProduct(_ sum: inout Self, _ x: Self, _ w: Self) {
-        Part.addProduct(&sum.first, x.first, w.first)
-        Part.addProduct(&sum.second, x.second, w.second)
-        Part.addProduct(&sum.third, x.third, w.third)
-    }
-
-    @inline(__always)
-    package static func multiplyAdd(_ sum: inout Self, _ x: Self, _ w: Self) {
-        Part.multiplyAdd(&sum.first, x.first, w.first)
-        Part.multiplyAdd(&sum.second, x.second, w.second)
-        Part.multiplyAdd(&sum.third, x.third, w.third)
-    }
-
-    @inline(__always)
-    package func clamped(lower: Self, upper: Self) -> Self {
-        Self(
-            first: first.clamped(lower: lower.first, upper: upper.first),
-            second: second.clamped(lower: lower.second, upper: upper.second),
-            third: third.clamped(lower: lower.third, upper: upper.third))
-    }
-
-    @inline(__always)
-    package static func load(_ pointer: UnsafeRawPointer, byteOffset: Int) -> Self {
-        let size = MemoryLayout<Part>.stride
-        return Self(
-            first: Part.load(pointer, byteOffset: byteOffset),
-            second: Part.load(pointer, byteOffset: byteOffset + size),
-            third: Part.load(pointer, byteOffset: byteOffset + 2 * size))
-    }
-
-    @inline(__always)
-    package func store(_ pointer: UnsafeMutableRawPointer, byteOffset: Int) {
-        let size = MemoryLayout<Part>.stride
-        first.store(pointer, byteOffset: byteOffset)
-        second.store(pointer, byteOffset: byteOffset + size)
-        third.store(pointer, byteOffset: byteOffset + 2 * size)
-    }
-}
+/// 16 floats: two `SIMD8<Float>`.
+package typealias FloatVector16 = FloatVectorPair<SIMD8<Float>, SIMD8<Float>>
+/// 24 floats: a ``FloatVector16`` and a `SIMD8<Float>`.
+package typealias FloatVector24 = FloatVectorPair<FloatVector16, SIMD8<Float>>
+/// 32 floats: two ``FloatVector16``s.
+package typealias FloatVector32 = FloatVectorPair<FloatVector16, FloatVector16>
