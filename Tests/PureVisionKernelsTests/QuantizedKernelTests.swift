@@ -133,6 +133,16 @@ import Testing
         }
     }
 
+    /// The integer path's blocks of 8 channels in the groups its loops take them (pairs where built for AVX2, then
+    /// one left over), every rounding, with short last tiles: 2–6 blocks, the last one full or partial.
+    @Test(arguments: [16, 24, 31, 33, 40, 47], [1, 2])
+    func convBlockGroupsMatchReferenceTwin(_ out: Int, threads: Int) {
+        let c = ConvCase(
+            shape: (1, 5, 3, 13), out: out, kernel: 3, stride: 1, dilation: 1, pad: 1, realMultiplier: 0.003,
+            minimumWeights: false)
+        convMatchesReferenceTwin(c, threads: threads, .integer)
+    }
+
     /// TFLite's uint8 scheme: uint8 activations and weights with a weight zero point (weights − zero point up to
     /// ±255, products beyond int8 × int8).
     @Test(arguments: [1, 2], swiftArithmetics)

@@ -47,7 +47,8 @@ extension QuantizedMultiplier {
 /// for each k pair broadcasts a pixel's `(x[k], x[k + 1])` to all lanes and multiply-adds it with the two weight
 /// vectors (SSE2 `pmaddwd`: int16 × int16 products, adjacent pairs summed into int32, exact for these ranges),
 /// accumulating the even and odd channels of each pixel in int32, and requantizes each accumulator to int8 (ruy's
-/// rounding) with the channel's multiplier, output zero point and clamp.
+/// rounding) with the channel's multiplier, output zero point and clamp. Built for AVX2, the two vectors of a block
+/// are one 256-bit `vpmaddwd` operand and two blocks go together (QuantizedConv2D+Wide.swift).
 ///
 /// Without generated code the multiplication can instead run in float through ``GEMM`` (BLAS) or the Swift
 /// micro-kernel (``PanelGEMM``): see ``QuantizedGEMMArithmetic``.
@@ -581,79 +582,105 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
         }
     }
 
-    /// Multiplies 4 gathered rows by every weight block and requantizes the first `count` of them into `output`.
+    /// Multiplies 4 gathered rows by every weight block and requantizes the first `count` of them into `output`:
+    /// built for AVX2, three blocks at a time in 256-bit vectors (see `multiplyWide`); otherwise a block at a time in
+    /// 128-bit ones, which is also what arm64 runs (NEON `smull` / `smull2` / `addp` for each multiply-add).
     @inline(__always)
     func multiply(rows: UnsafeMutablePointer<Int16>, count: Int, output: UnsafeMutablePointer<Int8>) {
-        let outputs = geometry.outputChannels
-        let stride = paddedDepth * 2
-        let r = UnsafeRawPointer(rows)
-        for block in 0..<blockCount {
-            // Accumulators: even / odd channels of the block (channel 2j in e[j], 2j + 1 in o[j]).
-            var e0 = SIMD4<Int32>()
-            var o0 = SIMD4<Int32>()
-            var e1 = SIMD4<Int32>()
-            var o1 = SIMD4<Int32>()
-            var e2 = SIMD4<Int32>()
-            var o2 = SIMD4<Int32>()
-            var e3 = SIMD4<Int32>()
-            var o3 = SIMD4<Int32>()
-            let w = UnsafeRawPointer(weights + block * paddedDepth * 8)
-            var k = 0
-            while k < paddedDepth {
-                // k < paddedDepth, so these offsets stay within the packed block and the gathered rows.
-                let we = w.loadUnaligned(fromByteOffset: k &* 16, as: SIMD8<Int16>.self)
-                let wo = w.loadUnaligned(fromByteOffset: k &* 16 &+ 16, as: SIMD8<Int16>.self)
-                let x = r + k &* 2
-                let x0 = Self.broadcastPair(x)
-                e0 &+= Self.multiplyAdd(x0, we)
-                o0 &+= Self.multiplyAdd(x0, wo)
-                let x1 = Self.broadcastPair(x + stride)
-                e1 &+= Self.multiplyAdd(x1, we)
-                o1 &+= Self.multiplyAdd(x1, wo)
-                let x2 = Self.broadcastPair(x + 2 * stride)
-                e2 &+= Self.multiplyAdd(x2, we)
-                o2 &+= Self.multiplyAdd(x2, wo)
-                let x3 = Self.broadcastPair(x + 3 * stride)
-                e3 &+= Self.multiplyAdd(x3, we)
-                o3 &+= Self.multiplyAdd(x3, wo)
-                k &+= 2
+        #if arch(x86_64) && canImport(CPureVisionTargetFeatures.AVX2)
+            multiplyWide(rows: rows, count: count, output: output)
+        #else
+            for block in 0..<blockCount {
+                multiplyBlock(block, rows: UnsafeRawPointer(rows), count: count, output: output)
             }
-            let channels = min(8, outputs - block * 8)
-            let base = block * 8
-            if lanes.isUsable {
-                let biasEven = biasLanes[2 * block]
-                let biasOdd = biasLanes[2 * block + 1]
-                for p in 0..<count {
-                    let (e, o) = p == 0 ? (e0, o0) : p == 1 ? (e1, o1) : p == 2 ? (e2, o2) : (e3, o3)
-                    let even = lanes.apply(e &+ biasEven, group: 2 * block)
-                    let odd = lanes.apply(o &+ biasOdd, group: 2 * block + 1)
-                    let out = output + p * outputs + base
-                    if channels == 8 {
-                        RequantizationLanes.storeBlock(even: even, odd: odd, flip: flip, to: out)
-                        continue
-                    }
-                    for j in 0..<4 {
-                        if 2 * j < channels { out[2 * j] = Int8(bitPattern: UInt8(truncatingIfNeeded: even[j]) ^ flip) }
-                        if 2 * j + 1 < channels {
-                            out[2 * j + 1] = Int8(bitPattern: UInt8(truncatingIfNeeded: odd[j]) ^ flip)
-                        }
+        #endif
+    }
+
+    /// The products of 4 gathered rows with weight block `block`, requantized into `output`, in 128-bit vectors.
+    @inline(__always)
+    func multiplyBlock(_ block: Int, rows r: UnsafeRawPointer, count: Int, output: UnsafeMutablePointer<Int8>) {
+        let stride = paddedDepth * 2
+        // Accumulators: even / odd channels of the block (channel 2j in e[j], 2j + 1 in o[j]).
+        var e0 = SIMD4<Int32>()
+        var o0 = SIMD4<Int32>()
+        var e1 = SIMD4<Int32>()
+        var o1 = SIMD4<Int32>()
+        var e2 = SIMD4<Int32>()
+        var o2 = SIMD4<Int32>()
+        var e3 = SIMD4<Int32>()
+        var o3 = SIMD4<Int32>()
+        let w = UnsafeRawPointer(weights + block * paddedDepth * 8)
+        var k = 0
+        while k < paddedDepth {
+            // k < paddedDepth, so these offsets stay within the packed block and the gathered rows.
+            let we = w.loadUnaligned(fromByteOffset: k &* 16, as: SIMD8<Int16>.self)
+            let wo = w.loadUnaligned(fromByteOffset: k &* 16 &+ 16, as: SIMD8<Int16>.self)
+            let x = r + k &* 2
+            let x0 = Self.broadcastPair(x)
+            e0 &+= Self.multiplyAdd(x0, we)
+            o0 &+= Self.multiplyAdd(x0, wo)
+            let x1 = Self.broadcastPair(x + stride)
+            e1 &+= Self.multiplyAdd(x1, we)
+            o1 &+= Self.multiplyAdd(x1, wo)
+            let x2 = Self.broadcastPair(x + 2 * stride)
+            e2 &+= Self.multiplyAdd(x2, we)
+            o2 &+= Self.multiplyAdd(x2, wo)
+            let x3 = Self.broadcastPair(x + 3 * stride)
+            e3 &+= Self.multiplyAdd(x3, we)
+            o3 &+= Self.multiplyAdd(x3, wo)
+            k &+= 2
+        }
+        store(
+            block: block,
+            sums: (
+                SIMD8(lowHalf: e0, highHalf: o0), SIMD8(lowHalf: e1, highHalf: o1), SIMD8(lowHalf: e2, highHalf: o2),
+                SIMD8(lowHalf: e3, highHalf: o3)
+            ), count: count, output: output)
+    }
+
+    /// Requantizes the first `count` of a block's 4 row sums into `output`. Each row's sums are the block's even
+    /// channels (0, 2, 4, 6) in the low half and its odd ones in the high half, as the packed weights give them.
+    @inline(__always)
+    func store(
+        block: Int, sums: (SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>), count: Int,
+        output: UnsafeMutablePointer<Int8>
+    ) {
+        let outputs = geometry.outputChannels
+        let channels = min(8, outputs - block * 8)
+        let base = block * 8
+        if lanes.isUsable {
+            let bias = SIMD8(lowHalf: biasLanes[2 * block], highHalf: biasLanes[2 * block + 1])
+            for p in 0..<count {
+                let sum = p == 0 ? sums.0 : p == 1 ? sums.1 : p == 2 ? sums.2 : sums.3
+                let value = lanes.apply(sum &+ bias, block: block)
+                let (even, odd) = (value.lowHalf, value.highHalf)
+                let out = output + p * outputs + base
+                if channels == 8 {
+                    RequantizationLanes.storeBlock(even: even, odd: odd, flip: flip, to: out)
+                    continue
+                }
+                for j in 0..<4 {
+                    if 2 * j < channels { out[2 * j] = Int8(bitPattern: UInt8(truncatingIfNeeded: even[j]) ^ flip) }
+                    if 2 * j + 1 < channels {
+                        out[2 * j + 1] = Int8(bitPattern: UInt8(truncatingIfNeeded: odd[j]) ^ flip)
                     }
                 }
-                continue
             }
-            // Lane j of the block: even lanes in e[j / 2], odd lanes in o[j / 2]; spilled once, read as scalars.
-            var sums = (e0, o0, e1, o1, e2, o2, e3, o3)
-            withUnsafeBytes(of: &sums) { raw in
-                let lanes = raw.baseAddress!.assumingMemoryBound(to: Int32.self)
-                for lane in 0..<channels {
-                    let m = channelMultipliers[base + lane]
-                    let bias = biasTerms[base + lane]
-                    let slot = (lane & 1) * 4 + (lane >> 1)
-                    for p in 0..<count {
-                        let scaled = m.apply(lanes[p * 8 + slot] &+ bias, rounding: rounding) &+ outputZeroPoint
-                        output[p * outputs + base + lane] = Int8(
-                            bitPattern: UInt8(truncatingIfNeeded: range.clamp(scaled)) ^ flip)
-                    }
+            return
+        }
+        // Lane j of the block: even lanes in the low half of each row's sums, odd lanes in the high half; spilled
+        // once, read as scalars.
+        var spilled = sums
+        withUnsafeBytes(of: &spilled) { raw in
+            let lanes = raw.baseAddress!.assumingMemoryBound(to: Int32.self)
+            for lane in 0..<channels {
+                let m = channelMultipliers[base + lane]
+                let bias = biasTerms[base + lane]
+                let slot = (lane & 1) * 4 + (lane >> 1)
+                for p in 0..<count {
+                    let scaled = m.apply(lanes[p * 8 + slot] &+ bias, rounding: rounding) &+ outputZeroPoint
+                    output[p * outputs + base + lane] = Int8(
+                        bitPattern: UInt8(truncatingIfNeeded: range.clamp(scaled)) ^ flip)
                 }
             }
         }
@@ -691,6 +718,19 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
                 to: SIMD4<Int32>.self)
         #else
             portableMultiplyAdd(a, b)
+        #endif
+    }
+
+    /// ``multiplyAdd(_:_:)`` on 16 lanes: one AVX2 `vpmaddwd` where the target has AVX2, else one 8-lane multiply-add
+    /// per half (SSE2 `pmaddwd`, or NEON). The low half of the result comes from the low halves of `a` and `b`.
+    @inline(__always)
+    package static func multiplyAdd(_ a: SIMD16<Int16>, _ b: SIMD16<Int16>) -> SIMD8<Int32> {
+        #if arch(x86_64) && canImport(CPureVisionTargetFeatures.AVX2)
+            unsafeBitCast(
+                _mm256_madd_epi16(unsafeBitCast(a, to: __m256i.self), unsafeBitCast(b, to: __m256i.self)),
+                to: SIMD8<Int32>.self)
+        #else
+            SIMD8(lowHalf: multiplyAdd(a.lowHalf, b.lowHalf), highHalf: multiplyAdd(a.highHalf, b.highHalf))
         #endif
     }
 

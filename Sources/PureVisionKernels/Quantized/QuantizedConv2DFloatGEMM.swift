@@ -13,12 +13,15 @@
 /// float32 would break this; neither library does by default; the micro-kernel adds in `k` order.) The accumulators are
 /// then converted to int32 and requantized as the integer path does.
 public enum QuantizedGEMMArithmetic: Sendable, Hashable {
-    /// Float where it is exact and the convolution has at least ``QuantizedConv2DKernel/smallestFloatGEMMPixels``
-    /// output pixels (a one-row layer reads 4-byte weights for one use each, twice the int16 path's bytes): through
-    /// the Swift micro-kernel (``PanelGEMM``) where it runs and the shape is one ``Conv2DKernel`` also gives it, else
-    /// through BLAS when a BLAS library is loaded; int16 multiply-adds otherwise.
+    /// Built for AVX2, int16 multiply-adds in 256-bit vectors always (twice the lanes of a float multiply-add per
+    /// instruction, and no conversions). Otherwise float where it is exact and the convolution has at least
+    /// ``QuantizedConv2DKernel/smallestFloatGEMMPixels`` output pixels (a one-row layer reads 4-byte weights for one
+    /// use each, twice the int16 path's bytes): through the Swift micro-kernel (``PanelGEMM``) where it runs and the
+    /// shape is one ``Conv2DKernel`` also gives it, else through BLAS when a BLAS library is loaded; int16
+    /// multiply-adds otherwise.
     case automatic
-    /// int16 multiply-adds (SSE2 `pmaddwd`) in Swift SIMD.
+    /// int16 multiply-adds in Swift SIMD (SSE2 `pmaddwd`, AVX2 `vpmaddwd` when built for AVX2, NEON `smull` and
+    /// `addp` on arm64).
     case integer
     /// Float through ``GEMM`` (BLAS, or its portable loops when no BLAS is loaded) wherever it is exact, whatever the
     /// size (for tests); int16 where it would not be exact.
@@ -41,7 +44,9 @@ public enum QuantizedGEMMArithmetic: Sendable, Hashable {
         guard exact else { return nil }
         switch self {
         case .automatic:
-            guard pixels >= QuantizedConv2DKernel.smallestFloatGEMMPixels else { return nil }
+            guard pixels >= QuantizedConv2DKernel.smallestFloatGEMMPixels,
+                !QuantizedConv2DKernel.multipliesWideIntegers
+            else { return nil }
             if Conv2DKernel.choosesMicroKernel(m: pixels, n: outputs, k: depth) {
                 return .microKernel
             }
@@ -175,12 +180,11 @@ extension QuantizedConv2DKernel {
             while o + 8 <= outputs {
                 let low = Self.integers(raw.loadUnaligned(fromByteOffset: o &* 4, as: SIMD4<Float>.self))
                 let high = Self.integers(raw.loadUnaligned(fromByteOffset: o &* 4 &+ 16, as: SIMD4<Float>.self))
-                // biasTerms holds whole blocks of 8, so both loads stay inside it.
-                let lowBias = bias.loadUnaligned(fromByteOffset: o &* 4, as: SIMD4<Int32>.self)
-                let highBias = bias.loadUnaligned(fromByteOffset: o &* 4 &+ 16, as: SIMD4<Int32>.self)
-                RequantizationLanes.storeInOrder(
-                    lanes.apply(low &+ lowBias, group: o / 4), lanes.apply(high &+ highBias, group: o / 4 + 1),
-                    flip: flip, to: out + o)
+                // biasTerms holds whole blocks of 8, so the bias load stays inside it.
+                let sums =
+                    SIMD8(lowHalf: low, highHalf: high)
+                    &+ bias.loadUnaligned(fromByteOffset: o &* 4, as: SIMD8<Int32>.self)
+                RequantizationLanes.storeInOrder(lanes.apply(sums, block: o / 8), flip: flip, to: out + o)
                 o &+= 8
             }
         }

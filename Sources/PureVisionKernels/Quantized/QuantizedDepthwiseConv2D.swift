@@ -395,27 +395,25 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
         let pixelStride = g.window.strideWidth &* cout &* 4
         let flip: UInt8 = isUnsigned ? 0x80 : 0
         for block in 0..<stagedChannels / 8 {
-            let weights = pairedWeights + block &* pairs &* kw &* 2
-            let (biasLow, biasHigh) = (biasLanes[2 &* block], biasLanes[2 &* block &+ 1])
+            let weights = UnsafeRawPointer(pairedWeights + block &* pairs &* kw &* 2)
+            let bias = SIMD8(lowHalf: biasLanes[2 &* block], highHalf: biasLanes[2 &* block &+ 1])
             var offset = block &* 32
             var out = output + block &* 8
             for _ in 0..<g.outputWidth {
-                var (low, high) = (biasLow, biasHigh)
+                var sum = bias
                 var w = weights
                 for pair in 0..<pairs {
                     let pixel = pairRows[pair] + offset
                     for kx in 0..<kw {
                         // Staged rows hold every pixel a tap reads (padding included), so the offsets stay inside.
+                        // A tap's 8 channels: the low 4's pairs, then the high 4's, in pixels and in weights alike.
                         let x = pixel + columnOffsets[kx]
-                        low &+= QuantizedConv2DKernel.multiplyAdd(x.loadUnaligned(as: SIMD8<Int16>.self), w[0])
-                        high &+= QuantizedConv2DKernel.multiplyAdd(
-                            x.loadUnaligned(fromByteOffset: 16, as: SIMD8<Int16>.self), w[1])
-                        w += 2
+                        sum &+= QuantizedConv2DKernel.multiplyAdd(
+                            x.loadUnaligned(as: SIMD16<Int16>.self), w.loadUnaligned(as: SIMD16<Int16>.self))
+                        w += 32
                     }
                 }
-                RequantizationLanes.storeInOrder(
-                    lanes.apply(low, group: 2 &* block), lanes.apply(high, group: 2 &* block &+ 1), flip: flip,
-                    to: out)
+                RequantizationLanes.storeInOrder(lanes.apply(sum, block: block), flip: flip, to: out)
                 offset &+= pixelStride
                 out += cout
             }
@@ -431,27 +429,26 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
         let (upper, lower) = (pairRows[0], pairRows[1])
         let (left, middle, right) = (columnOffsets[0], columnOffsets[1], columnOffsets[2])
         let flip: UInt8 = isUnsigned ? 0x80 : 0
-        @inline(__always) func tap(_ x: UnsafeRawPointer, _ w: SIMD8<Int16>) -> SIMD4<Int32> {
-            QuantizedConv2DKernel.multiplyAdd(x.loadUnaligned(as: SIMD8<Int16>.self), w)
+        @inline(__always) func tap(_ x: UnsafeRawPointer, _ w: SIMD16<Int16>) -> SIMD8<Int32> {
+            QuantizedConv2DKernel.multiplyAdd(x.loadUnaligned(as: SIMD16<Int16>.self), w)
         }
         for block in 0..<stagedChannels / 8 {
-            // [pair][kx][half]: the low 4 channels' weights at even indices, the high 4's at odd ones.
-            let w = pairedWeights + block &* 12
-            let (u0, u1, u2, u3, u4, u5) = (w[0], w[1], w[2], w[3], w[4], w[5])
-            let (l0, l1, l2, l3, l4, l5) = (w[6], w[7], w[8], w[9], w[10], w[11])
-            let (biasLow, biasHigh) = (biasLanes[2 &* block], biasLanes[2 &* block &+ 1])
+            // [pair][kx]: each tap's weights for the low 4 channels, then for the high 4.
+            let w = UnsafeRawPointer(pairedWeights + block &* 12)
+            @inline(__always) func weights(_ tap: Int) -> SIMD16<Int16> {
+                w.loadUnaligned(fromByteOffset: tap &* 32, as: SIMD16<Int16>.self)
+            }
+            let (u0, u1, u2) = (weights(0), weights(1), weights(2))
+            let (l0, l1, l2) = (weights(3), weights(4), weights(5))
+            let bias = SIMD8(lowHalf: biasLanes[2 &* block], highHalf: biasLanes[2 &* block &+ 1])
             var offset = block &* 32
             var out = output + block &* 8
             for _ in 0..<g.outputWidth {
                 // Staged rows hold every pixel a tap reads (padding included), so the offsets stay inside.
                 let (a, b) = (upper + offset, lower + offset)
-                var low = biasLow &+ tap(a + left, u0) &+ tap(a + middle, u2) &+ tap(a + right, u4)
-                low &+= tap(b + left, l0) &+ tap(b + middle, l2) &+ tap(b + right, l4)
-                var high = biasHigh &+ tap(a + left + 16, u1) &+ tap(a + middle + 16, u3) &+ tap(a + right + 16, u5)
-                high &+= tap(b + left + 16, l1) &+ tap(b + middle + 16, l3) &+ tap(b + right + 16, l5)
-                RequantizationLanes.storeInOrder(
-                    lanes.apply(low, group: 2 &* block), lanes.apply(high, group: 2 &* block &+ 1), flip: flip,
-                    to: out)
+                var sum = bias &+ tap(a + left, u0) &+ tap(a + middle, u1) &+ tap(a + right, u2)
+                sum &+= tap(b + left, l0) &+ tap(b + middle, l1) &+ tap(b + right, l2)
+                RequantizationLanes.storeInOrder(lanes.apply(sum, block: block), flip: flip, to: out)
                 offset &+= pixelStride
                 out += cout
             }

@@ -146,6 +146,25 @@ struct RequantizationLanes {
         return (value & ~above) | (upper & above)
     }
 
+    /// ``apply(_:group:)`` on the two groups of block `block` at once: `acc`'s low half is group `2 · block`, its
+    /// high half group `2 · block + 1`. XNNPACK's rounding runs on all 8 lanes together (one 256-bit vector where the
+    /// target has AVX, two NEON or SSE2 registers elsewhere); the fixed-point roundings go a half at a time.
+    @inline(__always)
+    func apply(_ acc: SIMD8<Int32>, block: Int) -> SIMD8<Int32> {
+        let (lowGroup, highGroup) = (2 &* block, 2 &* block &+ 1)
+        guard form == .float else {
+            return SIMD8(lowHalf: apply(acc.lowHalf, group: lowGroup), highHalf: apply(acc.highHalf, group: highGroup))
+        }
+        let scale = SIMD8(lowHalf: groups[lowGroup].scale, highHalf: groups[highGroup].scale)
+        let scaled = Self.clamp(
+            SIMD8<Float>(acc) * scale, lower: SIMD8(lowHalf: floatLower, highHalf: floatLower),
+            upper: SIMD8(lowHalf: floatUpper, highHalf: floatUpper))
+        // As in `apply(_:group:)`: adding 1.5 · 2^23 rounds to an integer, ties to even.
+        let magic = SIMD8<Float>(repeating: 12_582_912)
+        return unsafeBitCast(scaled + magic, to: SIMD8<Int32>.self) &- 0x4B40_0000
+            &+ SIMD8(lowHalf: zeroPoint, highHalf: zeroPoint)
+    }
+
     /// ruy's final shift, `(h + 2^(s−1)) >> s`, computed as `(h >> s)` + bit `s − 1` of `h` so it cannot overflow.
     @inline(__always)
     private static func ruyShift(_ high: SIMD4<Int32>, _ p: Group) -> SIMD4<Int32> {
@@ -171,6 +190,18 @@ struct RequantizationLanes {
         #endif
     }
 
+    /// ``clamp(_:lower:upper:)`` on 8 lanes: one `vmaxps` / `vminps` pair where the target has AVX.
+    @inline(__always)
+    static func clamp(_ v: SIMD8<Float>, lower: SIMD8<Float>, upper: SIMD8<Float>) -> SIMD8<Float> {
+        #if arch(x86_64) && canImport(CPureVisionTargetFeatures.AVX2)
+            _mm256_min_ps(_mm256_max_ps(v, lower), upper)  // __m256 is SIMD8<Float>
+        #else
+            SIMD8(
+                lowHalf: clamp(v.lowHalf, lower: lower.lowHalf, upper: upper.lowHalf),
+                highHalf: clamp(v.highHalf, lower: lower.highHalf, upper: upper.highHalf))
+        #endif
+    }
+
     /// Stores 8 channels given in order (already within the int8 range) as 8 bytes with the sign bit XORed with
     /// `flip`.
     @inline(__always)
@@ -186,6 +217,12 @@ struct RequantizationLanes {
             let bytes = SIMD8<UInt8>(truncatingIfNeeded: values) ^ SIMD8(repeating: flip)
             UnsafeMutableRawPointer(out).storeBytes(of: bytes, as: SIMD8<UInt8>.self)
         #endif
+    }
+
+    /// ``storeInOrder(_:_:flip:to:)`` of one 8-lane vector.
+    @inline(__always)
+    static func storeInOrder(_ values: SIMD8<Int32>, flip: UInt8, to out: UnsafeMutablePointer<Int8>) {
+        storeInOrder(values.lowHalf, values.highHalf, flip: flip, to: out)
     }
 
     /// Stores the 8 channels of a block, given as its even and odd lanes (already within the int8 range), as 8 bytes
