@@ -133,14 +133,15 @@ import Testing
         }
     }
 
-    /// The integer path's blocks of 8 channels in the groups its loops take them (pairs where built for AVX2, then
-    /// one left over), every rounding, with short last tiles: 2–6 blocks, the last one full or partial.
-    @Test(arguments: [16, 24, 31, 33, 40, 47], [1, 2])
-    func convBlockGroupsMatchReferenceTwin(_ out: Int, threads: Int) {
+    /// The integer path's blocks of 8 channels in the groups its loops take them (pairs where built for AVX2, fours
+    /// for a tile of one row, then the ones left over), every rounding, with short last tiles of 3 rows (15 pixels)
+    /// and of 1 row (9 pixels): 2–6 blocks, the last one full or partial.
+    @Test(arguments: [16, 24, 31, 33, 40, 47], [5, 3])
+    func convBlockGroupsMatchReferenceTwin(_ out: Int, height: Int) {
         let c = ConvCase(
-            shape: (1, 5, 3, 13), out: out, kernel: 3, stride: 1, dilation: 1, pad: 1, realMultiplier: 0.003,
+            shape: (1, height, 3, 13), out: out, kernel: 3, stride: 1, dilation: 1, pad: 1, realMultiplier: 0.003,
             minimumWeights: false)
-        convMatchesReferenceTwin(c, threads: threads, .integer)
+        for threads in [1, 2] { convMatchesReferenceTwin(c, threads: threads, .integer) }
     }
 
     /// TFLite's uint8 scheme: uint8 activations and weights with a weight zero point (weights − zero point up to

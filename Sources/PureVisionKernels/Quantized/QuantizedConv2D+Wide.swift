@@ -49,16 +49,16 @@
                 let w0 = w.loadUnaligned(fromByteOffset: k &* 16, as: SIMD16<Int16>.self)
                 let w1 = w.loadUnaligned(fromByteOffset: k &* 16 &+ blockBytes, as: SIMD16<Int16>.self)
                 let x = r + k &* 2
-                let x0 = Self.broadcastWidePair(x)
+                let x0 = Self.broadcastPairs(x)
                 a00 &+= Self.multiplyAdd(x0, w0)
                 a01 &+= Self.multiplyAdd(x0, w1)
-                let x1 = Self.broadcastWidePair(x + stride)
+                let x1 = Self.broadcastPairs(x + stride)
                 a10 &+= Self.multiplyAdd(x1, w0)
                 a11 &+= Self.multiplyAdd(x1, w1)
-                let x2 = Self.broadcastWidePair(x + 2 * stride)
+                let x2 = Self.broadcastPairs(x + 2 * stride)
                 a20 &+= Self.multiplyAdd(x2, w0)
                 a21 &+= Self.multiplyAdd(x2, w1)
-                let x3 = Self.broadcastWidePair(x + 3 * stride)
+                let x3 = Self.broadcastPairs(x + 3 * stride)
                 a30 &+= Self.multiplyAdd(x3, w0)
                 a31 &+= Self.multiplyAdd(x3, w1)
                 k &+= 2
@@ -82,19 +82,13 @@
             while k < paddedDepth {
                 let w0 = w.loadUnaligned(fromByteOffset: k &* 16, as: SIMD16<Int16>.self)
                 let x = r + k &* 2
-                a0 &+= Self.multiplyAdd(Self.broadcastWidePair(x), w0)
-                a1 &+= Self.multiplyAdd(Self.broadcastWidePair(x + stride), w0)
-                a2 &+= Self.multiplyAdd(Self.broadcastWidePair(x + 2 * stride), w0)
-                a3 &+= Self.multiplyAdd(Self.broadcastWidePair(x + 3 * stride), w0)
+                a0 &+= Self.multiplyAdd(Self.broadcastPairs(x), w0)
+                a1 &+= Self.multiplyAdd(Self.broadcastPairs(x + stride), w0)
+                a2 &+= Self.multiplyAdd(Self.broadcastPairs(x + 2 * stride), w0)
+                a3 &+= Self.multiplyAdd(Self.broadcastPairs(x + 3 * stride), w0)
                 k &+= 2
             }
             store(block: block, sums: (a0, a1, a2, a3), count: count, output: output)
-        }
-
-        /// The int16 pair at `x` repeated across all 16 lanes.
-        @inline(__always)
-        private static func broadcastWidePair(_ x: UnsafeRawPointer) -> SIMD16<Int16> {
-            unsafeBitCast(SIMD8<Int32>(repeating: x.loadUnaligned(as: Int32.self)), to: SIMD16<Int16>.self)
         }
     }
 #else

@@ -584,9 +584,14 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
 
     /// Multiplies 4 gathered rows by every weight block and requantizes the first `count` of them into `output`:
     /// built for AVX2, three blocks at a time in 256-bit vectors (see `multiplyWide`); otherwise a block at a time in
-    /// 128-bit ones, which is also what arm64 runs (NEON `smull` / `smull2` / `addp` for each multiply-add).
+    /// 128-bit ones, which is also what arm64 runs (NEON `smull` / `smull2` / `addp` for each multiply-add). A tile of
+    /// one row goes through ``multiplyOneRow(_:output:)``.
     @inline(__always)
     func multiply(rows: UnsafeMutablePointer<Int16>, count: Int, output: UnsafeMutablePointer<Int8>) {
+        if count == 1 {
+            multiplyOneRow(UnsafeRawPointer(rows), output: output)
+            return
+        }
         #if arch(x86_64) && canImport(CPureVisionTargetFeatures.AVX2)
             multiplyWide(rows: rows, count: count, output: output)
         #else
@@ -594,6 +599,50 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
                 multiplyBlock(block, rows: UnsafeRawPointer(rows), count: count, output: output)
             }
         #endif
+    }
+
+    /// The products of a tile's only row (a fully connected layer, or the last pixel of a convolution) with every
+    /// weight block, four blocks at a time, requantized into `output`: the 4-row loops would multiply the row four
+    /// times. Reads each weight once for one use, so it runs at the speed the packed weights stream in.
+    @inline(__always)
+    func multiplyOneRow(_ row: UnsafeRawPointer, output: UnsafeMutablePointer<Int8>) {
+        let blockBytes = paddedDepth &* 16
+        var block = 0
+        while block + 4 <= blockCount {
+            var (a0, a1, a2, a3) = (SIMD8<Int32>(), SIMD8<Int32>(), SIMD8<Int32>(), SIMD8<Int32>())
+            let w = UnsafeRawPointer(weights + block * paddedDepth * 8)
+            var k = 0
+            while k < paddedDepth {
+                // k < paddedDepth, so these offsets stay within the four packed blocks and the row.
+                let x = Self.broadcastPairs(row + k &* 2)
+                let offset = k &* 16
+                a0 &+= Self.multiplyAdd(x, w.loadUnaligned(fromByteOffset: offset, as: SIMD16<Int16>.self))
+                a1 &+= Self.multiplyAdd(
+                    x, w.loadUnaligned(fromByteOffset: offset &+ blockBytes, as: SIMD16<Int16>.self))
+                a2 &+= Self.multiplyAdd(
+                    x, w.loadUnaligned(fromByteOffset: offset &+ 2 &* blockBytes, as: SIMD16<Int16>.self))
+                a3 &+= Self.multiplyAdd(
+                    x, w.loadUnaligned(fromByteOffset: offset &+ 3 &* blockBytes, as: SIMD16<Int16>.self))
+                k &+= 2
+            }
+            store(block: block, sums: (a0, a0, a0, a0), count: 1, output: output)
+            store(block: block + 1, sums: (a1, a1, a1, a1), count: 1, output: output)
+            store(block: block + 2, sums: (a2, a2, a2, a2), count: 1, output: output)
+            store(block: block + 3, sums: (a3, a3, a3, a3), count: 1, output: output)
+            block += 4
+        }
+        while block < blockCount {
+            var sum = SIMD8<Int32>()
+            let w = UnsafeRawPointer(weights + block * paddedDepth * 8)
+            var k = 0
+            while k < paddedDepth {
+                sum &+= Self.multiplyAdd(
+                    Self.broadcastPairs(row + k &* 2), w.loadUnaligned(fromByteOffset: k &* 16, as: SIMD16<Int16>.self))
+                k &+= 2
+            }
+            store(block: block, sums: (sum, sum, sum, sum), count: 1, output: output)
+            block += 1
+        }
     }
 
     /// The products of 4 gathered rows with weight block `block`, requantized into `output`, in 128-bit vectors.
@@ -649,10 +698,12 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
         let channels = min(8, outputs - block * 8)
         let base = block * 8
         if lanes.isUsable {
+            let lanes = self.lanes
+            let constants = lanes.constants(block: block)
             let bias = SIMD8(lowHalf: biasLanes[2 * block], highHalf: biasLanes[2 * block + 1])
             for p in 0..<count {
                 let sum = p == 0 ? sums.0 : p == 1 ? sums.1 : p == 2 ? sums.2 : sums.3
-                let value = lanes.apply(sum &+ bias, block: block)
+                let value = lanes.apply(sum &+ bias, constants)
                 let (even, odd) = (value.lowHalf, value.highHalf)
                 let out = output + p * outputs + base
                 if channels == 8 {
@@ -706,6 +757,12 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
     @inline(__always)
     static func broadcastPair(_ x: UnsafeRawPointer) -> SIMD8<Int16> {
         unsafeBitCast(SIMD4<Int32>(repeating: x.loadUnaligned(as: Int32.self)), to: SIMD8<Int16>.self)
+    }
+
+    /// The int16 pair at `x` (`x[0]`, `x[1]`) repeated across all 16 lanes.
+    @inline(__always)
+    static func broadcastPairs(_ x: UnsafeRawPointer) -> SIMD16<Int16> {
+        unsafeBitCast(SIMD8<Int32>(repeating: x.loadUnaligned(as: Int32.self)), to: SIMD16<Int16>.self)
     }
 
     /// Lane j of the result: `a[2j] · b[2j] + a[2j + 1] · b[2j + 1]` in int32 (SSE2 `pmaddwd`; exact unless all four

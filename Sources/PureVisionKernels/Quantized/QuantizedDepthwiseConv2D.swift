@@ -394,9 +394,12 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
         let cout = g.outputChannels
         let pixelStride = g.window.strideWidth &* cout &* 4
         let flip: UInt8 = isUnsigned ? 0x80 : 0
+        // A local copy: the stores through `output` would otherwise make each pixel read the fields again.
+        let lanes = self.lanes
         for block in 0..<stagedChannels / 8 {
             let weights = UnsafeRawPointer(pairedWeights + block &* pairs &* kw &* 2)
             let bias = SIMD8(lowHalf: biasLanes[2 &* block], highHalf: biasLanes[2 &* block &+ 1])
+            let constants = lanes.constants(block: block)
             var offset = block &* 32
             var out = output + block &* 8
             for _ in 0..<g.outputWidth {
@@ -413,7 +416,7 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
                         w += 32
                     }
                 }
-                RequantizationLanes.storeInOrder(lanes.apply(sum, block: block), flip: flip, to: out)
+                RequantizationLanes.storeInOrder(lanes.apply(sum, constants), flip: flip, to: out)
                 offset &+= pixelStride
                 out += cout
             }
@@ -429,6 +432,8 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
         let (upper, lower) = (pairRows[0], pairRows[1])
         let (left, middle, right) = (columnOffsets[0], columnOffsets[1], columnOffsets[2])
         let flip: UInt8 = isUnsigned ? 0x80 : 0
+        // A local copy: the stores through `output` would otherwise make each pixel read the fields again.
+        let lanes = self.lanes
         @inline(__always) func tap(_ x: UnsafeRawPointer, _ w: SIMD16<Int16>) -> SIMD8<Int32> {
             QuantizedConv2DKernel.multiplyAdd(x.loadUnaligned(as: SIMD16<Int16>.self), w)
         }
@@ -441,6 +446,7 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
             let (u0, u1, u2) = (weights(0), weights(1), weights(2))
             let (l0, l1, l2) = (weights(3), weights(4), weights(5))
             let bias = SIMD8(lowHalf: biasLanes[2 &* block], highHalf: biasLanes[2 &* block &+ 1])
+            let constants = lanes.constants(block: block)
             var offset = block &* 32
             var out = output + block &* 8
             for _ in 0..<g.outputWidth {
@@ -448,7 +454,7 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
                 let (a, b) = (upper + offset, lower + offset)
                 var sum = bias &+ tap(a + left, u0) &+ tap(a + middle, u1) &+ tap(a + right, u2)
                 sum &+= tap(b + left, l0) &+ tap(b + middle, l1) &+ tap(b + right, l2)
-                RequantizationLanes.storeInOrder(lanes.apply(sum, block: block), flip: flip, to: out)
+                RequantizationLanes.storeInOrder(lanes.apply(sum, constants), flip: flip, to: out)
                 offset &+= pixelStride
                 out += cout
             }

@@ -146,23 +146,50 @@ struct RequantizationLanes {
         return (value & ~above) | (upper & above)
     }
 
-    /// ``apply(_:group:)`` on the two groups of block `block` at once: `acc`'s low half is group `2 · block`, its
-    /// high half group `2 · block + 1`. XNNPACK's rounding runs on all 8 lanes together (one 256-bit vector where the
-    /// target has AVX, two NEON or SSE2 registers elsewhere); the fixed-point roundings go a half at a time.
+    /// What ``apply(_:_:)`` needs of block `block`, read once for a loop over the block's pixels (the kernels'
+    /// stores through their output pointers would otherwise make every iteration read it again).
+    struct BlockConstants {
+        /// The block: groups `2 · block` and `2 · block + 1`.
+        let block: Int
+        /// XNNPACK's rounding: the channels' scales, the clamp in float, and the zero point minus the rounding
+        /// constant's bit pattern.
+        let scale: SIMD8<Float>
+        let lower: SIMD8<Float>
+        let upper: SIMD8<Float>
+        let offset: SIMD8<Int32>
+    }
+
+    /// Block `block`'s constants for ``apply(_:_:)``.
     @inline(__always)
-    func apply(_ acc: SIMD8<Int32>, block: Int) -> SIMD8<Int32> {
-        let (lowGroup, highGroup) = (2 &* block, 2 &* block &+ 1)
+    func constants(block: Int) -> BlockConstants {
+        BlockConstants(
+            block: block,
+            scale: SIMD8(lowHalf: groups[2 &* block].scale, highHalf: groups[2 &* block &+ 1].scale),
+            lower: SIMD8(lowHalf: floatLower, highHalf: floatLower),
+            upper: SIMD8(lowHalf: floatUpper, highHalf: floatUpper),
+            offset: SIMD8(lowHalf: zeroPoint, highHalf: zeroPoint) &- 0x4B40_0000)
+    }
+
+    /// ``apply(_:group:)`` on the two groups of a block at once: `acc`'s low half is group `2 · block`, its high half
+    /// group `2 · block + 1`. XNNPACK's rounding runs on all 8 lanes together (one 256-bit vector where the target
+    /// has AVX, two NEON or SSE2 registers elsewhere); the fixed-point roundings go a half at a time.
+    @inline(__always)
+    func apply(_ acc: SIMD8<Int32>, _ constants: BlockConstants) -> SIMD8<Int32> {
         guard form == .float else {
+            let (lowGroup, highGroup) = (2 &* constants.block, 2 &* constants.block &+ 1)
             return SIMD8(lowHalf: apply(acc.lowHalf, group: lowGroup), highHalf: apply(acc.highHalf, group: highGroup))
         }
-        let scale = SIMD8(lowHalf: groups[lowGroup].scale, highHalf: groups[highGroup].scale)
-        let scaled = Self.clamp(
-            SIMD8<Float>(acc) * scale, lower: SIMD8(lowHalf: floatLower, highHalf: floatLower),
-            upper: SIMD8(lowHalf: floatUpper, highHalf: floatUpper))
-        // As in `apply(_:group:)`: adding 1.5 · 2^23 rounds to an integer, ties to even.
+        let scaled = Self.clamp(SIMD8<Float>(acc) * constants.scale, lower: constants.lower, upper: constants.upper)
+        // As in `apply(_:group:)`: adding 1.5 · 2^23 rounds to an integer, ties to even; `offset` takes the
+        // constant's bit pattern back off and adds the zero point.
         let magic = SIMD8<Float>(repeating: 12_582_912)
-        return unsafeBitCast(scaled + magic, to: SIMD8<Int32>.self) &- 0x4B40_0000
-            &+ SIMD8(lowHalf: zeroPoint, highHalf: zeroPoint)
+        return unsafeBitCast(scaled + magic, to: SIMD8<Int32>.self) &+ constants.offset
+    }
+
+    /// ``apply(_:_:)`` for block `block`.
+    @inline(__always)
+    func apply(_ acc: SIMD8<Int32>, block: Int) -> SIMD8<Int32> {
+        apply(acc, constants(block: block))
     }
 
     /// ruy's final shift, `(h + 2^(s−1)) >> s`, computed as `(h >> s)` + bit `s − 1` of `h` so it cannot overflow.
