@@ -791,6 +791,33 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
         #endif
     }
 
+    /// ``multiplyAdd(_:_:)`` of the 16 int16 values at `x` and `b`: one 256-bit load where the target has AVX2, else
+    /// one 8-lane load per half (SSE2 and NEON registers hold 8 lanes; a 16-lane load would be split after the fact).
+    @inline(__always)
+    package static func multiplyAdd(loading x: UnsafeRawPointer, _ b: SIMD16<Int16>) -> SIMD8<Int32> {
+        #if arch(x86_64) && canImport(CPureVisionTargetFeatures.AVX2)
+            multiplyAdd(x.loadUnaligned(as: SIMD16<Int16>.self), b)
+        #else
+            SIMD8(
+                lowHalf: multiplyAdd(x.loadUnaligned(as: SIMD8<Int16>.self), b.lowHalf),
+                highHalf: multiplyAdd(x.loadUnaligned(fromByteOffset: 16, as: SIMD8<Int16>.self), b.highHalf))
+        #endif
+    }
+
+    /// ``multiplyAdd(loading:_:)`` with `b` read from `w` as well, each half by itself where the target lacks AVX2.
+    @inline(__always)
+    package static func multiplyAdd(loading x: UnsafeRawPointer, weights w: UnsafeRawPointer) -> SIMD8<Int32> {
+        #if arch(x86_64) && canImport(CPureVisionTargetFeatures.AVX2)
+            multiplyAdd(x.loadUnaligned(as: SIMD16<Int16>.self), w.loadUnaligned(as: SIMD16<Int16>.self))
+        #else
+            SIMD8(
+                lowHalf: multiplyAdd(x.loadUnaligned(as: SIMD8<Int16>.self), w.loadUnaligned(as: SIMD8<Int16>.self)),
+                highHalf: multiplyAdd(
+                    x.loadUnaligned(fromByteOffset: 16, as: SIMD8<Int16>.self),
+                    w.loadUnaligned(fromByteOffset: 16, as: SIMD8<Int16>.self)))
+        #endif
+    }
+
     /// ``multiplyAdd(_:_:)`` without SSE2, what arm64 runs: widening products, then pairwise sums (NEON: `smull` /
     /// `smull2`, then `addp`). The products are exact; the sum wraps in the one case `pmaddwd`'s does. Compiled
     /// everywhere, so that its tests run on x86 too.

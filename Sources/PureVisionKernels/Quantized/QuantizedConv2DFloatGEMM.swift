@@ -180,11 +180,12 @@ extension QuantizedConv2DKernel {
             while o + 8 <= outputs {
                 let low = Self.integers(raw.loadUnaligned(fromByteOffset: o &* 4, as: SIMD4<Float>.self))
                 let high = Self.integers(raw.loadUnaligned(fromByteOffset: o &* 4 &+ 16, as: SIMD4<Float>.self))
-                // biasTerms holds whole blocks of 8, so the bias load stays inside it.
-                let sums =
-                    SIMD8(lowHalf: low, highHalf: high)
-                    &+ bias.loadUnaligned(fromByteOffset: o &* 4, as: SIMD8<Int32>.self)
-                RequantizationLanes.storeInOrder(lanes.apply(sums, block: o / 8), flip: flip, to: out + o)
+                // biasTerms holds whole blocks of 8, so both loads stay inside it.
+                let lowBias = bias.loadUnaligned(fromByteOffset: o &* 4, as: SIMD4<Int32>.self)
+                let highBias = bias.loadUnaligned(fromByteOffset: o &* 4 &+ 16, as: SIMD4<Int32>.self)
+                RequantizationLanes.storeInOrder(
+                    lanes.apply(low &+ lowBias, group: o / 4), lanes.apply(high &+ highBias, group: o / 4 + 1),
+                    flip: flip, to: out + o)
                 o &+= 8
             }
         }

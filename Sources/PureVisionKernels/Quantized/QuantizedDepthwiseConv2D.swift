@@ -394,29 +394,44 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
         let cout = g.outputChannels
         let pixelStride = g.window.strideWidth &* cout &* 4
         let flip: UInt8 = isUnsigned ? 0x80 : 0
-        // A local copy: the stores through `output` would otherwise make each pixel read the fields again.
-        let lanes = self.lanes
         for block in 0..<stagedChannels / 8 {
-            let weights = UnsafeRawPointer(pairedWeights + block &* pairs &* kw &* 2)
-            let bias = SIMD8(lowHalf: biasLanes[2 &* block], highHalf: biasLanes[2 &* block &+ 1])
-            let constants = lanes.constants(block: block)
+            let weights = pairedWeights + block &* pairs &* kw &* 2
+            let (biasLow, biasHigh) = (biasLanes[2 &* block], biasLanes[2 &* block &+ 1])
             var offset = block &* 32
             var out = output + block &* 8
             for _ in 0..<g.outputWidth {
-                var sum = bias
                 var w = weights
-                for pair in 0..<pairs {
-                    let pixel = pairRows[pair] + offset
-                    for kx in 0..<kw {
-                        // Staged rows hold every pixel a tap reads (padding included), so the offsets stay inside.
-                        // A tap's 8 channels: the low 4's pairs, then the high 4's, in pixels and in weights alike.
-                        let x = pixel + columnOffsets[kx]
-                        sum &+= QuantizedConv2DKernel.multiplyAdd(
-                            x.loadUnaligned(as: SIMD16<Int16>.self), w.loadUnaligned(as: SIMD16<Int16>.self))
-                        w += 32
+                // A tap's 8 channels: the low 4's pairs, then the high 4's, in pixels and in weights alike. Staged rows
+                // hold every pixel a tap reads (padding included), so the offsets stay inside.
+                #if arch(x86_64) && canImport(CPureVisionTargetFeatures.AVX2)
+                    // One 256-bit multiply-add per tap.
+                    var sum = SIMD8(lowHalf: biasLow, highHalf: biasHigh)
+                    for pair in 0..<pairs {
+                        let pixel = pairRows[pair] + offset
+                        for kx in 0..<kw {
+                            sum &+= QuantizedConv2DKernel.multiplyAdd(
+                                loading: pixel + columnOffsets[kx], weights: UnsafeRawPointer(w))
+                            w += 2
+                        }
                     }
-                }
-                RequantizationLanes.storeInOrder(lanes.apply(sum, constants), flip: flip, to: out)
+                    let (low, high) = (sum.lowHalf, sum.highHalf)
+                #else
+                    // Two 4-channel sums: an 8-lane one compiles to spills in SSE2's sixteen registers.
+                    var (low, high) = (biasLow, biasHigh)
+                    for pair in 0..<pairs {
+                        let pixel = pairRows[pair] + offset
+                        for kx in 0..<kw {
+                            let x = pixel + columnOffsets[kx]
+                            low &+= QuantizedConv2DKernel.multiplyAdd(x.loadUnaligned(as: SIMD8<Int16>.self), w[0])
+                            high &+= QuantizedConv2DKernel.multiplyAdd(
+                                x.loadUnaligned(fromByteOffset: 16, as: SIMD8<Int16>.self), w[1])
+                            w += 2
+                        }
+                    }
+                #endif
+                RequantizationLanes.storeInOrder(
+                    lanes.apply(low, group: 2 &* block), lanes.apply(high, group: 2 &* block &+ 1), flip: flip,
+                    to: out)
                 offset &+= pixelStride
                 out += cout
             }
@@ -435,7 +450,7 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
         // A local copy: the stores through `output` would otherwise make each pixel read the fields again.
         let lanes = self.lanes
         @inline(__always) func tap(_ x: UnsafeRawPointer, _ w: SIMD16<Int16>) -> SIMD8<Int32> {
-            QuantizedConv2DKernel.multiplyAdd(x.loadUnaligned(as: SIMD16<Int16>.self), w)
+            QuantizedConv2DKernel.multiplyAdd(loading: x, w)
         }
         for block in 0..<stagedChannels / 8 {
             // [pair][kx]: each tap's weights for the low 4 channels, then for the high 4.

@@ -175,15 +175,22 @@ struct RequantizationLanes {
     /// has AVX, two NEON or SSE2 registers elsewhere); the fixed-point roundings go a half at a time.
     @inline(__always)
     func apply(_ acc: SIMD8<Int32>, _ constants: BlockConstants) -> SIMD8<Int32> {
-        guard form == .float else {
-            let (lowGroup, highGroup) = (2 &* constants.block, 2 &* constants.block &+ 1)
+        let (lowGroup, highGroup) = (2 &* constants.block, 2 &* constants.block &+ 1)
+        #if arch(x86_64) && canImport(CPureVisionTargetFeatures.AVX2)
+            guard form == .float else {
+                return SIMD8(
+                    lowHalf: apply(acc.lowHalf, group: lowGroup), highHalf: apply(acc.highHalf, group: highGroup))
+            }
+            let scaled = Self.clamp(
+                SIMD8<Float>(acc) * constants.scale, lower: constants.lower, upper: constants.upper)
+            // As in `apply(_:group:)`: adding 1.5 · 2^23 rounds to an integer, ties to even; `offset` takes the
+            // constant's bit pattern back off and adds the zero point.
+            let magic = SIMD8<Float>(repeating: 12_582_912)
+            return unsafeBitCast(scaled + magic, to: SIMD8<Int32>.self) &+ constants.offset
+        #else
+            // Without 256-bit vectors, the 4-lane form: it compiles to tighter SSE2 and NEON code than 8 lanes split.
             return SIMD8(lowHalf: apply(acc.lowHalf, group: lowGroup), highHalf: apply(acc.highHalf, group: highGroup))
-        }
-        let scaled = Self.clamp(SIMD8<Float>(acc) * constants.scale, lower: constants.lower, upper: constants.upper)
-        // As in `apply(_:group:)`: adding 1.5 · 2^23 rounds to an integer, ties to even; `offset` takes the
-        // constant's bit pattern back off and adds the zero point.
-        let magic = SIMD8<Float>(repeating: 12_582_912)
-        return unsafeBitCast(scaled + magic, to: SIMD8<Int32>.self) &+ constants.offset
+        #endif
     }
 
     /// ``apply(_:_:)`` for block `block`.
