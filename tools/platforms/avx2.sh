@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The portable Swift kernels as an AVX2 + FMA build compiles them: builds the package and its tests with
-# `-Xswiftc -target-cpu -Xswiftc haswell -Xcc -march=haswell` (command-line flags only, as README "Measuring the
-# portable path" builds the bench) and runs the whole suite with the Swift kernels (PUREVISION_DISABLE_GENERATED_CODE=1).
+# `-Xswiftc -target-cpu -Xswiftc haswell -Xcc -march=haswell` (command-line flags only, as the README's "Measuring
+# what iPhones and arm64 run" builds the bench) and runs the whole suite with the Swift kernels
+# (PUREVISION_DISABLE_GENERATED_CODE=1).
 # This is the build that stands in for arm64 NEON here, and the only one that compiles the 256-bit Swift paths
 # (`canImport(CPureVisionTargetFeatures.AVX2)`, the fused multiply-adds): the default build never compiles them.
 #

@@ -8,40 +8,18 @@
         /// prefers it.
         static var multipliesWideIntegers: Bool { true }
 
-        /// ``multiply(rows:count:output:)`` with 256-bit `vpmaddwd`: one weight load covers a whole block (its k pair
-        /// for all 8 channels, even channels then odd, exactly as packed), so two blocks and the 4 rows take 8
-        /// accumulators, 2 weight loads and 4 broadcasts per k pair (with the product before it is added, 12 of the 16
-        /// registers; three blocks would need 17 and spill); an odd block left goes alone. Sums are the 128-bit
-        /// path's, lane for lane (the low half the even channels, the high half the odd ones).
+        /// ``multiplyBlock(_:rows:count:output:)`` for blocks `block` and `block + 1` together: 8 accumulators, 2
+        /// weight loads and 4 broadcasts per k pair (with the product before it is added, 12 of AVX2's 16 registers;
+        /// three blocks would need 17 and spilled).
         @inline(__always)
-        func multiplyWide(rows: UnsafeMutablePointer<Int16>, count: Int, output: UnsafeMutablePointer<Int8>) {
-            let r = UnsafeRawPointer(rows)
-            var block = 0
-            while block + 2 <= blockCount {
-                multiplyTwoBlocksWide(block, rows: r, count: count, output: output)
-                block += 2
-            }
-            if block < blockCount {
-                multiplyBlockWide(block, rows: r, count: count, output: output)
-            }
-        }
-
-        /// Blocks `block` and `block + 1` against the 4 gathered rows.
-        @inline(__always)
-        private func multiplyTwoBlocksWide(
+        func multiplyTwoBlocks(
             _ block: Int, rows r: UnsafeRawPointer, count: Int, output: UnsafeMutablePointer<Int8>
         ) {
             let stride = paddedDepth * 2
             let blockBytes = paddedDepth * 16
             // a<row><block>
-            var a00 = SIMD8<Int32>()
-            var a01 = SIMD8<Int32>()
-            var a10 = SIMD8<Int32>()
-            var a11 = SIMD8<Int32>()
-            var a20 = SIMD8<Int32>()
-            var a21 = SIMD8<Int32>()
-            var a30 = SIMD8<Int32>()
-            var a31 = SIMD8<Int32>()
+            let zero = SIMD8<Int32>()
+            var (a00, a01, a10, a11, a20, a21, a30, a31) = (zero, zero, zero, zero, zero, zero, zero, zero)
             let w = UnsafeRawPointer(weights + block * paddedDepth * 8)
             var k = 0
             while k < paddedDepth {
@@ -65,30 +43,6 @@
             }
             store(block: block, sums: (a00, a10, a20, a30), count: count, output: output)
             store(block: block + 1, sums: (a01, a11, a21, a31), count: count, output: output)
-        }
-
-        /// Block `block` alone against the 4 gathered rows.
-        @inline(__always)
-        private func multiplyBlockWide(
-            _ block: Int, rows r: UnsafeRawPointer, count: Int, output: UnsafeMutablePointer<Int8>
-        ) {
-            let stride = paddedDepth * 2
-            var a0 = SIMD8<Int32>()
-            var a1 = SIMD8<Int32>()
-            var a2 = SIMD8<Int32>()
-            var a3 = SIMD8<Int32>()
-            let w = UnsafeRawPointer(weights + block * paddedDepth * 8)
-            var k = 0
-            while k < paddedDepth {
-                let w0 = w.loadUnaligned(fromByteOffset: k &* 16, as: SIMD16<Int16>.self)
-                let x = r + k &* 2
-                a0 &+= Self.multiplyAdd(Self.broadcastPairs(x), w0)
-                a1 &+= Self.multiplyAdd(Self.broadcastPairs(x + stride), w0)
-                a2 &+= Self.multiplyAdd(Self.broadcastPairs(x + 2 * stride), w0)
-                a3 &+= Self.multiplyAdd(Self.broadcastPairs(x + 3 * stride), w0)
-                k &+= 2
-            }
-            store(block: block, sums: (a0, a1, a2, a3), count: count, output: output)
         }
     }
 #else

@@ -44,11 +44,11 @@ extension QuantizedMultiplier {
 /// block in one 8-lane vector and the odd ones in the next, each channel as its two weights `(w[k], w[k + 1])`. Each
 /// channel's constant term `bias − zeroPoint_in · Σ w` is precomputed. A run gathers 4 output pixels' receptive fields
 /// into scratch once as int16 (padding holds the input zero point, so it adds nothing after the constant term), then
-/// for each k pair broadcasts a pixel's `(x[k], x[k + 1])` to all lanes and multiply-adds it with the two weight
-/// vectors (SSE2 `pmaddwd`: int16 × int16 products, adjacent pairs summed into int32, exact for these ranges),
-/// accumulating the even and odd channels of each pixel in int32, and requantizes each accumulator to int8 (ruy's
-/// rounding) with the channel's multiplier, output zero point and clamp. Built for AVX2, the two vectors of a block
-/// are one 256-bit `vpmaddwd` operand and two blocks go together (QuantizedConv2D+Wide.swift).
+/// for each k pair broadcasts a pixel's `(x[k], x[k + 1])` to all lanes and multiply-adds it with the block's two
+/// weight vectors, read as one 16-lane vector (`pmaddwd`: int16 × int16 products, adjacent pairs summed into int32,
+/// exact for these ranges; one AVX2 `vpmaddwd`, or two SSE2 `pmaddwd`), accumulating the even and odd channels of
+/// each pixel in int32, and requantizes each accumulator to int8 with the channel's multiplier, output zero point and
+/// clamp. Built for AVX2, two blocks go together (QuantizedConv2D+Wide.swift).
 ///
 /// Without generated code the multiplication can instead run in float through ``GEMM`` (BLAS) or the Swift
 /// micro-kernel (``PanelGEMM``): see ``QuantizedGEMMArithmetic``.
@@ -582,23 +582,29 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
         }
     }
 
-    /// Multiplies 4 gathered rows by every weight block and requantizes the first `count` of them into `output`:
-    /// built for AVX2, three blocks at a time in 256-bit vectors (see `multiplyWide`); otherwise a block at a time in
-    /// 128-bit ones, which is also what arm64 runs (NEON `smull` / `smull2` / `addp` for each multiply-add). A tile of
-    /// one row goes through ``multiplyOneRow(_:output:)``.
+    /// Multiplies 4 gathered rows by every weight block and requantizes the first `count` of them into `output`, a
+    /// block at a time: each k pair's weights for the block's 8 channels are one 16-lane vector (even channels, then
+    /// odd), so a row's broadcast pair takes one 16-lane multiply-add per block (AVX2 `vpmaddwd`; two SSE2 `pmaddwd`,
+    /// or NEON `smull` / `smull2` / `addp` per half, elsewhere). Built for AVX2, blocks go two at a time
+    /// (QuantizedConv2D+Wide.swift). A tile of one row goes through ``multiplyOneRow(_:output:)``.
     @inline(__always)
     func multiply(rows: UnsafeMutablePointer<Int16>, count: Int, output: UnsafeMutablePointer<Int8>) {
+        let r = UnsafeRawPointer(rows)
         if count == 1 {
-            multiplyOneRow(UnsafeRawPointer(rows), output: output)
+            multiplyOneRow(r, output: output)
             return
         }
+        var block = 0
         #if arch(x86_64) && canImport(CPureVisionTargetFeatures.AVX2)
-            multiplyWide(rows: rows, count: count, output: output)
-        #else
-            for block in 0..<blockCount {
-                multiplyBlock(block, rows: UnsafeRawPointer(rows), count: count, output: output)
+            while block + 2 <= blockCount {
+                multiplyTwoBlocks(block, rows: r, count: count, output: output)
+                block += 2
             }
         #endif
+        while block < blockCount {
+            multiplyBlock(block, rows: r, count: count, output: output)
+            block += 1
+        }
     }
 
     /// The products of a tile's only row (a fully connected layer, or the last pixel of a convolution) with every
@@ -645,46 +651,24 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
         }
     }
 
-    /// The products of 4 gathered rows with weight block `block`, requantized into `output`, in 128-bit vectors.
+    /// The products of the 4 gathered rows with weight block `block`, requantized into `output`.
     @inline(__always)
     func multiplyBlock(_ block: Int, rows r: UnsafeRawPointer, count: Int, output: UnsafeMutablePointer<Int8>) {
         let stride = paddedDepth * 2
-        // Accumulators: even / odd channels of the block (channel 2j in e[j], 2j + 1 in o[j]).
-        var e0 = SIMD4<Int32>()
-        var o0 = SIMD4<Int32>()
-        var e1 = SIMD4<Int32>()
-        var o1 = SIMD4<Int32>()
-        var e2 = SIMD4<Int32>()
-        var o2 = SIMD4<Int32>()
-        var e3 = SIMD4<Int32>()
-        var o3 = SIMD4<Int32>()
+        var (a0, a1, a2, a3) = (SIMD8<Int32>(), SIMD8<Int32>(), SIMD8<Int32>(), SIMD8<Int32>())
         let w = UnsafeRawPointer(weights + block * paddedDepth * 8)
         var k = 0
         while k < paddedDepth {
             // k < paddedDepth, so these offsets stay within the packed block and the gathered rows.
-            let we = w.loadUnaligned(fromByteOffset: k &* 16, as: SIMD8<Int16>.self)
-            let wo = w.loadUnaligned(fromByteOffset: k &* 16 &+ 16, as: SIMD8<Int16>.self)
+            let w0 = w.loadUnaligned(fromByteOffset: k &* 16, as: SIMD16<Int16>.self)
             let x = r + k &* 2
-            let x0 = Self.broadcastPair(x)
-            e0 &+= Self.multiplyAdd(x0, we)
-            o0 &+= Self.multiplyAdd(x0, wo)
-            let x1 = Self.broadcastPair(x + stride)
-            e1 &+= Self.multiplyAdd(x1, we)
-            o1 &+= Self.multiplyAdd(x1, wo)
-            let x2 = Self.broadcastPair(x + 2 * stride)
-            e2 &+= Self.multiplyAdd(x2, we)
-            o2 &+= Self.multiplyAdd(x2, wo)
-            let x3 = Self.broadcastPair(x + 3 * stride)
-            e3 &+= Self.multiplyAdd(x3, we)
-            o3 &+= Self.multiplyAdd(x3, wo)
+            a0 &+= Self.multiplyAdd(Self.broadcastPairs(x), w0)
+            a1 &+= Self.multiplyAdd(Self.broadcastPairs(x + stride), w0)
+            a2 &+= Self.multiplyAdd(Self.broadcastPairs(x + 2 * stride), w0)
+            a3 &+= Self.multiplyAdd(Self.broadcastPairs(x + 3 * stride), w0)
             k &+= 2
         }
-        store(
-            block: block,
-            sums: (
-                SIMD8(lowHalf: e0, highHalf: o0), SIMD8(lowHalf: e1, highHalf: o1), SIMD8(lowHalf: e2, highHalf: o2),
-                SIMD8(lowHalf: e3, highHalf: o3)
-            ), count: count, output: output)
+        store(block: block, sums: (a0, a1, a2, a3), count: count, output: output)
     }
 
     /// Requantizes the first `count` of a block's 4 row sums into `output`. Each row's sums are the block's even
@@ -751,12 +735,6 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
             for j in 0..<8 { high[j] = Int16(truncatingIfNeeded: bytes >> (8 * UInt64(j))) << 8 }
             return (high ^ flips) &>> 8
         #endif
-    }
-
-    /// The int16 pair at `x` (`x[0]`, `x[1]`) repeated across all 8 lanes.
-    @inline(__always)
-    static func broadcastPair(_ x: UnsafeRawPointer) -> SIMD8<Int16> {
-        unsafeBitCast(SIMD4<Int32>(repeating: x.loadUnaligned(as: Int32.self)), to: SIMD8<Int16>.self)
     }
 
     /// The int16 pair at `x` (`x[0]`, `x[1]`) repeated across all 16 lanes.
