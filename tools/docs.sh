@@ -21,7 +21,7 @@ for module in "${MODULES[@]}"; do
     swift symbolgraph-extract -module-name "$module" -target "$TRIPLE" -minimum-access-level public \
         -I "$BIN/Modules" -I Sources/CPureVisionPNG -I Sources/CPureVisionJPEG -I Sources/CPureVisionOpenBLAS \
         -Xcc "-fmodule-map-file=$BIN/CPureVisionJPEGSupport.build/module.modulemap" \
-        -Xcc "-fmodule-map-file=$BIN/CPureVisionTargetFeatures.build/module.modulemap" \
+        -Xcc "-fmodule-map-file=Sources/CPureVisionTargetFeatures/include/module.modulemap" \
         -output-dir "$GRAPHS"
 done
 
