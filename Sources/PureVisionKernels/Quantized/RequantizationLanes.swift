@@ -193,12 +193,6 @@ struct RequantizationLanes {
         #endif
     }
 
-    /// ``apply(_:_:)`` for block `block`.
-    @inline(__always)
-    func apply(_ acc: SIMD8<Int32>, block: Int) -> SIMD8<Int32> {
-        apply(acc, constants(block: block))
-    }
-
     /// ruy's final shift, `(h + 2^(s−1)) >> s`, computed as `(h >> s)` + bit `s − 1` of `h` so it cannot overflow.
     @inline(__always)
     private static func ruyShift(_ high: SIMD4<Int32>, _ p: Group) -> SIMD4<Int32> {
@@ -224,17 +218,14 @@ struct RequantizationLanes {
         #endif
     }
 
-    /// ``clamp(_:lower:upper:)`` on 8 lanes: one `vmaxps` / `vminps` pair where the target has AVX.
-    @inline(__always)
-    static func clamp(_ v: SIMD8<Float>, lower: SIMD8<Float>, upper: SIMD8<Float>) -> SIMD8<Float> {
-        #if arch(x86_64) && canImport(CPureVisionTargetFeatures.AVX2)
+    #if arch(x86_64) && canImport(CPureVisionTargetFeatures.AVX2)
+        /// ``clamp(_:lower:upper:)`` on 8 lanes: one `vmaxps` / `vminps` pair (only the AVX2 build requantizes 8 lanes
+        /// at once).
+        @inline(__always)
+        static func clamp(_ v: SIMD8<Float>, lower: SIMD8<Float>, upper: SIMD8<Float>) -> SIMD8<Float> {
             _mm256_min_ps(_mm256_max_ps(v, lower), upper)  // __m256 is SIMD8<Float>
-        #else
-            SIMD8(
-                lowHalf: clamp(v.lowHalf, lower: lower.lowHalf, upper: upper.lowHalf),
-                highHalf: clamp(v.highHalf, lower: lower.highHalf, upper: upper.highHalf))
-        #endif
-    }
+        }
+    #endif
 
     /// Stores 8 channels given in order (already within the int8 range) as 8 bytes with the sign bit XORed with
     /// `flip`.
