@@ -28,10 +28,9 @@ import PureVisionKernels
 final class FaceMeshPipeline: @unchecked Sendable {
     let options: FaceAnalyzerOptions
     let detector: FaceDetectionPipeline
-    let mesh: LoadedModel
+    let mesh: RegionLandmarkModel
     /// The thread pool of each model.
-    var pools: [ThreadPool] { [detector.loaded.pool, mesh.pool] }
-    let meshConverter: ImageToTensorConverter
+    var pools: [ThreadPool] { [detector.loaded.pool, mesh.model.pool] }
     let landmarksOutput: Int
     let flagOutput: Int
     private var tracker = FaceTracker()
@@ -57,15 +56,18 @@ final class FaceMeshPipeline: @unchecked Sendable {
                     modelAssetPath: directory.appendingPathComponent(detectorFile).path,
                     threadCount: options.threadCount),
                 minDetectionConfidence: 0.5, minSuppressionThreshold: 0.3), pool: pool)
-        mesh = try LoadedModel.load(
-            BaseOptions(
-                modelAssetPath: directory.appendingPathComponent(FaceAnalyzerOptions.landmarkModelFile).path,
-                threadCount: options.threadCount), pool: pool)
-        let input = try ImageToTensorConverter.floatRGBInputSize(of: mesh.interpreter, role: "face landmark model")
+        // The legacy graph fixes the range to [0, 1] whatever the metadata says.
+        mesh = try RegionLandmarkModel(
+            model: try LoadedModel.load(
+                BaseOptions(
+                    modelAssetPath: directory.appendingPathComponent(FaceAnalyzerOptions.landmarkModelFile).path,
+                    threadCount: options.threadCount), pool: pool),
+            role: "face landmark model", rangeFromMetadata: false)
+        let input = mesh.inputSize
         guard input.width == Self.meshInputSize, input.height == Self.meshInputSize else {
             throw .model("the face landmark model must take a 192×192 input, this one takes \(input)")
         }
-        let counts = mesh.interpreter.outputs.map { $0.shape.elementCount }
+        let counts = mesh.outputElementCounts
         guard let landmarks = counts.firstIndex(of: 3 * FaceMeshTopology.meshPointCount),
             let flag = counts.firstIndex(of: 1), counts.count == 2
         else {
@@ -74,10 +76,6 @@ final class FaceMeshPipeline: @unchecked Sendable {
         }
         landmarksOutput = landmarks
         flagOutput = flag
-        // The legacy graph fixes the range to [0, 1] whatever the metadata says.
-        meshConverter = try ImageToTensorConverter.checked(
-            width: Self.meshInputSize, height: Self.meshInputSize, keepAspectRatio: false, border: .replicate,
-            range: (0, 1))
     }
 
     /// The 468-point meshes of every face in `image`, in detection order.
@@ -110,11 +108,7 @@ final class FaceMeshPipeline: @unchecked Sendable {
 
     /// The mesh in one ROI; nil for an empty ROI or when the face flag does not pass.
     func landmarks(_ image: PixelImage, rect: NormalizedRect) throws(VisionTaskError) -> [NormalizedLandmark]? {
-        guard rect.width > 0, rect.height > 0 else { return nil }
-        return try mesh.interpreter.withSession { session throws(VisionTaskError) -> [NormalizedLandmark]? in
-            let transform = try meshConverter.convert(
-                image, rect: rect, intoFloatInputOf: session, model: "the face mesh model")
-            session.invoke()
+        try mesh.run(image, rect: rect) { session, transform throws(VisionTaskError) -> [NormalizedLandmark]? in
             let flag = session.floatOutput(flagOutput)[0]
             guard 1 / (1 + expf(-flag)) > Self.presenceThreshold else { return nil }
             return HandLandmarkDecoding.screenLandmarks(

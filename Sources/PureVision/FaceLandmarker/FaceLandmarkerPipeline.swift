@@ -31,12 +31,10 @@ import PureVisionTFLite
 final class FaceLandmarkerPipeline: @unchecked Sendable {
     let options: FaceLandmarkerOptions
     let detector: FaceDetectionPipeline
-    let landmarker: LoadedModel
-    let landmarkConverter: ImageToTensorConverter
-    let landmarkInputSize: (width: Int, height: Int)
+    let landmarker: RegionLandmarkModel
     let blendshapes: LoadedModel?
     /// The thread pool of each model.
-    var pools: [ThreadPool] { [detector.loaded.pool, landmarker.pool] + (blendshapes.map { [$0.pool] } ?? []) }
+    var pools: [ThreadPool] { [detector.loaded.pool, landmarker.model.pool] + (blendshapes.map { [$0.pool] } ?? []) }
     let geometry: FaceGeometryPipeline?
 
     private var trackedRects: [NormalizedRect] = []
@@ -65,20 +63,16 @@ final class FaceLandmarkerPipeline: @unchecked Sendable {
                 minDetectionConfidence: options.minFaceDetectionConfidence,
                 minSuppressionThreshold: Self.suppressionThreshold), pool: pool)
 
-        landmarker = try LoadedModel.load(
-            bytes: try Self.entry(Self.landmarksEntry, of: bundle), threadCount: threads, pool: pool)
-        let input = try ImageToTensorConverter.floatRGBInputSize(
-            of: landmarker.interpreter, role: "face landmark model")
-        landmarkInputSize = input
-        let counts = landmarker.interpreter.outputs.map { $0.shape.elementCount }
+        landmarker = try RegionLandmarkModel(
+            model: try LoadedModel.load(
+                bytes: try Self.entry(Self.landmarksEntry, of: bundle), threadCount: threads, pool: pool),
+            role: "face landmark model")
+        let counts = landmarker.outputElementCounts
         guard counts.count >= 2, counts[0] == 3 * Self.landmarkCount, counts[1] == 1 else {
             throw .model(
                 "\(Self.landmarksEntry): the face landmark model must output \(3 * Self.landmarkCount) landmark "
                     + "floats and a face flag; it outputs \(counts)")
         }
-        landmarkConverter = try ImageToTensorConverter.checked(
-            width: input.width, height: input.height, keepAspectRatio: false, border: .replicate,
-            range: try landmarker.inputRange() ?? (0, 1))
 
         if options.outputFaceBlendshapes {
             let model = try LoadedModel.load(
@@ -201,13 +195,10 @@ final class FaceLandmarkerPipeline: @unchecked Sendable {
 
     /// The landmark model on one rect: 478 image-normalized landmarks, or nil when the presence gate fails.
     private func landmarks(_ image: PixelImage, rect: NormalizedRect) throws(VisionTaskError) -> [NormalizedLandmark]? {
-        guard rect.width > 0, rect.height > 0 else { return nil }
-        let size = landmarkInputSize
+        let size = landmarker.inputSize
         let threshold = options.minFacePresenceConfidence
-        return try landmarker.interpreter.withSession { session throws(VisionTaskError) -> [NormalizedLandmark]? in
-            let transform = try landmarkConverter.convert(
-                image, rect: rect, intoFloatInputOf: session, model: "the face landmark model")
-            session.invoke()
+        return try landmarker.run(image, rect: rect) {
+            session, transform throws(VisionTaskError) -> [NormalizedLandmark]? in
             let presence = 1 / (1 + expf(-session.floatOutput(1)[0]))
             guard presence > threshold else { return nil }
             // The stretched crop has no letterbox, and the face model's z is not rescaled (normalize_z 1).

@@ -11,11 +11,9 @@ import PureVisionTFLite
 final class HandLandmarkPipeline: @unchecked Sendable {
     let options: HandLandmarkerOptions
     let palmDetector: SSDDetector
-    let landmarker: LoadedModel
+    let landmarker: RegionLandmarkModel
     /// The thread pool of each model.
-    var pools: [ThreadPool] { [palmDetector.model.pool, landmarker.pool] }
-    let landmarkConverter: ImageToTensorConverter
-    let landmarkInputSize: (width: Int, height: Int)
+    var pools: [ThreadPool] { [palmDetector.model.pool, landmarker.model.pool] }
 
     private var trackedRects: [NormalizedRect] = []
     /// A stable identity per tracked hand (for the optional smoother), parallel to `trackedRects`.
@@ -35,7 +33,7 @@ final class HandLandmarkPipeline: @unchecked Sendable {
         let (detectorBytes, landmarksBytes) = try Self.modelBytes(options)
         let pool = pool ?? LoadedModel.sharedPool(threadCount: threads)
         let detector = try LoadedModel.load(bytes: detectorBytes, threadCount: threads, pool: pool)
-        landmarker = try LoadedModel.load(bytes: landmarksBytes, threadCount: threads, pool: pool)
+        let landmarkModel = try LoadedModel.load(bytes: landmarksBytes, threadCount: threads, pool: pool)
 
         // Palm detector: 192×192 in [0, 1] unless its metadata says otherwise, 2016 SSD anchors.
         var decoder = DetectionDecoderOptions.palmDetection192
@@ -45,16 +43,11 @@ final class HandLandmarkPipeline: @unchecked Sendable {
             boxCoordinates: 18, decoderOptions: decoder, defaultRange: (0, 1))
 
         // Hand landmarks: stretched square crop with a replicated border; outputs 63 + 1 + 1 + 63 floats.
-        let handInput = try ImageToTensorConverter.floatRGBInputSize(
-            of: landmarker.interpreter, role: "hand landmark model")
-        landmarkInputSize = handInput
-        let shapes = landmarker.interpreter.outputs.map { $0.shape.elementCount }
+        landmarker = try RegionLandmarkModel(model: landmarkModel, role: "hand landmark model")
+        let shapes = landmarker.outputElementCounts
         guard shapes == [63, 1, 1, 63] else {
             throw .model("the hand landmark model must output 63, 1, 1 and 63 floats; it outputs \(shapes)")
         }
-        landmarkConverter = try ImageToTensorConverter.checked(
-            width: handInput.width, height: handInput.height, keepAspectRatio: false, border: .replicate,
-            range: try landmarker.inputRange() ?? (0, 1))
         if let parameters = options.landmarkSmoothing {
             do throws(LandmarkSmoothingError) {
                 smoother = try HandLandmarkSmoother(parameters: parameters)
@@ -154,14 +147,9 @@ final class HandLandmarkPipeline: @unchecked Sendable {
 
     /// The hand landmark model on one region; nil when the presence score does not pass the gate.
     private func landmarks(_ image: PixelImage, rect: NormalizedRect) throws(VisionTaskError) -> HandEstimate? {
-        // MediaPipe skips zero-size regions silently.
-        guard rect.width > 0, rect.height > 0 else { return nil }
-        let size = landmarkInputSize
+        let size = landmarker.inputSize
         let threshold = options.minHandPresenceConfidence
-        return try landmarker.interpreter.withSession { session throws(VisionTaskError) -> HandEstimate? in
-            let transform = try landmarkConverter.convert(
-                image, rect: rect, intoFloatInputOf: session, model: "the hand landmark model")
-            session.invoke()
+        return try landmarker.run(image, rect: rect) { session, transform throws(VisionTaskError) -> HandEstimate? in
             let presence = session.floatOutput(1)[0]
             guard presence > threshold else { return nil }
             let screen = HandLandmarkDecoding.screenLandmarks(

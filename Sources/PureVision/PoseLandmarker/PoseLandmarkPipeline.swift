@@ -11,11 +11,9 @@ import PureVisionTFLite
 final class PoseLandmarkPipeline: @unchecked Sendable {
     let options: PoseLandmarkerOptions
     let poseDetector: SSDDetector
-    let landmarker: LoadedModel
+    let landmarker: RegionLandmarkModel
     /// The thread pool of each model.
-    var pools: [ThreadPool] { [poseDetector.model.pool, landmarker.pool] }
-    let landmarkConverter: ImageToTensorConverter
-    let landmarkInput: (width: Int, height: Int)
+    var pools: [ThreadPool] { [poseDetector.model.pool, landmarker.model.pool] }
     /// The landmark model's outputs: landmark count (39), heatmap and segmentation sizes.
     let landmarkCount: Int
     let heatmapSize: (width: Int, height: Int)
@@ -36,7 +34,7 @@ final class PoseLandmarkPipeline: @unchecked Sendable {
         let (detectorBytes, landmarksBytes) = try Self.modelBytes(options.baseOptions)
         let pool = LoadedModel.sharedPool(threadCount: threads)
         let detector = try LoadedModel.load(bytes: detectorBytes, threadCount: threads, pool: pool)
-        landmarker = try LoadedModel.load(bytes: landmarksBytes, threadCount: threads, pool: pool)
+        let landmarkModel = try LoadedModel.load(bytes: landmarksBytes, threadCount: threads, pool: pool)
 
         // Pose detector: 224×224 in [−1, 1] unless its metadata says otherwise, 2254 SSD anchors
         // (`PoseRegion.anchorCount`, which the decoder options expect).
@@ -46,10 +44,8 @@ final class PoseLandmarkPipeline: @unchecked Sendable {
             defaultRange: (-1, 1))
 
         // Pose landmarks: stretched square crop with a replicated border; five outputs by index.
-        let input = try ImageToTensorConverter.floatRGBInputSize(
-            of: landmarker.interpreter, role: "pose landmark model")
-        landmarkInput = input
-        let shapes = landmarker.interpreter.outputs.map(\.shape.dimensions)
+        landmarker = try RegionLandmarkModel(model: landmarkModel, role: "pose landmark model")
+        let shapes = landmarkModel.interpreter.outputs.map(\.shape.dimensions)
         let refused = VisionTaskError.model(
             "the pose landmark model must output [1, 5·N] landmarks (N ≥ 35), [1, 1] presence, [1, H, W, 1] "
                 + "segmentation, [1, h, w, N] heatmap and [1, 3·N] world landmarks; it outputs \(shapes)")
@@ -61,9 +57,6 @@ final class PoseLandmarkPipeline: @unchecked Sendable {
         landmarkCount = shapes[0][1] / 5
         maskSize = (shapes[2][2], shapes[2][1])
         heatmapSize = (shapes[3][2], shapes[3][1])
-        landmarkConverter = try ImageToTensorConverter.checked(
-            width: input.width, height: input.height, keepAspectRatio: false, border: .replicate,
-            range: try landmarker.inputRange() ?? (0, 1))
     }
 
     /// Replaces the regions the next frame tracks (test hook; call only between frames).
@@ -149,18 +142,13 @@ final class PoseLandmarkPipeline: @unchecked Sendable {
 
     /// The pose landmark model on one region; nil when the pose presence score does not pass the gate.
     private func landmarks(_ image: PixelImage, rect: NormalizedRect) throws(VisionTaskError) -> PoseEstimate? {
-        // MediaPipe skips zero-size regions silently.
-        guard rect.width > 0, rect.height > 0 else { return nil }
-        let size = landmarkInput
+        let size = landmarker.inputSize
         let threshold = options.minPosePresenceConfidence
         let count = landmarkCount
         let heatmap = heatmapSize
         let maskSize = self.maskSize
         let wantsMask = options.outputSegmentationMasks
-        return try landmarker.interpreter.withSession { session throws(VisionTaskError) -> PoseEstimate? in
-            let transform = try landmarkConverter.convert(
-                image, rect: rect, intoFloatInputOf: session, model: "the pose landmark model")
-            session.invoke()
+        return try landmarker.run(image, rect: rect) { session, transform throws(VisionTaskError) -> PoseEstimate? in
             guard session.floatOutput(1)[0] > threshold else { return nil }
             var crop = PoseLandmarkDecoding.cropLandmarks(
                 raw: session.floatOutput(0), count: count, inputWidth: size.width, inputHeight: size.height)
