@@ -76,10 +76,10 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
     /// `biasTerms` in the even / odd lane groups of `lanes`.
     let biasLanes: UnsafeMutablePointer<SIMD4<Int32>>
     /// Threads the scratch has a slot for (the `threadCount` the kernel was made for).
-    let slotCount: Int
+    package let slotCount: Int
     /// Runs of whole tiles a run is cut into: several per thread, so that a thread that is slow to wake or
     /// descheduled leaves its tiles to the others instead of holding up the operator.
-    let taskCount: Int
+    package let taskCount: Int
     /// Output pixels gathered and multiplied together: 4 for the Swift path, ``QuantizedGEMMCode/tileRows`` for
     /// generated code.
     let tile: Int
@@ -286,17 +286,9 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
         biasLanes.deallocate()
     }
 
-    /// Runs the convolution: `input` [N, H, W, Cin] int8, `output` [N, OH, OW, Cout] int8, `scratch` at least
-    /// `scratchBytes` bytes (2-byte aligned).
-    public func run(
-        input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, scratch: UnsafeMutableRawPointer,
-        pool: ThreadPool
-    ) {
-        runTasks(taskCount, slots: slotCount, input: input, output: output, scratch: scratch, pool: pool)
-    }
-
-    /// Task `task` of a run: its share of the tiles, gathered in scratch slot `thread`.
-    func runTask(
+    /// Task `task` of a run (``ScratchSlotTaskKernel/run(input:output:scratch:pool:)``): its share of the tiles,
+    /// gathered in scratch slot `thread`.
+    package func runTask(
         task: Int, thread: Int, _ input: UnsafePointer<Int8>, _ output: UnsafeMutablePointer<Int8>,
         _ scratch: UnsafeMutablePointer<Int16>
     ) {

@@ -21,10 +21,10 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
     let bias: UnsafeMutablePointer<Int32>
     let multipliers: [QuantizedMultiplier]
     /// Threads the scratch has a staging slot for (the `threadCount` the kernel was made for).
-    let slotCount: Int
+    package let slotCount: Int
     /// Output rows a run is cut into: several per thread, so that a thread that is slow to wake or descheduled
     /// leaves its rows to the others instead of holding up the operator (see ``taskCount(rows:threads:)``).
-    let taskCount: Int
+    package let taskCount: Int
 
     /// Tasks for `rows` output rows on `threads` threads: 1 for one thread; else a whole number of tasks per thread
     /// (up to ``ThreadPool/chunksPerThread``) of at least ``minimumRowsPerTask`` rows, but at least one per thread.
@@ -203,17 +203,9 @@ public final class QuantizedDepthwiseConv2DKernel: ScratchSlotTaskKernel, @unche
         generated != nil || stagedChannels > 0 ? slotCount * staging.slots * staging.rowBytes : 0
     }
 
-    /// Runs the convolution: `input` [N, H, W, Cin] int8, `output` [N, OH, OW, Cout] int8, `scratch` at least
-    /// `scratchBytes` bytes.
-    public func run(
-        input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>, scratch: UnsafeMutableRawPointer,
-        pool: ThreadPool
-    ) {
-        runTasks(taskCount, slots: slotCount, input: input, output: output, scratch: scratch, pool: pool)
-    }
-
-    /// Task `task` of a run: its share of the output rows, staged in scratch slot `thread`.
-    func runTask(
+    /// Task `task` of a run (``ScratchSlotTaskKernel/run(input:output:scratch:pool:)``): its share of the output
+    /// rows, staged in scratch slot `thread`.
+    package func runTask(
         task: Int, thread: Int, _ input: UnsafePointer<Int8>, _ output: UnsafeMutablePointer<Int8>,
         _ scratch: UnsafeMutablePointer<Int16>
     ) {
