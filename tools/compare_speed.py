@@ -15,6 +15,10 @@ With --rounds K as well, that pair alternates K times (our bench restarted with 
 one LiteRT interpreter), R/K runs each, and each side's median is over all its runs pooled: load that drifts within
 a few seconds then falls on both sides alike too.
 
+With --xnnpack-isa avx2, LiteRT's XNNPACK is held to AVX2 + FMA for the whole run (tools/xnnpack_isa.py clears its
+hardware config's flags above AVX2 before the first interpreter): on a CPU with AVX-512 that compares the portable
+kernels (--portable-haswell) with XNNPACK on the same instruction set, as on a CPU without AVX-512.
+
 With --peak, the bench also measures the machine's arithmetic peak per thread count (`bench --peak`: float32 FMA and
 int16 multiply-add loops in registers, and 512-bit FMA and VNNI byte-dot loops where the CPU has AVX-512) before and
 after the models (the higher of the two counts), and a second table gives each model's operations (2 × the
@@ -26,8 +30,9 @@ as well, the rows (with "gop", "peak_gops" and the two shares) are printed once 
 Run from the repository root:
     python3 tools/compare_speed.py [--bench .build/release/bench] [--runs 50] [--threads 1 2] [--interleave [--rounds K]]
                                    [--peak] [--json] [--no-codegen | --portable-haswell]
-                                   [--quantized-arithmetic xnnpack|litert]
+                                   [--quantized-arithmetic xnnpack|litert] [--xnnpack-isa native|avx2]
     python3 tools/compare_speed.py --portable-haswell --interleave --rounds 3   # what arm64 and Apple devices run
+    python3 tools/compare_speed.py --portable-haswell --xnnpack-isa avx2 --interleave --rounds 3   # same ISA
     python3 tools/compare_speed.py --no-bench --models palm_detection_full   # LiteRT only
 """
 
@@ -135,10 +140,11 @@ def model_operations(model_path):
     return 2 * multiply_adds / 1e9, quantized
 
 
-def add_peak_shares(rows, peaks):
+def add_peak_shares(rows, peaks, widest=True):
     """Gives each row its peak ("peak_gops") and ours and XNNPACK's GOP/s at the median latency as a share of it: the
-    widest loop the bench measured, AVX-512 (VNNI for 8-bit models) where the CPU has it, else AVX2."""
-    names = {name for name, _ in peaks}
+    widest loop the bench measured, AVX-512 (VNNI for 8-bit models) where the CPU has it, else (or when not `widest`)
+    AVX2."""
+    names = {name for name, _ in peaks} if widest else set()
     for row in rows:
         if row.get("quantized"):
             row["peak_name"] = "int8_dot_vnni" if "int8_dot_vnni" in names else "int16_multiply_add"
@@ -237,6 +243,9 @@ def main():
                              "stand-in on x86 for the Swift SIMD kernels an arm64 core with NEON FMA runs")
     parser.add_argument("--quantized-arithmetic", choices=["xnnpack", "litert"],
                         help="our 8-bit rounding (bench default: xnnpack, what LiteRT-XNNPACK computes)")
+    parser.add_argument("--xnnpack-isa", choices=["native", "avx2"], default="native",
+                        help="hold LiteRT's XNNPACK to AVX2 + FMA (avx2) instead of the CPU's widest instruction set "
+                             "(native, the default): on an AVX-512 CPU, the same instruction set as --portable-haswell")
     parser.add_argument("--runs", type=int, default=50, help="timed runs per configuration (default 50)")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2], help="thread counts (default 1 2)")
     parser.add_argument("--models", nargs="+", help="model stems in Models/ (default: the six float models)")
@@ -263,6 +272,13 @@ def main():
     if args.rounds < 1 or (args.rounds > 1 and not args.interleave):
         parser.error("--rounds takes a count ≥ 1 and needs --interleave")
 
+    if args.xnnpack_isa == "avx2":
+        import xnnpack_isa  # noqa: E402  (only here: it reaches into the wheel's internals)
+        try:
+            before, after = xnnpack_isa.limit_to_avx2()
+        except xnnpack_isa.XNNPACKISAError as error:
+            sys.exit(f"--xnnpack-isa avx2: {error}")
+        print(f"XNNPACK arch flags {before:#x} -> {after:#x} (AVX2 + FMA)", file=sys.stderr, flush=True)
     load_before = os.getloadavg()
     peaks = run_peak(args.bench, args.threads) if args.peak and not args.no_bench else {}
     names = args.models or DEFAULT_MODELS + OPTIONAL_MODELS
@@ -321,7 +337,7 @@ def main():
     if args.peak:
         for key, value in run_peak(args.bench, args.threads).items():
             peaks[key] = max(value, peaks.get(key, 0.0))
-        add_peak_shares(rows, peaks)
+        add_peak_shares(rows, peaks, widest=args.xnnpack_isa == "native")
         if args.json:
             for row in rows:
                 print(json.dumps(row), flush=True)
@@ -340,7 +356,8 @@ def main():
               f"LiteRT builtin kernels with 1 thread; "
               f"ratio = ours / LiteRT (min ratio: of the fastest runs)"
               + ("; interleaved per model" if args.interleave else "")
-              + (f" in {args.rounds} alternating rounds" if args.rounds > 1 else ""))
+              + (f" in {args.rounds} alternating rounds" if args.rounds > 1 else "")
+              + ("; XNNPACK held to AVX2 + FMA (--xnnpack-isa avx2)" if args.xnnpack_isa == "avx2" else ""))
         if BENCH_ENVIRONMENT:
             print(f"our kernels: {BENCH_ENVIRONMENT.get('codegen', '?')}; Swift kernels compiled for "
                   f"{BENCH_ENVIRONMENT.get('swift_kernels', '? (bench older than this script)')}")
