@@ -11,8 +11,12 @@ short, so the minimum is the least noisy statistic). Ratios are ours / XNNPACK.
 
 Run from the repository root:
     python3 tools/compare_op_speed.py [--bench .build/release/bench] [--no-codegen] [--threads 1] [--rounds 3]
-                                      [--runs 200] [--only NAME ...] [--list] [--keep DIR]
+                                      [--runs 200] [--only NAME ...] [--list] [--keep DIR] [--xnnpack-isa avx2]
     python3 tools/compare_op_speed.py --bench .build-haswell/release/bench --no-codegen   # the portable kernels
+    python3 tools/compare_op_speed.py --bench .build-haswell/release/bench --no-codegen --xnnpack-isa avx2
+
+--xnnpack-isa avx2 holds XNNPACK to AVX2 + FMA on a CPU with AVX-512 (tools/xnnpack_isa.py), the instruction set of
+the haswell build of the bench.
 """
 
 import argparse
@@ -105,7 +109,16 @@ def main():
     parser.add_argument("--only", nargs="+", metavar="NAME", help="these layers only")
     parser.add_argument("--list", action="store_true", help="list the layers and exit")
     parser.add_argument("--keep", metavar="DIR", help="write the one-layer models into DIR and keep them")
+    parser.add_argument("--xnnpack-isa", choices=["native", "avx2"], default="native",
+                        help="hold XNNPACK to AVX2 + FMA (avx2) instead of the CPU's widest instruction set (native)")
     args = parser.parse_args()
+    if args.xnnpack_isa == "avx2":
+        import xnnpack_isa  # noqa: E402  (only here: it reaches into the wheel's internals)
+        try:
+            before, after = xnnpack_isa.limit_to_avx2()
+        except xnnpack_isa.XNNPACKISAError as error:
+            sys.exit(f"compare_op_speed: --xnnpack-isa avx2: {error}")
+        print(f"XNNPACK arch flags {before:#x} -> {after:#x} (AVX2 + FMA)", file=sys.stderr, flush=True)
     if args.list:
         print("\n".join(LAYERS))
         return
@@ -141,7 +154,8 @@ def main():
     for name in names:
         print(f"{name:26s} {ours[name]:9.3f} {xnnpack[name]:11.3f} {ours[name] / xnnpack[name]:6.2f}")
     print(f"fastest of {args.rounds} x {args.runs} runs per side, {args.threads} thread(s), interleaved per layer; "
-          f"ours: {side} of {args.bench}")
+          f"ours: {side} of {args.bench}"
+          + ("; XNNPACK held to AVX2 + FMA" if args.xnnpack_isa == "avx2" else ""))
 
 
 if __name__ == "__main__":
