@@ -144,6 +144,28 @@ import Testing
         for threads in [1, 2] { convMatchesReferenceTwin(c, threads: threads, .integer) }
     }
 
+    /// The BLAS path with few pixels per task: its tasks take runs of whole 8-channel blocks (the last one short for
+    /// 9 and 44 channels) over every pixel, instead of a few pixels each, and give the reference's bits.
+    @Test(arguments: [9, 44, 64], [1, 2, 3])
+    func blasColumnPartsMatchReferenceTwin(_ out: Int, threads: Int) {
+        let c = ConvCase(
+            shape: (1, 7, 7, 20), out: out, kernel: 3, stride: 1, dilation: 1, pad: 1, realMultiplier: 0.002,
+            minimumWeights: false)
+        let g = Conv2DGeometry(
+            batch: 1, inputHeight: 7, inputWidth: 7, inputChannels: 20, outputHeight: 7, outputWidth: 7,
+            outputChannels: out,
+            window: Window2D(
+                kernelHeight: 3, kernelWidth: 3, strideHeight: 1, strideWidth: 1, dilationHeight: 1, dilationWidth: 1,
+                paddingTop: 1, paddingLeft: 1))
+        let kernel = QuantizedConv2DKernel(
+            geometry: g, filter: [Int8](repeating: 1, count: out * 9 * 20), bias: nil, inputZeroPoint: 0,
+            outputZeroPoint: 0, multipliers: [QuantizedMultiplier(0.002)],
+            range: QuantizedRange(lower: -128, upper: 127),
+            rounding: .ruy, threadCount: threads, arithmetic: .exactFloat)
+        #expect(kernel.cutsByColumns == (threads > 1), "49 pixels on \(threads) thread(s)")
+        convMatchesReferenceTwin(c, threads: threads, .exactFloat)
+    }
+
     /// TFLite's uint8 scheme: uint8 activations and weights with a weight zero point (weights − zero point up to
     /// ±255, products beyond int8 × int8).
     @Test(arguments: [1, 2], swiftArithmetics)

@@ -98,6 +98,9 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
     let floatPanels: PackedPanels?
     /// `outputChannels` zeros: the micro-kernel's bias (the integer bias terms are added when requantizing).
     let floatZeros: [Float]
+    /// On the BLAS path with few pixels per task, the output channels each task takes over every pixel (see
+    /// ``blasColumnParts(pixels:depth:outputs:threads:)``); empty when the tasks share the pixels instead.
+    let floatColumnParts: [Range<Int>]
 
     /// Bytes of scratch each thread uses: its gathered rows, and for generated code a tile of output rows (for a
     /// tile with fewer pixels than ``tile``) and the tail panel's buffer.
@@ -131,9 +134,9 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
     /// Whether whole interior tiles are gathered by generated code (``QuantizedGatherCode``).
     package var usesGeneratedGather: Bool { generatedGather != nil }
 
-    /// Whether the threads of a run share the output channels (each task one of the generated code's parts, over
-    /// every pixel) instead of its pixels.
-    package var cutsByColumns: Bool { (generated?.parts.count ?? 1) > 1 }
+    /// Whether the threads of a run share the output channels (each task one of the generated code's parts, or of
+    /// ``floatColumnParts``, over every pixel) instead of its pixels.
+    package var cutsByColumns: Bool { (generated?.parts.count ?? 1) > 1 || !floatColumnParts.isEmpty }
 
     /// Packs `filter` (OHWI, `outputChannels · kernelHeight · kernelWidth · inputChannels` int8 values) and folds
     /// `bias` (int32 per output channel, or nil) with the input zero point.
@@ -268,7 +271,14 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
             generatedGather = nil
         }
         slotCount = threads
-        if floatPath {
+        floatColumnParts =
+            floatGEMM == .blas
+            ? Self.blasColumnParts(pixels: pixels, depth: depth, outputs: outputs, threads: threads)
+            : []
+        if !floatColumnParts.isEmpty {
+            tile = Self.floatTiles(pixels: pixels, depth: depth, outputs: outputs, threads: 1).tile
+            taskCount = floatColumnParts.count
+        } else if floatPath {
             (tile, taskCount) = Self.floatTiles(pixels: pixels, depth: depth, outputs: outputs, threads: threads)
         } else if let generated, generated.parts.count > 1 {
             (tile, taskCount) = (QuantizedGEMMCode.tileRows, generated.parts.count)
@@ -302,7 +312,8 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
         let last = byColumns ? tiles : tiles * (task + 1) / taskCount
         let base = UnsafeMutableRawPointer(scratch) + thread * scratchPerThread
         if multipliesInFloat {
-            runFloatTiles(first: first, last: last, input, output, slot: base)
+            let channels = floatColumnParts.isEmpty ? 0..<g.outputChannels : floatColumnParts[task]
+            runFloatTiles(first: first, last: last, channels: channels, input, output, slot: base)
             return
         }
         let rows = base.assumingMemoryBound(to: Int16.self)

@@ -99,12 +99,36 @@ extension QuantizedConv2DKernel {
         return (tile, (pixels + tile - 1) / tile)
     }
 
+    /// Output channels per task on the BLAS path when the threads share a run's channels, or [] when they share its
+    /// pixels.
+    ///
+    /// Each BLAS call packs the whole weight matrix before it multiplies, so cutting few pixels (a 7×7 or 14×14 layer)
+    /// into tasks of a few rows each packs the weights once per task: on two threads that doubled the packing and
+    /// gained nothing. With fewer than ``smallestBLASRowTile`` pixels per task, the tasks take runs of whole 8-channel
+    /// blocks instead (two per thread), every pixel each, so that each packs only its own columns. The sums are exact
+    /// however the work is cut (see ``QuantizedGEMMArithmetic``).
+    static func blasColumnParts(pixels: Int, depth: Int, outputs: Int, threads: Int) -> [Range<Int>] {
+        guard threads > 1,
+            floatTiles(pixels: pixels, depth: depth, outputs: outputs, threads: threads).tile < smallestBLASRowTile
+        else { return [] }
+        let blocks = (outputs + 7) / 8
+        let parts = min(blocks, threads * 2)
+        guard parts > 1 else { return [] }
+        return (0..<parts).map { part in
+            (blocks * part / parts * 8)..<min(outputs, blocks * (part + 1) / parts * 8)
+        }
+    }
+
+    /// Below this many pixels per task, the BLAS path's tasks share the output channels instead of the pixels.
+    static let smallestBLASRowTile = 32
+
     /// Tiles `first ..< last` of a run on the float path: gather (or convert) each tile's receptive fields as float
     /// into `slot`, multiply them by the float weights (``floatWeights`` through ``GEMM``, or ``floatPanels`` through
-    /// ``PanelGEMM``) into the accumulators after them, requantize into `output`.
+    /// ``PanelGEMM``) into the accumulators after them, requantize into `output`. Only the output `channels` are
+    /// computed: all of them, or on the BLAS path a part of them (whole 8-channel blocks, ``floatColumnParts``).
     func runFloatTiles(
-        first: Int, last: Int, _ input: UnsafePointer<Int8>, _ output: UnsafeMutablePointer<Int8>,
-        slot: UnsafeMutableRawPointer
+        first: Int, last: Int, channels: Range<Int>, _ input: UnsafePointer<Int8>,
+        _ output: UnsafeMutablePointer<Int8>, slot: UnsafeMutableRawPointer
     ) {
         let g = geometry
         let outputs = g.outputChannels
@@ -128,13 +152,16 @@ extension QuantizedConv2DKernel {
                     bias: floatZeros, clamp: .none, c: sums, ldc: outputs)
             } else if let floatWeights {
                 // Zeroed here and accumulated into: OpenBLAS's own zeroing for β = 0 is a slower separate pass.
-                sums.update(repeating: 0, count: count * outputs)
+                for p in 0..<count {
+                    (sums + p * outputs + channels.lowerBound).update(repeating: 0, count: channels.count)
+                }
                 GEMM.multiply(
-                    m: count, n: outputs, k: depth, a: rows, lda: depth, b: floatWeights, ldb: outputs,
-                    layout: .kByN, c: sums, ldc: outputs, accumulate: true)
+                    m: count, n: channels.count, k: depth, a: rows, lda: depth,
+                    b: floatWeights + channels.lowerBound, ldb: outputs, layout: .kByN,
+                    c: sums + channels.lowerBound, ldc: outputs, accumulate: true)
             }
             for p in 0..<count {
-                requantize(sums + p * outputs, into: output + (start + p) * outputs)
+                requantize(sums + p * outputs, into: output + (start + p) * outputs, channels: channels)
             }
         }
     }
@@ -169,11 +196,14 @@ extension QuantizedConv2DKernel {
         }
     }
 
-    /// Requantizes one pixel's float accumulators (exact integers, see ``QuantizedGEMMArithmetic``) into `out`.
+    /// Requantizes `channels` of one pixel's float accumulators (exact integers, see ``QuantizedGEMMArithmetic``)
+    /// into `out`; `channels` starts at a multiple of 8.
     @inline(__always)
-    private func requantize(_ sums: UnsafePointer<Float>, into out: UnsafeMutablePointer<Int8>) {
-        let outputs = geometry.outputChannels
-        var o = 0
+    private func requantize(
+        _ sums: UnsafePointer<Float>, into out: UnsafeMutablePointer<Int8>, channels: Range<Int>
+    ) {
+        let outputs = channels.upperBound
+        var o = channels.lowerBound
         if lanes.isUsable {
             let raw = UnsafeRawPointer(sums)
             let bias = UnsafeRawPointer(biasTerms)
