@@ -158,6 +158,10 @@ struct Bench {
     }
 
     /// Times every operator over `runs` invocations and prints the slowest by median, then totals per type.
+    ///
+    /// Each operator's mean is printed too: the sum of the means is the mean latency of the profiled runs, so an
+    /// operator whose mean stands well above its median is one that is slow now and then (a worker thread late to
+    /// a parallel call, say), which the medians alone hide.
     private func profile(_ interpreter: Interpreter, name: String, threads: Int) {
         let stepCount = interpreter.operatorCount
         var samples = [[UInt64]](repeating: [], count: stepCount)
@@ -174,6 +178,9 @@ struct Bench {
         }
         let medians = samples.map { values in Double(values.sorted()[values.count / 2]) / 1e6 }
         let minima = samples.map { values in Double(values.min() ?? 0) / 1e6 }
+        let means = samples.map { values in
+            values.isEmpty ? 0 : Double(values.reduce(0, +)) / Double(values.count) / 1e6
+        }
         let total = medians.reduce(0, +)
         var byType: [String: (ms: Double, minimum: Double, count: Int)] = [:]
         for (step, label) in interpreter.stepLabels.enumerated() {
@@ -186,7 +193,7 @@ struct Bench {
         if options.json {
             for step in top {
                 print(
-                    #"{"name":"\#(name)","kind":"operator","threads":\#(threads),"step":\#(step),"label":"\#(interpreter.stepLabels[step])","median_ms":\#(format(medians[step])),"min_ms":\#(format(minima[step]))}"#
+                    #"{"name":"\#(name)","kind":"operator","threads":\#(threads),"step":\#(step),"label":"\#(interpreter.stepLabels[step])","median_ms":\#(format(medians[step])),"min_ms":\#(format(minima[step])),"mean_ms":\#(format(means[step]))}"#
                 )
             }
             for (type, value) in byType.sorted(by: { $0.value.ms > $1.value.ms }) {
@@ -198,12 +205,13 @@ struct Bench {
         }
         print(
             "  profile of \(name), \(threads) thread(s): sum of per-operator medians \(format(total)) ms"
-                + " (minima \(format(minima.reduce(0, +))) ms); median, share, min")
+                + " (minima \(format(minima.reduce(0, +))) ms, means \(format(means.reduce(0, +))) ms);"
+                + " median, share, min, mean")
         for step in top {
             let share = String(format: "%5.1f%%", 100 * medians[step] / max(total, 1e-9))
             print(
-                "    " + format(medians[step]).leftPadded(8) + " " + share + format(minima[step]).leftPadded(8) + "  "
-                    + interpreter.stepLabels[step])
+                "    " + format(medians[step]).leftPadded(8) + " " + share + format(minima[step]).leftPadded(8)
+                    + format(means[step]).leftPadded(8) + "  " + interpreter.stepLabels[step])
         }
         print("  by operator type:")
         for (type, value) in byType.sorted(by: { $0.value.ms > $1.value.ms }) {
