@@ -21,7 +21,9 @@ hold:
 
 import ctypes
 import os
+import platform
 import struct
+import sys
 
 import ai_edge_litert
 import ai_edge_litert.interpreter  # noqa: F401  (loads the shared library this module patches)
@@ -72,6 +74,8 @@ def _load_base(path):
 
 def limit_to_avx2():
     """Clears XNNPACK's arch flags above AVX2 for this process; returns (flags before, flags after)."""
+    if sys.platform != "linux" or platform.machine() not in ("x86_64", "AMD64"):
+        raise XNNPACKISAError(f"only on x86-64 Linux (this is {sys.platform} {platform.machine()})")
     with open("/proc/cpuinfo") as cpuinfo:
         features = set(next((line for line in cpuinfo if line.startswith("flags")), "").split())
     if not {"avx2", "fma"} <= features:
