@@ -166,6 +166,28 @@ import Testing
         convMatchesReferenceTwin(c, threads: threads, .exactFloat)
     }
 
+    /// One output pixel (a fully connected layer) on the integer path: its threads share the weight blocks (runs of
+    /// four, the last with the 3-channel tail of 259) and give the reference's bits.
+    @Test(arguments: [1, 2, 3])
+    func oneRowBlockPartsMatchReferenceTwin(threads: Int) {
+        let c = ConvCase(
+            shape: (1, 1, 1, 1024), out: 259, kernel: 1, stride: 1, dilation: 1, pad: 0, realMultiplier: 0.0002,
+            minimumWeights: false)
+        let g = Conv2DGeometry(
+            batch: 1, inputHeight: 1, inputWidth: 1, inputChannels: 1024, outputHeight: 1, outputWidth: 1,
+            outputChannels: 259,
+            window: Window2D(
+                kernelHeight: 1, kernelWidth: 1, strideHeight: 1, strideWidth: 1, dilationHeight: 1, dilationWidth: 1,
+                paddingTop: 0, paddingLeft: 0))
+        let kernel = QuantizedConv2DKernel(
+            geometry: g, filter: [Int8](repeating: 1, count: 259 * 1024), bias: nil, inputZeroPoint: 0,
+            outputZeroPoint: 0, multipliers: [QuantizedMultiplier(0.0002)],
+            range: QuantizedRange(lower: -128, upper: 127), rounding: .ruy, threadCount: threads,
+            arithmetic: .integer)
+        #expect(kernel.cutsByColumns == (threads > 1), "one pixel on \(threads) thread(s)")
+        convMatchesReferenceTwin(c, threads: threads, .integer)
+    }
+
     /// TFLite's uint8 scheme: uint8 activations and weights with a weight zero point (weights − zero point up to
     /// ±255, products beyond int8 × int8).
     @Test(arguments: [1, 2], swiftArithmetics)

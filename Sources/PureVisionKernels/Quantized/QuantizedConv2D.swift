@@ -101,6 +101,9 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
     /// On the BLAS path with few pixels per task, the output channels each task takes over every pixel (see
     /// ``blasColumnParts(pixels:depth:outputs:threads:)``); empty when the tasks share the pixels instead.
     let floatColumnParts: [Range<Int>]
+    /// On the Swift integer path with one output pixel (a fully connected layer), the weight blocks each task
+    /// multiplies the pixel by (see ``oneRowBlockParts(blockCount:depth:threads:)``); empty for one task.
+    let oneRowBlockParts: [Range<Int>]
 
     /// Bytes of scratch each thread uses: its gathered rows, and for generated code a tile of output rows (for a
     /// tile with fewer pixels than ``tile``) and the tail panel's buffer.
@@ -136,7 +139,9 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
 
     /// Whether the threads of a run share the output channels (each task one of the generated code's parts, or of
     /// ``floatColumnParts``, over every pixel) instead of its pixels.
-    package var cutsByColumns: Bool { (generated?.parts.count ?? 1) > 1 || !floatColumnParts.isEmpty }
+    package var cutsByColumns: Bool {
+        (generated?.parts.count ?? 1) > 1 || !floatColumnParts.isEmpty || !oneRowBlockParts.isEmpty
+    }
 
     /// Packs `filter` (OHWI, `outputChannels · kernelHeight · kernelWidth · inputChannels` int8 values) and folds
     /// `bias` (int32 per output channel, or nil) with the input zero point.
@@ -275,9 +280,14 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
             floatGEMM == .blas
             ? Self.blasColumnParts(pixels: pixels, depth: depth, outputs: outputs, threads: threads)
             : []
+        oneRowBlockParts =
+            generated == nil && !floatPath && pixels == 1
+            ? Self.oneRowBlockParts(blockCount: blockCount, depth: paddedDepth, threads: threads) : []
         if !floatColumnParts.isEmpty {
             tile = Self.floatTiles(pixels: pixels, depth: depth, outputs: outputs, threads: 1).tile
             taskCount = floatColumnParts.count
+        } else if !oneRowBlockParts.isEmpty {
+            (tile, taskCount) = (4, oneRowBlockParts.count)
         } else if floatPath {
             (tile, taskCount) = Self.floatTiles(pixels: pixels, depth: depth, outputs: outputs, threads: threads)
         } else if let generated, generated.parts.count > 1 {
@@ -318,11 +328,12 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
         }
         let rows = base.assumingMemoryBound(to: Int16.self)
         guard let generatedReference else {
+            let blocks = oneRowBlockParts.isEmpty ? 0..<blockCount : oneRowBlockParts[task]
             for index in first..<last {
                 let start = index * size
                 let count = min(size, pixels - start)
                 gatherTile(start: start, count: count, input: input, into: rows)
-                multiply(rows: rows, count: count, output: output + start * g.outputChannels)
+                multiply(rows: rows, count: count, output: output + start * g.outputChannels, blocks: blocks)
             }
             return
         }
@@ -589,35 +600,57 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
     /// block at a time: each k pair's weights for the block's 8 channels are one 16-lane vector (even channels, then
     /// odd), so a row's broadcast pair takes one 16-lane multiply-add per block (AVX2 `vpmaddwd`; two SSE2 `pmaddwd`,
     /// or NEON `smull` / `smull2` / `addp` per half, elsewhere). Built for AVX2, blocks go two at a time
-    /// (QuantizedConv2D+Wide.swift). A tile of one row goes through ``multiplyOneRow(_:output:)``.
+    /// (QuantizedConv2D+Wide.swift). A tile of one row goes through ``multiplyOneRow(_:output:blocks:)``, which takes
+    /// only the weight blocks in `blocks` (all of them but for a fully connected layer whose threads share them).
     @inline(__always)
-    func multiply(rows: UnsafeMutablePointer<Int16>, count: Int, output: UnsafeMutablePointer<Int8>) {
+    func multiply(
+        rows: UnsafeMutablePointer<Int16>, count: Int, output: UnsafeMutablePointer<Int8>, blocks: Range<Int>
+    ) {
         let r = UnsafeRawPointer(rows)
         if count == 1 {
-            multiplyOneRow(r, output: output)
+            multiplyOneRow(r, output: output, blocks: blocks)
             return
         }
-        var block = 0
+        var block = blocks.lowerBound
         #if arch(x86_64) && canImport(CPureVisionTargetFeatures.AVX2)
-            while block + 2 <= blockCount {
+            while block + 2 <= blocks.upperBound {
                 multiplyTwoBlocks(block, rows: r, count: count, output: output)
                 block += 2
             }
         #endif
-        while block < blockCount {
+        while block < blocks.upperBound {
             multiplyBlock(block, rows: r, count: count, output: output)
             block += 1
         }
     }
 
+    /// Weight blocks per task for a run of one output pixel (a fully connected layer) on the Swift integer path, or []
+    /// for a single task: runs of whole groups of four blocks (the one-row loop's step), the last taking the rest, two
+    /// per thread. Only when every task gets a group and every thread at least ``minimumOneRowWork`` multiply-adds;
+    /// below that, handing the work to another thread costs more than it saves.
+    static func oneRowBlockParts(blockCount: Int, depth: Int, threads: Int) -> [Range<Int>] {
+        let groups = blockCount / 4
+        let parts = threads * 2
+        guard threads > 1, groups >= parts, blockCount * 8 * depth >= threads * minimumOneRowWork else {
+            return []
+        }
+        return (0..<parts).map { part in
+            (groups * part / parts * 4)..<(part == parts - 1 ? blockCount : groups * (part + 1) / parts * 4)
+        }
+    }
+
+    /// Multiply-adds per thread below which a fully connected layer runs on one thread.
+    static let minimumOneRowWork = 1 << 16
+
     /// The products of a tile's only row (a fully connected layer, or the last pixel of a convolution) with every
     /// weight block, four blocks at a time, requantized into `output`: the 4-row loops would multiply the row four
-    /// times. Reads each weight once for one use, so it runs at the speed the packed weights stream in.
+    /// times. Reads each weight once for one use, so it runs at the speed the packed weights stream in. Only the
+    /// weight blocks in `blocks` are multiplied.
     @inline(__always)
-    func multiplyOneRow(_ row: UnsafeRawPointer, output: UnsafeMutablePointer<Int8>) {
+    func multiplyOneRow(_ row: UnsafeRawPointer, output: UnsafeMutablePointer<Int8>, blocks: Range<Int>) {
         let blockBytes = paddedDepth &* 16
-        var block = 0
-        while block + 4 <= blockCount {
+        var block = blocks.lowerBound
+        while block + 4 <= blocks.upperBound {
             var (a0, a1, a2, a3) = (SIMD8<Int32>(), SIMD8<Int32>(), SIMD8<Int32>(), SIMD8<Int32>())
             let w = UnsafeRawPointer(weights + block * paddedDepth * 8)
             var k = 0
@@ -640,7 +673,7 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
             store(block: block + 3, sums: (a3, a3, a3, a3), count: 1, output: output)
             block += 4
         }
-        while block < blockCount {
+        while block < blocks.upperBound {
             var sum = SIMD8<Int32>()
             let w = UnsafeRawPointer(weights + block * paddedDepth * 8)
             var k = 0
