@@ -76,8 +76,7 @@ public enum NumpyFile {
     }
 
     private static func elementType(fromDescr descr: String) throws(NumpyFileError) -> ElementType {
-        guard descr.count == 3 else { throw .unsupported("dtype '\(descr)'") }
-        let order = descr.first!
+        guard descr.count == 3, let order = descr.first else { throw .unsupported("dtype '\(descr)'") }
         let code = String(descr.dropFirst())
         let type: ElementType
         switch code {
