@@ -31,6 +31,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tflite_builder as tb  # noqa: E402
+import xnnpack_isa  # noqa: E402
 from tflite_builder import ModelBuilder  # noqa: E402
 from ai_edge_litert.interpreter import Interpreter  # noqa: E402
 
@@ -112,13 +113,7 @@ def main():
     parser.add_argument("--xnnpack-isa", choices=["native", "avx2"], default="native",
                         help="hold XNNPACK to AVX2 + FMA (avx2) instead of the CPU's widest instruction set (native)")
     args = parser.parse_args()
-    if args.xnnpack_isa == "avx2":
-        import xnnpack_isa  # noqa: E402  (only here: it reaches into the wheel's internals)
-        try:
-            before, after = xnnpack_isa.limit_to_avx2()
-        except xnnpack_isa.XNNPACKISAError as error:
-            sys.exit(f"compare_op_speed: --xnnpack-isa avx2: {error}")
-        print(f"XNNPACK arch flags {before:#x} -> {after:#x} (AVX2 + FMA)", file=sys.stderr, flush=True)
+    xnnpack_isa.apply_option(args.xnnpack_isa, "compare_op_speed")
     if args.list:
         print("\n".join(LAYERS))
         return

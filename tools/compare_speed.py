@@ -47,6 +47,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pvtools  # noqa: E402
+import xnnpack_isa  # noqa: E402
 
 DEFAULT_MODELS = ["palm_detection_full", "hand_landmark_full", "face_detection_short_range",
                   "face_detection_full_range_sparse", "face_landmark", "efficientnet_lite0"]
@@ -272,13 +273,7 @@ def main():
     if args.rounds < 1 or (args.rounds > 1 and not args.interleave):
         parser.error("--rounds takes a count ≥ 1 and needs --interleave")
 
-    if args.xnnpack_isa == "avx2":
-        import xnnpack_isa  # noqa: E402  (only here: it reaches into the wheel's internals)
-        try:
-            before, after = xnnpack_isa.limit_to_avx2()
-        except xnnpack_isa.XNNPACKISAError as error:
-            sys.exit(f"--xnnpack-isa avx2: {error}")
-        print(f"XNNPACK arch flags {before:#x} -> {after:#x} (AVX2 + FMA)", file=sys.stderr, flush=True)
+    xnnpack_isa.apply_option(args.xnnpack_isa, "compare_speed")
     load_before = os.getloadavg()
     peaks = run_peak(args.bench, args.threads) if args.peak and not args.no_bench else {}
     names = args.models or DEFAULT_MODELS + OPTIONAL_MODELS

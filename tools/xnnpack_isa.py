@@ -91,3 +91,15 @@ def limit_to_avx2():
         raise XNNPACKISAError(f"XNNPACK's arch flags read {before:#x}, not the layout this module knows")
     flags.value = before & AVX2_AND_BELOW
     return before, flags.value
+
+
+def apply_option(isa, program):
+    """What a script's `--xnnpack-isa` asks: "avx2" holds XNNPACK to AVX2 + FMA (saying so on stderr), "native"
+    leaves it alone; a wheel or CPU this module cannot handle ends the script with the reason."""
+    if isa != "avx2":
+        return
+    try:
+        before, after = limit_to_avx2()
+    except XNNPACKISAError as error:
+        sys.exit(f"{program}: --xnnpack-isa avx2: {error}")
+    print(f"XNNPACK arch flags {before:#x} -> {after:#x} (AVX2 + FMA)", file=sys.stderr, flush=True)

@@ -52,7 +52,11 @@ import Testing
         for arithmetic in Self.swiftArithmetics { convMatchesReferenceTwin(c, threads: threads, arithmetic) }
     }
 
-    func convMatchesReferenceTwin(_ c: ConvCase, threads: Int, _ arithmetic: QuantizedGEMMArithmetic) {
+    /// - Parameter cutsByColumns: when given, whether each kernel made must share a run's output channels among its
+    ///   tasks instead of its pixels.
+    func convMatchesReferenceTwin(
+        _ c: ConvCase, threads: Int, _ arithmetic: QuantizedGEMMArithmetic, cutsByColumns: Bool? = nil
+    ) {
         var random = Random(state: UInt64(c.shape.c * 131 + c.out))
         let oh = (c.shape.h + 2 * c.pad - ((c.kernel - 1) * c.dilation + 1)) / c.stride + 1
         let ow = (c.shape.w + 2 * c.pad - ((c.kernel - 1) * c.dilation + 1)) / c.stride + 1
@@ -82,6 +86,9 @@ import Testing
                 arithmetic: arithmetic)
             #expect(kernel.multipliesInFloat == (arithmetic != .integer))
             #expect(kernel.multipliesWithMicroKernel == (arithmetic == .exactFloatMicroKernel))
+            if let cutsByColumns {
+                #expect(kernel.cutsByColumns == cutsByColumns, "\(c.testDescription) on \(threads) thread(s)")
+            }
             let scratch = UnsafeMutableRawPointer.allocate(byteCount: kernel.scratchBytes, alignment: 64)
             defer { scratch.deallocate() }
             let pool = ThreadPool(threadCount: threads)
@@ -151,19 +158,7 @@ import Testing
         let c = ConvCase(
             shape: (1, 7, 7, 20), out: out, kernel: 3, stride: 1, dilation: 1, pad: 1, realMultiplier: 0.002,
             minimumWeights: false)
-        let g = Conv2DGeometry(
-            batch: 1, inputHeight: 7, inputWidth: 7, inputChannels: 20, outputHeight: 7, outputWidth: 7,
-            outputChannels: out,
-            window: Window2D(
-                kernelHeight: 3, kernelWidth: 3, strideHeight: 1, strideWidth: 1, dilationHeight: 1, dilationWidth: 1,
-                paddingTop: 1, paddingLeft: 1))
-        let kernel = QuantizedConv2DKernel(
-            geometry: g, filter: [Int8](repeating: 1, count: out * 9 * 20), bias: nil, inputZeroPoint: 0,
-            outputZeroPoint: 0, multipliers: [QuantizedMultiplier(0.002)],
-            range: QuantizedRange(lower: -128, upper: 127),
-            rounding: .ruy, threadCount: threads, arithmetic: .exactFloat)
-        #expect(kernel.cutsByColumns == (threads > 1), "49 pixels on \(threads) thread(s)")
-        convMatchesReferenceTwin(c, threads: threads, .exactFloat)
+        convMatchesReferenceTwin(c, threads: threads, .exactFloat, cutsByColumns: threads > 1)
     }
 
     /// One output pixel (a fully connected layer) on the integer path: its threads share the weight blocks (runs of
@@ -173,19 +168,7 @@ import Testing
         let c = ConvCase(
             shape: (1, 1, 1, 1024), out: 259, kernel: 1, stride: 1, dilation: 1, pad: 0, realMultiplier: 0.0002,
             minimumWeights: false)
-        let g = Conv2DGeometry(
-            batch: 1, inputHeight: 1, inputWidth: 1, inputChannels: 1024, outputHeight: 1, outputWidth: 1,
-            outputChannels: 259,
-            window: Window2D(
-                kernelHeight: 1, kernelWidth: 1, strideHeight: 1, strideWidth: 1, dilationHeight: 1, dilationWidth: 1,
-                paddingTop: 0, paddingLeft: 0))
-        let kernel = QuantizedConv2DKernel(
-            geometry: g, filter: [Int8](repeating: 1, count: 259 * 1024), bias: nil, inputZeroPoint: 0,
-            outputZeroPoint: 0, multipliers: [QuantizedMultiplier(0.0002)],
-            range: QuantizedRange(lower: -128, upper: 127), rounding: .ruy, threadCount: threads,
-            arithmetic: .integer)
-        #expect(kernel.cutsByColumns == (threads > 1), "one pixel on \(threads) thread(s)")
-        convMatchesReferenceTwin(c, threads: threads, .integer)
+        convMatchesReferenceTwin(c, threads: threads, .integer, cutsByColumns: threads > 1)
     }
 
     /// TFLite's uint8 scheme: uint8 activations and weights with a weight zero point (weights − zero point up to
