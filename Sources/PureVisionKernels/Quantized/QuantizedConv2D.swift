@@ -98,12 +98,11 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
     let floatPanels: PackedPanels?
     /// `outputChannels` zeros: the micro-kernel's bias (the integer bias terms are added when requantizing).
     let floatZeros: [Float]
-    /// On the BLAS path with few pixels per task, the output channels each task takes over every pixel (see
-    /// ``blasColumnParts(pixels:depth:outputs:threads:)``); empty when the tasks share the pixels instead.
-    let floatColumnParts: [Range<Int>]
-    /// On the Swift integer path with one output pixel (a fully connected layer), the weight blocks each task
-    /// multiplies the pixel by (see ``oneRowBlockParts(blockCount:depth:threads:)``); empty for one task.
-    let oneRowBlockParts: [Range<Int>]
+    /// When the Swift paths' tasks share a run's output channels instead of its pixels, the weight blocks (8 output
+    /// channels each) each task takes over every pixel: on the BLAS path with few pixels per task
+    /// (``blasBlockParts(pixels:depth:outputs:threads:)``), and on the integer path with one output pixel
+    /// (``oneRowBlockParts(blockCount:depth:threads:)``); empty when the tasks share the pixels.
+    let blockParts: [Range<Int>]
 
     /// Bytes of scratch each thread uses: its gathered rows, and for generated code a tile of output rows (for a
     /// tile with fewer pixels than ``tile``) and the tail panel's buffer.
@@ -138,10 +137,8 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
     package var usesGeneratedGather: Bool { generatedGather != nil }
 
     /// Whether the threads of a run share the output channels (each task one of the generated code's parts, or of
-    /// ``floatColumnParts``, over every pixel) instead of its pixels.
-    package var cutsByColumns: Bool {
-        (generated?.parts.count ?? 1) > 1 || !floatColumnParts.isEmpty || !oneRowBlockParts.isEmpty
-    }
+    /// ``blockParts``, over every pixel) instead of its pixels.
+    package var cutsByColumns: Bool { (generated?.parts.count ?? 1) > 1 || !blockParts.isEmpty }
 
     /// Packs `filter` (OHWI, `outputChannels · kernelHeight · kernelWidth · inputChannels` int8 values) and folds
     /// `bias` (int32 per output channel, or nil) with the input zero point.
@@ -276,18 +273,16 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
             generatedGather = nil
         }
         slotCount = threads
-        floatColumnParts =
-            floatGEMM == .blas
-            ? Self.blasColumnParts(pixels: pixels, depth: depth, outputs: outputs, threads: threads)
-            : []
-        oneRowBlockParts =
-            generated == nil && !floatPath && pixels == 1
-            ? Self.oneRowBlockParts(blockCount: blockCount, depth: paddedDepth, threads: threads) : []
-        if !floatColumnParts.isEmpty {
-            tile = Self.floatTiles(pixels: pixels, depth: depth, outputs: outputs, threads: 1).tile
-            taskCount = floatColumnParts.count
-        } else if !oneRowBlockParts.isEmpty {
-            (tile, taskCount) = (4, oneRowBlockParts.count)
+        if floatGEMM == .blas {
+            blockParts = Self.blasBlockParts(pixels: pixels, depth: depth, outputs: outputs, threads: threads)
+        } else if generated == nil && !floatPath && pixels == 1 {
+            blockParts = Self.oneRowBlockParts(blockCount: blockCount, depth: paddedDepth, threads: threads)
+        } else {
+            blockParts = []
+        }
+        if !blockParts.isEmpty {
+            tile = floatPath ? Self.floatTiles(pixels: pixels, depth: depth, outputs: outputs, threads: 1).tile : 4
+            taskCount = blockParts.count
         } else if floatPath {
             (tile, taskCount) = Self.floatTiles(pixels: pixels, depth: depth, outputs: outputs, threads: threads)
         } else if let generated, generated.parts.count > 1 {
@@ -322,13 +317,16 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
         let last = byColumns ? tiles : tiles * (task + 1) / taskCount
         let base = UnsafeMutableRawPointer(scratch) + thread * scratchPerThread
         if multipliesInFloat {
-            let channels = floatColumnParts.isEmpty ? 0..<g.outputChannels : floatColumnParts[task]
+            let channels =
+                blockParts.isEmpty
+                ? 0..<g.outputChannels
+                : blockParts[task].lowerBound * 8..<min(g.outputChannels, blockParts[task].upperBound * 8)
             runFloatTiles(first: first, last: last, channels: channels, input, output, slot: base)
             return
         }
         let rows = base.assumingMemoryBound(to: Int16.self)
         guard let generatedReference else {
-            let blocks = oneRowBlockParts.isEmpty ? 0..<blockCount : oneRowBlockParts[task]
+            let blocks = blockParts.isEmpty ? 0..<blockCount : blockParts[task]
             for index in first..<last {
                 let start = index * size
                 let count = min(size, pixels - start)
@@ -625,17 +623,23 @@ public final class QuantizedConv2DKernel: ScratchSlotTaskKernel, @unchecked Send
     }
 
     /// Weight blocks per task for a run of one output pixel (a fully connected layer) on the Swift integer path, or []
-    /// for a single task: runs of whole groups of four blocks (the one-row loop's step), the last taking the rest, two
-    /// per thread. Only when every task gets a group and every thread at least ``minimumOneRowWork`` multiply-adds;
-    /// below that, handing the work to another thread costs more than it saves.
+    /// for a single task: runs of whole groups of four blocks (the one-row loop's step), two per thread. Only when
+    /// every task gets a group and every thread at least ``minimumOneRowWork`` multiply-adds; below that, handing the
+    /// work to another thread costs more than it saves.
     static func oneRowBlockParts(blockCount: Int, depth: Int, threads: Int) -> [Range<Int>] {
-        let groups = blockCount / 4
         let parts = threads * 2
-        guard threads > 1, groups >= parts, blockCount * 8 * depth >= threads * minimumOneRowWork else {
+        guard threads > 1, blockCount / 4 >= parts, blockCount * 8 * depth >= threads * minimumOneRowWork else {
             return []
         }
+        return blockRuns(blockCount, parts: parts, step: 4)
+    }
+
+    /// `blockCount` blocks cut into `parts` consecutive runs, each starting at a multiple of `step` blocks and as
+    /// equal as that allows; the last run takes the blocks left over.
+    static func blockRuns(_ blockCount: Int, parts: Int, step: Int) -> [Range<Int>] {
+        let steps = blockCount / step
         return (0..<parts).map { part in
-            (groups * part / parts * 4)..<(part == parts - 1 ? blockCount : groups * (part + 1) / parts * 4)
+            (steps * part / parts * step)..<(part == parts - 1 ? blockCount : steps * (part + 1) / parts * step)
         }
     }
 

@@ -99,24 +99,21 @@ extension QuantizedConv2DKernel {
         return (tile, (pixels + tile - 1) / tile)
     }
 
-    /// Output channels per task on the BLAS path when the threads share a run's channels, or [] when they share its
-    /// pixels.
+    /// Weight blocks (8 output channels each) per task on the BLAS path when the threads share a run's channels, or []
+    /// when they share its pixels.
     ///
     /// Each BLAS call packs the whole weight matrix before it multiplies, so cutting few pixels (a 7×7 or 14×14 layer)
     /// into tasks of a few rows each packs the weights once per task: on two threads that doubled the packing and
     /// gained nothing. With fewer than ``smallestBLASRowTile`` pixels per task, the tasks take runs of whole 8-channel
     /// blocks instead (two per thread), every pixel each, so that each packs only its own columns. The sums are exact
     /// however the work is cut (see ``QuantizedGEMMArithmetic``).
-    static func blasColumnParts(pixels: Int, depth: Int, outputs: Int, threads: Int) -> [Range<Int>] {
+    static func blasBlockParts(pixels: Int, depth: Int, outputs: Int, threads: Int) -> [Range<Int>] {
         guard threads > 1,
             floatTiles(pixels: pixels, depth: depth, outputs: outputs, threads: threads).tile < smallestBLASRowTile
         else { return [] }
         let blocks = (outputs + 7) / 8
         let parts = min(blocks, threads * 2)
-        guard parts > 1 else { return [] }
-        return (0..<parts).map { part in
-            (blocks * part / parts * 8)..<min(outputs, blocks * (part + 1) / parts * 8)
-        }
+        return parts > 1 ? blockRuns(blocks, parts: parts, step: 1) : []
     }
 
     /// Below this many pixels per task, the BLAS path's tasks share the output channels instead of the pixels.
@@ -125,7 +122,7 @@ extension QuantizedConv2DKernel {
     /// Tiles `first ..< last` of a run on the float path: gather (or convert) each tile's receptive fields as float
     /// into `slot`, multiply them by the float weights (``floatWeights`` through ``GEMM``, or ``floatPanels`` through
     /// ``PanelGEMM``) into the accumulators after them, requantize into `output`. Only the output `channels` are
-    /// computed: all of them, or on the BLAS path a part of them (whole 8-channel blocks, ``floatColumnParts``).
+    /// computed: all of them, or on the BLAS path a part of them (whole 8-channel blocks, ``blockParts``).
     func runFloatTiles(
         first: Int, last: Int, channels: Range<Int>, _ input: UnsafePointer<Int8>,
         _ output: UnsafeMutablePointer<Int8>, slot: UnsafeMutableRawPointer
